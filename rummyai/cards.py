@@ -1,0 +1,231 @@
+"""Cards: integer kinds, the text notation, count vectors and decks.
+
+A card *kind* is an int: naturals are ``suit * 13 + (rank - 1)`` with suits S, H, D, C = 0..3 and
+ranks A=1 .. K=13; the joker is 52. Two copies of a card share a kind. Physical copies (needed for
+conservation and joker tracking) are positions in the list returned by `build_deck`.
+
+Notation: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` accepted for ``T``) then suit ``S H D C``; the
+joker is ``JK``. A wild may carry its meaning after ``=`` (``JK=9H`` exact card, ``JK=9`` rank
+only) and an escort after ``/`` (``KS/9H``). Melds are separated by ``|``. Parsing is
+case-insensitive and accepts spaces or commas between tokens.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from rummyai.errors import CardError
+
+SUITS = "SHDC"
+RANKS = "A23456789TJQK"
+JOKER = 52
+NUM_KINDS = 53
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+
+CountVector = npt.NDArray[np.int16]
+
+
+def make_card(rank: int, suit: int) -> int:
+    """Kind of the natural card with `rank` (1..13, 14 read as ace) and `suit` (0..3)."""
+    if rank == 14:
+        rank = 1
+    if not (1 <= rank <= 13 and 0 <= suit <= 3):
+        raise CardError(f"no card with rank {rank} and suit {suit}")
+    return suit * 13 + rank - 1
+
+
+def rank_of(card: int) -> int:
+    """Rank 1..13 of a natural card kind (0 for the joker)."""
+    return 0 if card == JOKER else card % 13 + 1
+
+
+def suit_of(card: int) -> int:
+    """Suit 0..3 of a natural card kind (-1 for the joker)."""
+    return -1 if card == JOKER else card // 13
+
+
+def rank_str(rank: int) -> str:
+    """Text of a rank 1..14 (14 is the high ace)."""
+    return RANKS[(rank - 1) % 13]
+
+
+def card_str(card: int) -> str:
+    """Token of a card kind, e.g. ``7H`` or ``JK``."""
+    if card == JOKER:
+        return "JK"
+    if not 0 <= card < JOKER:
+        raise CardError(f"card kind {card} is out of range 0..52")
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def _parse_rank(text: str, token: str) -> int:
+    if text == "10":
+        return 10
+    if len(text) == 1 and text in RANKS:
+        return RANKS.index(text) + 1
+    raise CardError(f"unknown rank {text!r} in card {token!r} (ranks are A 2-9 T/10 J Q K)")
+
+
+def parse_card(token: str) -> int:
+    """Kind of one plain card token such as ``7H``, ``10s`` or ``JK``."""
+    text = token.strip().upper()
+    if text in ("JK", "JOKER"):
+        return JOKER
+    if len(text) < 2:
+        raise CardError(f"unknown card {token!r}: a card is a rank then a suit, e.g. 7H, or JK")
+    suit_char = text[-1]
+    if suit_char not in SUITS:
+        raise CardError(f"unknown suit {suit_char!r} in card {token!r} (suits are S H D C)")
+    return make_card(_parse_rank(text[:-1], token), SUITS.index(suit_char))
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What a wild stands for: a rank (1..13) and, in a run or where stated, a suit."""
+
+    rank: int
+    suit: int | None = None
+
+    def __str__(self) -> str:
+        return rank_str(self.rank) + ("" if self.suit is None else SUITS[self.suit])
+
+    def card(self) -> int | None:
+        """Kind of the exact card meant, or None when only the rank is known."""
+        return None if self.suit is None else make_card(self.rank, self.suit)
+
+
+def parse_meaning(text: str, token: str) -> Meaning:
+    """Meaning after ``=``: ``9H`` (exact card) or ``9`` (rank only)."""
+    text = text.strip().upper()
+    if text and text[-1] in SUITS and text not in ("",):
+        rank_text, suit = text[:-1], SUITS.index(text[-1])
+        if rank_text:
+            return Meaning(_parse_rank(rank_text, token), suit)
+    return Meaning(_parse_rank(text, token), None)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One card in a written meld: the card, the stated meaning of a wild, an optional escort."""
+
+    card: int
+    meaning: Meaning | None = None
+    escort: Slot | None = None
+
+    def __str__(self) -> str:
+        text = card_str(self.card)
+        if self.meaning is not None:
+            text += f"={self.meaning}"
+        if self.escort is not None:
+            text += f"/{self.escort}"
+        return text
+
+    def cards(self) -> list[int]:
+        """The physical card kinds in this slot (the card and its escort)."""
+        return [self.card] + ([] if self.escort is None else self.escort.cards())
+
+
+def parse_slot(token: str) -> Slot:
+    """One meld token with optional meaning and escort: ``JK=9H``, ``KS/9H``, ``QD=KC/AH``."""
+    head, _, escort_text = token.partition("/")
+    card_text, eq, meaning_text = head.partition("=")
+    card = parse_card(card_text)
+    meaning = parse_meaning(meaning_text, token) if eq else None
+    if meaning is not None and not meaning_text.strip():
+        raise CardError(f"empty meaning after '=' in {token!r}")
+    escort = parse_slot(escort_text) if escort_text else None
+    if escort_text == "" and token.endswith("/"):
+        raise CardError(f"empty escort after '/' in {token!r}")
+    return Slot(card, meaning, escort)
+
+
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _SPLIT.split(text.strip()) if t]
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Kinds of plain cards given as one string (``"7H 8H, JK"``) or an iterable of tokens."""
+    tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
+    return [parse_card(t) for t in tokens]
+
+
+def parse_meld(text: str | Iterable[str]) -> tuple[Slot, ...]:
+    """One written meld (tokens may carry meanings and escorts)."""
+    tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
+    if not tokens:
+        raise CardError("empty meld")
+    return tuple(parse_slot(t) for t in tokens)
+
+
+def parse_table(text: str | Iterable[str | Iterable[str]]) -> list[tuple[Slot, ...]]:
+    """A table: melds separated by ``|`` in one string, or a list of melds (strings or token lists)."""
+    if isinstance(text, str):
+        parts = [p for p in text.split("|") if p.strip()]
+        if text.strip() and len(parts) != len(text.split("|")):
+            raise CardError(f"empty meld between '|' separators in {text!r}")
+        return [parse_meld(p) for p in parts]
+    return [parse_meld(m) for m in text]
+
+
+def cards_str(cards: Iterable[int]) -> str:
+    """Space-separated tokens of card kinds."""
+    return " ".join(card_str(c) for c in cards)
+
+
+def meld_str(meld: Sequence[Slot]) -> str:
+    """Written form of a meld."""
+    return " ".join(str(s) for s in meld)
+
+
+def table_str(table: Iterable[Sequence[Slot]]) -> str:
+    """Written form of a table, melds separated by `` | ``."""
+    return " | ".join(meld_str(m) for m in table)
+
+
+def sort_key(card: int) -> tuple[int, int]:
+    """Sort order of §7.1: rank A..K, then suit S H D C, joker last."""
+    return (99, 0) if card == JOKER else (rank_of(card), suit_of(card))
+
+
+def sorted_cards(cards: Iterable[int]) -> list[int]:
+    """Cards in the notation's sort order."""
+    return sorted(cards, key=sort_key)
+
+
+def counts(cards: Iterable[int]) -> CountVector:
+    """Count vector (length 53) of a multiset of card kinds."""
+    vector = np.zeros(NUM_KINDS, dtype=np.int16)
+    for card in cards:
+        vector[card] += 1
+    return vector
+
+
+def from_counts(vector: npt.ArrayLike) -> list[int]:
+    """Card kinds (sorted by kind) of a count vector."""
+    array = np.asarray(vector)
+    return [int(k) for k in np.repeat(np.arange(NUM_KINDS), array.astype(np.int64))]
+
+
+def standard_pack(jokers: int = 0) -> list[int]:
+    """One 52-card pack in deck order (suits S H D C, ranks A..K) followed by `jokers` jokers."""
+    return list(range(52)) + [JOKER] * jokers
+
+
+def build_deck(decks: int, jokers: int, removed: Iterable[int] = ()) -> list[int]:
+    """Physical deck in §7.1 order: each pack's suits S H D C and ranks A..K, then the jokers.
+
+    `removed` lists card kinds to drop, one entry per physical copy (earliest copies go first).
+    Index i of the result is the kind of physical card id i.
+    """
+    deck = [card for _ in range(decks) for card in range(52)] + [JOKER] * jokers
+    for card in removed:
+        deck.remove(card)
+    return deck

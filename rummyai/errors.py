@@ -1,0 +1,32 @@
+"""Typed errors: every bad input raises a subclass of `RummyError` whose message names the problem."""
+
+from __future__ import annotations
+
+
+class RummyError(ValueError):
+    """Base of every error rummyai raises on bad input or an illegal move."""
+
+
+class CardError(RummyError):
+    """A card token that cannot be parsed (unknown rank, suit or malformed meaning)."""
+
+
+class DeckError(RummyError):
+    """More copies of a card than the variant's deck holds, or a card the deck does not have."""
+
+
+class VariantError(RummyError):
+    """An unknown variant id, or an unknown or badly typed option."""
+
+
+class MeldError(RummyError):
+    """A list of cards that is not a valid meld under the variant's rules."""
+
+
+class IllegalMoveError(RummyError):
+    """A move that breaks a rule; `rule` cites the VARIANTS.md section."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"illegal move ({rule}): {reason}")
+        self.rule = rule
+        self.reason = reason
