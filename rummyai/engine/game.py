@@ -1,0 +1,161 @@
+"""Match flow shared by every variant: dealing rounds, applying moves, scoring, ending the match.
+
+Round-level rules live in a `TurnFamily` (tile style or draw-meld-discard); this module picks the
+family from the variant and handles what is common: dealer rotation, cumulative scores, the
+match-end rule, the `max_turns` truncation and the seeded randomness (the same seed always gives
+the same deals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from rummyai.engine.family import TurnFamily
+from rummyai.engine.moves import Move, Violation
+from rummyai.engine.state import GameState, RoundResult
+from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.variants import Variant, get_variant
+
+_FAMILIES: dict[str, TurnFamily] = {}
+
+
+def register_family(name: str, family: TurnFamily) -> None:
+    """Make a turn family available to `family_of` (done on import by each family module)."""
+    _FAMILIES[name] = family
+
+
+def family_of(variant: Variant) -> TurnFamily:
+    """The turn family implementing this variant's round rules."""
+    if variant.family not in _FAMILIES:
+        # Import the family modules lazily so that they can import this module.
+        from rummyai.engine import discard, tile  # noqa: F401
+    try:
+        return _FAMILIES[variant.family]
+    except KeyError:
+        raise RummyError(f"the {variant.family} turn family is not implemented") from None
+
+
+def round_rng(seed: int, round_index: int, step: int = 0) -> np.random.Generator:
+    """Deterministic generator for one round (step > 0 for later random events in it)."""
+    return np.random.default_rng([seed, round_index, step])
+
+
+def first_dealer(variant: Variant, num_players: int, seed: int) -> int:
+    """Round-1 dealer, drawn from the seeded RNG (every variant's decision)."""
+    return int(np.random.default_rng([seed, 10**6]).integers(num_players))
+
+
+def new_match(
+    variant: str | Variant,
+    num_players: int,
+    seed: int = 0,
+    *,
+    options: Any = None,
+    max_turns: int | None = None,
+) -> GameState:
+    """Start a match: the first round dealt from `seed`."""
+    rules = get_variant(variant, options)
+    if not rules.min_players <= num_players <= rules.max_players:
+        raise RummyError(
+            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {num_players}"
+        )
+    if max_turns is not None and max_turns < 1:
+        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    scores = (0,) * num_players
+    dealer = first_dealer(rules, num_players, seed)
+    round_state = family_of(rules).deal(rules, num_players, dealer, scores, round_rng(seed, 0))
+    return GameState(rules, seed, num_players, 0, scores, round_state, max_turns=max_turns)
+
+
+def legal_moves(state: GameState) -> list[Move]:
+    """Simple legal moves for the seat to act (new melds, single lay-offs, draws)."""
+    if state.match_over or state.round.result is not None:
+        return []
+    return family_of(state.variant).legal_moves(state)
+
+
+def validate(state: GameState, move: Move) -> Violation | None:
+    """The first rule `move` breaks (with its VARIANTS.md section), or None if it is legal."""
+    if state.match_over:
+        return Violation("game", "the match is over")
+    return family_of(state.variant).validate(state, move)
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after `move`; raises `IllegalMoveError` naming the rule if it is illegal.
+
+    When the round ends, it is scored, the match-end rule is checked and the next round dealt.
+    """
+    violation = validate(state, move)
+    if violation is not None:
+        raise IllegalMoveError(violation.rule, violation.reason)
+    family = family_of(state.variant)
+    rng = round_rng(state.seed, state.round_index, state.round.turn_count + 1)
+    round_state = family.apply(state, move, rng)
+    state = replace(state, round=round_state)
+    if (
+        round_state.result is None
+        and state.max_turns is not None
+        and round_state.turn_count >= state.max_turns
+    ):
+        state = replace(state, round=family.truncate(state))
+    if state.round.result is not None:
+        state = _finish_round(state)
+    return state
+
+
+def view(state: GameState, seat: int) -> dict[str, Any]:
+    """What `seat` may see of the state (other hands and the stock order hidden)."""
+    if not 0 <= seat < state.num_players:
+        raise RummyError(f"no seat {seat} in a {state.num_players}-player game")
+    public = family_of(state.variant).view(state, seat)
+    public.update(
+        variant=state.variant.id,
+        seat=seat,
+        round_index=state.round_index,
+        scores=list(state.scores),
+        match_over=state.match_over,
+    )
+    return public
+
+
+def _finish_round(state: GameState) -> GameState:
+    variant = state.variant
+    result = state.round.result
+    assert result is not None
+    scores = tuple(a + b for a, b in zip(state.scores, result.scores, strict=True))
+    history = (*state.history, result)
+    state = replace(state, scores=scores, history=history)
+    winners = match_winners(variant, scores, history)
+    if winners:
+        return replace(state, winners=winners)
+    round_index = state.round_index + 1
+    dealer = (state.round.dealer + 1) % state.num_players
+    round_state = family_of(variant).deal(
+        variant, state.num_players, dealer, scores, round_rng(state.seed, round_index)
+    )
+    return replace(state, round_index=round_index, round=round_state)
+
+
+def match_winners(
+    variant: Variant, scores: tuple[int, ...], history: tuple[RoundResult, ...]
+) -> tuple[int, ...]:
+    """Seats that won the match if its end rule has fired, else ()."""
+    played = len(history)
+    last = history[-1]
+    ended = variant.rounds is not None and played >= variant.rounds
+    if variant.game_end == "total_at_most":
+        assert variant.game_end_score is not None
+        ended = ended or min(scores) <= variant.game_end_score
+    elif variant.game_end == "out_with_at_least":
+        assert variant.game_end_score is not None
+        out = last.winner is not None and last.reason == "out"
+        if out and last.winner is not None and scores[last.winner] >= variant.game_end_score:
+            return (last.winner,)
+    if not ended:
+        return ()
+    best = min(scores) if variant.low_score_wins else max(scores)
+    return tuple(seat for seat, score in enumerate(scores) if score == best)

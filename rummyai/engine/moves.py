@@ -1,0 +1,44 @@
+"""Moves shared by every family, and the tile-style PLAY and DRAW.
+
+A move is a small frozen value. The draw-meld-discard family adds its own operations in
+`rummyai.engine.discard`; all of them subclass `Move`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rummyai.engine.state import TableMeld
+
+
+@dataclass(frozen=True)
+class Move:
+    """Base of every move; `seat` is filled in by callers that act out of turn (a knock)."""
+
+
+@dataclass(frozen=True)
+class Draw(Move):
+    """Take the top stock card (tile style: ends the turn; with an empty pool it is a pass)."""
+
+
+@dataclass(frozen=True)
+class Play(Move):
+    """Tile-style PLAY: the whole table after the turn, as melds of physical ids.
+
+    `opening` optionally names the new melds (from hand only) that make the opening; when empty
+    and the player has not opened, the engine takes the final melds made only of hand cards.
+    """
+
+    table: tuple[TableMeld, ...]
+    opening: tuple[TableMeld, ...] = ()
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The first rule a move breaks: `rule` cites the VARIANTS.md section (e.g. ``"1.5 R5"``)."""
+
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.reason}"
