@@ -13,13 +13,15 @@ case-insensitive and accepts spaces or commas between tokens.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from rummyai.errors import CardError
+from rummyai.errors import CardError, DeckError
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -68,7 +70,7 @@ def _parse_rank(text: str, token: str) -> int:
         return 10
     if len(text) == 1 and text in RANKS:
         return RANKS.index(text) + 1
-    raise CardError(f"unknown rank {text!r} in card {token!r} (ranks are A 2-9 T/10 J Q K)")
+    raise CardError(f"unknown rank {text!r} in {token!r} (ranks are A 2-9 T/10 J Q K)")
 
 
 def parse_card(token: str) -> int:
@@ -76,6 +78,8 @@ def parse_card(token: str) -> int:
     text = token.strip().upper()
     if text in ("JK", "JOKER"):
         return JOKER
+    if "=" in text or "/" in text:
+        raise CardError(f"{token!r} carries a meaning or an escort; a plain card is expected here")
     if len(text) < 2:
         raise CardError(f"unknown card {token!r}: a card is a rank then a suit, e.g. 7H, or JK")
     suit_char = text[-1]
@@ -86,10 +90,14 @@ def parse_card(token: str) -> int:
 
 @dataclass(frozen=True)
 class Meaning:
-    """What a wild stands for: a rank (1..13) and, in a run or where stated, a suit."""
+    """What a wild stands for: a rank (1..13) and, in a run or where stated, a suit (0..3)."""
 
     rank: int
     suit: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= 13 or self.suit not in (None, 0, 1, 2, 3):
+            raise CardError(f"no meaning with rank {self.rank} and suit {self.suit}")
 
     def __str__(self) -> str:
         return rank_str(self.rank) + ("" if self.suit is None else SUITS[self.suit])
@@ -100,13 +108,19 @@ class Meaning:
 
 
 def parse_meaning(text: str, token: str) -> Meaning:
-    """Meaning after ``=``: ``9H`` (exact card) or ``9`` (rank only)."""
+    """Meaning after ``=``: ``9H`` (exact card) or ``9`` / ``10`` (rank only)."""
     text = text.strip().upper()
-    if text and text[-1] in SUITS and text not in ("",):
-        rank_text, suit = text[:-1], SUITS.index(text[-1])
-        if rank_text:
-            return Meaning(_parse_rank(rank_text, token), suit)
-    return Meaning(_parse_rank(text, token), None)
+    if not text:
+        raise CardError(f"empty meaning after '=' in {token!r}")
+    if text in ("JK", "JOKER"):
+        raise CardError(f"bad meaning in {token!r}: a wild stands for a card, not for a joker")
+    if text == "10" or (len(text) == 1 and text not in SUITS):
+        return Meaning(_parse_rank(text, token), None)
+    if len(text) == 1:
+        raise CardError(f"bad meaning {text!r} in {token!r}: write a rank (9) or a card (9H)")
+    if text[-1] not in SUITS:
+        raise CardError(f"unknown suit {text[-1]!r} in meaning {text!r} of {token!r} (suits are S H D C)")
+    return Meaning(_parse_rank(text[:-1], token), SUITS.index(text[-1]))
 
 
 @dataclass(frozen=True)
@@ -132,15 +146,17 @@ class Slot:
 
 def parse_slot(token: str) -> Slot:
     """One meld token with optional meaning and escort: ``JK=9H``, ``KS/9H``, ``QD=KC/AH``."""
-    head, _, escort_text = token.partition("/")
+    head, slash, escort_text = token.strip().partition("/")
+    if slash and not escort_text.strip():
+        raise CardError(f"empty escort after '/' in {token!r}")
+    if "/" in escort_text:
+        raise CardError(f"an escort cannot carry its own escort: {token!r}")
     card_text, eq, meaning_text = head.partition("=")
+    if not card_text.strip():
+        raise CardError(f"missing card before {'=' if eq else '/'} in {token!r}")
     card = parse_card(card_text)
     meaning = parse_meaning(meaning_text, token) if eq else None
-    if meaning is not None and not meaning_text.strip():
-        raise CardError(f"empty meaning after '=' in {token!r}")
-    escort = parse_slot(escort_text) if escort_text else None
-    if escort_text == "" and token.endswith("/"):
-        raise CardError(f"empty escort after '/' in {token!r}")
+    escort = parse_slot(escort_text) if slash else None
     return Slot(card, meaning, escort)
 
 
@@ -190,6 +206,11 @@ def table_str(table: Iterable[Sequence[Slot]]) -> str:
     return " | ".join(meld_str(m) for m in table)
 
 
+def slot_sort_key(slot: Slot) -> tuple[int, int]:
+    """Sort order of a written slot: by its card (meanings and escorts do not move it)."""
+    return sort_key(slot.card)
+
+
 def sort_key(card: int) -> tuple[int, int]:
     """Sort order of §7.1: rank A..K, then suit S H D C, joker last."""
     return (99, 0) if card == JOKER else (rank_of(card), suit_of(card))
@@ -229,3 +250,33 @@ def build_deck(decks: int, jokers: int, removed: Iterable[int] = ()) -> list[int
     for card in removed:
         deck.remove(card)
     return deck
+
+
+class DeckSource(Protocol):
+    """Anything with an id and per-kind copy counts: a `rummyai.variants.Variant`."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def copies(self) -> Sequence[int]: ...
+
+
+def check_copies(variant: DeckSource, kinds: Iterable[int], what: str = "") -> None:
+    """Raise `DeckError` if `kinds` (a multiset of card kinds) holds more copies of a card than
+    the variant's deck, naming the card, e.g. "3 copies of 7H but the rummikub deck holds 2".
+
+    `what` names where the cards are ("hand and table") and goes into the message.
+    """
+    tally = Counter(kinds)
+    where = f" in {what}" if what else ""
+    for kind in sorted(
+        tally, key=lambda k: sort_key(k) if isinstance(k, int) and 0 <= k <= JOKER else (0, 0)
+    ):
+        if not isinstance(kind, int) or not 0 <= kind <= JOKER:
+            raise CardError(f"card kind {kind!r}{where} is out of range 0..52")
+        held, n = variant.copies[kind], tally[kind]
+        if n > held:
+            copies = "copy" if n == 1 else "copies"
+            deck = f"holds {held}" if held else f"has no {card_str(kind)}"
+            raise DeckError(f"{n} {copies} of {card_str(kind)}{where} but the {variant.id} deck {deck}")

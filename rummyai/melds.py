@@ -1,9 +1,13 @@
 """Meld rules: is a list of cards a valid meld under a variant, and what does each wild stand for.
 
 `analyze_meld` returns a `MeldInfo` (group, run or Royale, with every wild's meaning resolved) or
-raises `MeldError` naming the reason. Where a wild's meaning is not written and several fit, the
-written order is followed if it is a valid run, otherwise the first fitting choice is taken; a
-stated meaning is always binding. `opening_value` gives the meld's worth for opening rules.
+raises `MeldError` naming the reason. A stated meaning (``JK=9H``, ``JK=9``) is binding. Where a
+wild's meaning is not written and several fit, the written order decides first: if the cards as
+written form a run, with each wild standing at the position where it is written, that run is
+the meaning; otherwise a group of the naturals' rank; otherwise a run with the naturals at their
+ranks and the wilds on the free positions (lowest run first). Group wilds take suits missing from
+the group where the variant needs distinct suits. `opening_value` gives a meld's worth toward a
+points opening and `opening_problem` says whether a meld may be an opening meld at all.
 """
 
 from __future__ import annotations
@@ -14,21 +18,25 @@ from itertools import product
 from typing import Literal
 
 from rummyai.cards import (
-    SUITS,
+    JOKER,
     Meaning,
     Slot,
     card_str,
+    check_copies,
     make_card,
     parse_meld,
+    parse_slot,
     rank_of,
     rank_str,
     suit_of,
 )
-from rummyai.errors import MeldError
+from rummyai.errors import CardError, DeckError, MeldError
 from rummyai.variants import RunRule, Variant, WildRule
 
 MeldKind = Literal["group", "run", "royale"]
-MeldInput = str | Sequence[Slot] | Sequence[int]
+MeldInput = str | Sequence[Slot] | Sequence[int] | Sequence[str]
+
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
 @dataclass(frozen=True)
@@ -75,10 +83,21 @@ class MeldInfo:
 
 
 def to_slots(meld: MeldInput) -> tuple[Slot, ...]:
-    """Slots of a meld given as text, slots or plain card kinds."""
+    """Slots of a meld given as text, slots, tokens (``["JK=9H", "KS/2H"]``) or plain kinds."""
     if isinstance(meld, str):
         return parse_meld(meld)
-    return tuple(s if isinstance(s, Slot) else Slot(int(s)) for s in meld)
+    slots: list[Slot] = []
+    for item in meld:
+        if isinstance(item, Slot):
+            slots.append(item)
+        elif isinstance(item, str):
+            slots.append(parse_slot(item))
+        else:
+            kind = int(item)
+            if not 0 <= kind <= JOKER:
+                raise CardError(f"card kind {kind} is out of range 0..52")
+            slots.append(Slot(kind))
+    return tuple(slots)
 
 
 def analyze_meld(variant: Variant, meld: MeldInput) -> MeldInfo:
@@ -99,6 +118,11 @@ def analyze_meld(variant: Variant, meld: MeldInput) -> MeldInfo:
     return hit
 
 
+def analyze_meld_uncached(variant: Variant, meld: MeldInput) -> MeldInfo:
+    """`analyze_meld` without the per-variant cache (for benchmarks and cache tests)."""
+    return _analyze(variant, to_slots(meld))
+
+
 def is_valid_meld(variant: Variant, meld: MeldInput) -> bool:
     """Whether `meld` is a valid meld under `variant`."""
     try:
@@ -109,7 +133,7 @@ def is_valid_meld(variant: Variant, meld: MeldInput) -> bool:
 
 
 def _cache(variant: Variant) -> dict[tuple[Slot, ...], MeldInfo | MeldError]:
-    cache = variant.__dict__.get("_meld_cache")
+    cache: dict[tuple[Slot, ...], MeldInfo | MeldError] | None = variant.__dict__.get("_meld_cache")
     if cache is None:
         cache = {}
         variant.__dict__["_meld_cache"] = cache
@@ -120,35 +144,79 @@ def _text(slots: Sequence[Slot]) -> str:
     return " ".join(str(s) for s in slots)
 
 
+class _Reasons:
+    """Why interpretations failed; the most specific reason is reported."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, str]] = []
+
+    def add(self, priority: int, text: str) -> None:
+        """Record a reason; lower priority numbers are more specific."""
+        self.items.append((priority, text))
+
+    def best(self) -> str:
+        """The most specific reason recorded first."""
+        if not self.items:
+            return "it is neither a group nor a run"
+        return min(self.items, key=lambda item: item[0])[1]
+
+
+# Reason priorities: stated meanings and escorts, then meld shape, then wild counts, then generic.
+_MEANING, _SHAPE, _COUNT, _GENERIC = 0, 1, 2, 3
+
+
 def _analyze(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo:
     label = _text(slots)
     if len(slots) < variant.min_meld:
-        raise MeldError(f"'{label}' has {len(slots)} cards; a meld needs at least {variant.min_meld}")
+        raise MeldError(f"'{label}' has {len(slots)} core cards; a meld needs at least {variant.min_meld}")
+    try:
+        check_copies(variant, [c for slot in slots for c in slot.cards()], f"'{label}'")
+    except DeckError as error:
+        raise MeldError(f"not a valid meld: {error}") from None
     for slot in slots:
         _check_slot(variant, slot, label)
     royale = _royale(variant, slots)
     if royale is not None:
         return royale
-    choices = [_roles(variant, slot) for slot in slots]
-    reasons: list[str] = []
-    for roles in product(*choices):
+    reasons = _Reasons()
+    for roles in product(*(_roles(variant, slot) for slot in slots)):
         info = _interpret(variant, slots, roles, reasons)
         if info is not None:
             return info
-    reason = reasons[0] if reasons else "it is neither a group nor a run"
-    raise MeldError(f"'{label}' is not a valid meld: {reason}")
+    raise MeldError(f"'{label}' is not a valid meld: {reasons.best()}")
 
 
 def _check_slot(variant: Variant, slot: Slot, label: str) -> None:
-    if slot.meaning is not None and not variant.is_wild(slot.card):
-        mean = slot.meaning
-        if mean.rank != rank_of(slot.card) or mean.suit not in (None, suit_of(slot.card)):
-            raise MeldError(f"{card_str(slot.card)} is not wild in {variant.id} and cannot mean {mean}")
+    """Reject meanings a card may never carry and misplaced escorts, naming the token."""
+    meaning = slot.meaning
+    rule = variant.wild_map.get(slot.card)
+    if meaning is not None and not _means_itself(slot):
+        if rule is None:
+            raise MeldError(f"{card_str(slot.card)} is not wild in {variant.id} and cannot mean {meaning}")
+        if not _meaning_in_scope(rule, meaning):
+            raise MeldError(
+                f"'{slot}' is not allowed: in {variant.id} {card_str(slot.card)} stands only for {rule.scope}"
+            )
     if slot.escort is not None:
         if variant.escorts is None:
             raise MeldError(f"escorts ('/') do not exist in {variant.id}: '{label}'")
         if slot.escort.escort is not None:
             raise MeldError(f"an escort cannot carry an escort: '{slot}'")
+
+
+def _means_itself(slot: Slot) -> bool:
+    """Whether a slot's stated meaning is the card itself (``7H=7H``, ``KD=K``)."""
+    meaning = slot.meaning
+    if meaning is None or slot.card == JOKER:
+        return False
+    return meaning.rank == rank_of(slot.card) and meaning.suit in (None, suit_of(slot.card))
+
+
+def _meaning_in_scope(rule: WildRule, meaning: Meaning) -> bool:
+    exact = meaning.card()
+    if exact is not None:
+        return exact in rule.stands_for
+    return any(make_card(meaning.rank, suit) in rule.stands_for for suit in range(4))
 
 
 def _roles(variant: Variant, slot: Slot) -> list[bool]:
@@ -159,11 +227,7 @@ def _roles(variant: Variant, slot: Slot) -> list[bool]:
     if not rule.plays_itself:
         return [True]
     if slot.meaning is not None:
-        itself = slot.meaning.rank == rank_of(slot.card) and slot.meaning.suit in (
-            None,
-            suit_of(slot.card),
-        )
-        return [False] if itself else [True]
+        return [False] if _means_itself(slot) else [True]
     return [False, True]
 
 
@@ -171,80 +235,96 @@ def _royale(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo | None:
     rule = variant.royale
     if rule is None or sorted(s.card for s in slots) != sorted(rule.cards):
         return None
-    if any(s.meaning is not None and s.meaning.card() not in (None, s.card) for s in slots):
+    if any(s.meaning is not None and not _means_itself(s) for s in slots):
         return None
     if any(s.escort is not None for s in slots):
-        raise MeldError("the Diamond Royale takes no escorts")
+        raise MeldError("the Diamond Royale takes no escorts (§6.2)")
     ordered = tuple(Slot(c) for c in rule.cards)
     return MeldInfo(
         "royale",
         ordered,
         tuple(rank_of(c) for c in rule.cards),
-        (False,) * 3,
+        (False,) * len(rule.cards),
         suit=suit_of(rule.cards[0]),
     )
 
 
-def _count_check(variant: Variant, roles: Sequence[bool]) -> str | None:
+def _count_problem(variant: Variant, roles: Sequence[bool]) -> str | None:
     wilds = sum(roles)
     naturals = len(roles) - wilds
-    if naturals < variant.min_naturals_per_meld:
-        return f"a meld needs at least {variant.min_naturals_per_meld} natural card(s)"
     if variant.max_wilds_per_meld is not None and wilds > variant.max_wilds_per_meld:
-        return f"at most {variant.max_wilds_per_meld} wild(s) per meld in {variant.id}"
+        return f"at most {variant.max_wilds_per_meld} wild(s) per meld in {variant.id}, not {wilds}"
+    if naturals < variant.min_naturals_per_meld:
+        return f"a meld needs at least {variant.min_naturals_per_meld} natural card(s) in {variant.id}"
     if variant.wilds_le_naturals and wilds > naturals:
-        return "wilds may not outnumber natural cards"
+        return f"wilds may not outnumber natural cards ({wilds} wilds, {naturals} naturals)"
     return None
 
 
 def _interpret(
-    variant: Variant, slots: tuple[Slot, ...], roles: tuple[bool, ...], reasons: list[str]
+    variant: Variant, slots: tuple[Slot, ...], roles: tuple[bool, ...], reasons: _Reasons
 ) -> MeldInfo | None:
-    problem = _count_check(variant, roles)
+    problem = _count_problem(variant, roles)
     if problem:
-        reasons.append(problem)
+        reasons.add(_COUNT, problem)
         return None
+    # Naturals playing as themselves lose any trivial stated meaning ("7H=7H" -> "7H").
+    slots = tuple(
+        s if w or s.meaning is None else replace(s, meaning=None) for s, w in zip(slots, roles, strict=True)
+    )
     naturals = [s.card for s, wild in zip(slots, roles, strict=True) if not wild]
-    if len({rank_of(c) for c in naturals}) == 1:
+    same_rank = len({rank_of(c) for c in naturals}) == 1
+    same_suit = len({suit_of(c) for c in naturals}) == 1
+    if same_suit:
+        info = _as_run(variant, slots, roles, reasons, written_only=True)
+        if info is not None:
+            return info
+    if same_rank:
         info = _as_group(variant, slots, roles, reasons)
         if info is not None:
             return info
-    if len({suit_of(c) for c in naturals}) == 1:
-        return _as_run(variant, slots, roles, reasons)
-    if len({rank_of(c) for c in naturals}) > 1:
-        reasons.append("its natural cards share neither a rank nor a suit")
+    if same_suit:
+        return _as_run(variant, slots, roles, reasons, written_only=False)
+    if not same_rank:
+        reasons.add(_GENERIC, "its natural cards share neither a rank nor a suit")
     return None
 
 
 # ------------------------------------------------------------------------------ escorts
-def _escort_ok(variant: Variant, slot: Slot, meant: int | None) -> str | None:
-    """Problem with slot's escort given the card it counts as, or None."""
+def _escort_problem(variant: Variant, slot: Slot, meant: int | None, wild: bool) -> str | None:
+    """Problem with a slot's escort given the card it counts as, or None."""
     rule = variant.escorts
     if rule is None:
         return None
-    needs = meant in rule.needs_escort
+    needs = meant is not None and meant in rule.needs_escort
     if needs and slot.escort is None:
-        return f"{card_str(meant or 0)} needs a heart escort (§6.2)"
+        what = f"{slot} stands for {card_str(meant or 0)}, a black court card, and" if wild else f"{slot}"
+        return f"{what} needs a heart escort (§6.2)"
     if not needs and slot.escort is not None:
-        return f"only black court cards take an escort, not {card_str(slot.card)}"
-    if slot.escort is not None:
-        escort = slot.escort
-        wild = variant.wild_map.get(escort.card)
-        if escort.card in rule.escorts and (escort.meaning is None or escort.meaning.card() == escort.card):
+        return f"only black court cards take an escort: '{slot}' (§6.2)"
+    escort = slot.escort
+    if escort is None:
+        return None
+    if escort.card in rule.escorts and (escort.meaning is None or _means_itself(escort)):
+        return None
+    wild_rule = variant.wild_map.get(escort.card)
+    if wild_rule is not None and not _means_itself(escort):
+        hearts = [c for c in wild_rule.stands_for if c in rule.escorts]
+        if escort.meaning is None and hearts:
             return None
-        may_be_heart = wild is not None and any(c in rule.escorts for c in wild.stands_for)
-        if may_be_heart and (escort.meaning is None or escort.meaning.card() in rule.escorts):
+        if escort.meaning is not None and escort.meaning.card() in rule.escorts:
             return None
-        return f"escort {escort} is not a heart"
-    return None
+    return f"escort {escort} of {card_str(slot.card)} is not a heart (§6.2)"
 
 
 def _resolve_escort(variant: Variant, slot: Slot) -> Slot:
-    """Fill in the heart a wild escort stands for."""
+    """Fill in the heart a wild escort stands for (the lowest heart in its scope)."""
     escort = slot.escort
-    if escort is None or escort.meaning is not None or variant.escorts is None:
+    if escort is None or variant.escorts is None:
         return slot
     if escort.card in variant.escorts.escorts:
+        return slot if escort.meaning is None else replace(slot, escort=replace(escort, meaning=None))
+    if escort.meaning is not None:
         return slot
     rule = variant.wild_map[escort.card]
     heart = min(c for c in rule.stands_for if c in variant.escorts.escorts)
@@ -253,16 +333,16 @@ def _resolve_escort(variant: Variant, slot: Slot) -> Slot:
 
 # ------------------------------------------------------------------------------ groups
 def _as_group(
-    variant: Variant, slots: tuple[Slot, ...], roles: tuple[bool, ...], reasons: list[str]
+    variant: Variant, slots: tuple[Slot, ...], roles: tuple[bool, ...], reasons: _Reasons
 ) -> MeldInfo | None:
     naturals = [s.card for s, wild in zip(slots, roles, strict=True) if not wild]
     rank = rank_of(naturals[0])
     if variant.group_max is not None and len(slots) > variant.group_max:
-        reasons.append(f"a group holds at most {variant.group_max} cards")
+        reasons.add(_SHAPE, f"a group holds at most {variant.group_max} cards in {variant.id}")
         return None
     used = [suit_of(c) for c in naturals]
     if variant.group_distinct_suits and len(set(used)) < len(used):
-        reasons.append("a group may not repeat a suit")
+        reasons.add(_SHAPE, f"a group may not repeat a suit in {variant.id}")
         return None
     wild_index = [i for i, wild in enumerate(roles) if wild]
     options: list[list[int]] = []
@@ -270,43 +350,45 @@ def _as_group(
         slot, rule = slots[i], variant.wild_map[slots[i].card]
         meaning = slot.meaning
         if meaning is not None and meaning.rank != rank:
-            reasons.append(f"{slot} cannot stand in a group of {rank_str(rank)}s")
+            reasons.add(_MEANING, f"{slot} cannot stand in a group of {rank_str(rank)}s")
             return None
         suits = [s for s in range(4) if make_card(rank, s) in rule.stands_for]
         if meaning is not None and meaning.suit is not None:
             suits = [s for s in suits if s == meaning.suit]
         if not suits:
-            reasons.append(f"{card_str(slot.card)} cannot stand for a {rank_str(rank)}")
+            reasons.add(_MEANING, f"{card_str(slot.card)} cannot stand for a {rank_str(rank)} here")
             return None
         options.append(suits)
+    # Group wilds name a suit only where it matters: escorts, or a suit the player stated.
+    keep_suit = variant.escorts is not None
+    tried = False
     for choice in _suit_choices(options, used, variant.group_distinct_suits):
+        tried = True
         resolved = list(slots)
         problem = None
         for i, slot in enumerate(slots):
+            meant: int | None = slot.card
             if roles[i]:
                 suit = choice[wild_index.index(i)]
-                meant: int | None = make_card(rank, suit)
-                keep_suit = variant.escorts is not None or (
-                    slot.meaning is not None and slot.meaning.suit is not None
-                )
-                resolved[i] = replace(slot, meaning=Meaning(rank, suit if keep_suit else None))
-            else:
-                meant = slot.card
-            problem = problem or _escort_ok(variant, slot, meant)
+                meant = make_card(rank, suit)
+                stated = slot.meaning is not None and slot.meaning.suit is not None
+                resolved[i] = replace(slot, meaning=Meaning(rank, suit if keep_suit or stated else None))
+            problem = problem or _escort_problem(variant, slot, meant, roles[i])
             resolved[i] = _resolve_escort(variant, resolved[i])
         if problem is None:
             return MeldInfo("group", tuple(resolved), (rank,) * len(slots), roles, rank=rank)
-        reasons.append(problem)
-    if not options or not reasons:
-        reasons.append("its wilds have no free suit left in the group")
+        reasons.add(_MEANING, problem)
+    if not tried:
+        reasons.add(_SHAPE, f"its wilds find no free suit left in the group of {rank_str(rank)}s")
     return None
 
 
 def _suit_choices(options: list[list[int]], used: list[int], distinct: bool) -> Iterator[tuple[int, ...]]:
     """Suit assignments for the group's wilds (all different from each other and the naturals if
     `distinct`)."""
+    taken = set(used)
     for choice in product(*options):
-        if distinct and (len(set(choice)) < len(choice) or set(choice) & set(used)):
+        if distinct and (len(set(choice)) < len(choice) or taken.intersection(choice)):
             continue
         yield choice
 
@@ -319,8 +401,6 @@ def _windows(rule: RunRule, length: int) -> Iterator[list[int]]:
     if rule.wrap:
         for start in range(1, 14):
             seq = [(start - 1 + k) % 13 + 1 for k in range(length)]
-            if not rule.ace_high and not rule.ace_low and 1 in seq:
-                continue
             # an ace right after a king is the high ace
             yield [14 if r == 1 and k > 0 and seq[k - 1] == 13 else r for k, r in enumerate(seq)]
         return
@@ -330,40 +410,72 @@ def _windows(rule: RunRule, length: int) -> Iterator[list[int]]:
         yield list(range(start, start + length))
 
 
+def _longest(rule: RunRule) -> int:
+    if rule.wrap:
+        return 13
+    low = 1 if rule.ace_low else 2
+    high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
+    return min(13, high - low + 1)
+
+
 def _as_run(
-    variant: Variant, slots: tuple[Slot, ...], roles: tuple[bool, ...], reasons: list[str]
+    variant: Variant,
+    slots: tuple[Slot, ...],
+    roles: tuple[bool, ...],
+    reasons: _Reasons,
+    written_only: bool,
 ) -> MeldInfo | None:
     naturals = [s.card for s, wild in zip(slots, roles, strict=True) if not wild]
     suit = suit_of(naturals[0])
     rule = variant.run_rules[suit]
     if rule is None:
-        reasons.append(f"there are no runs of {SUITS[suit]} in {variant.id}")
+        reasons.add(_SHAPE, f"there are no runs of {SUIT_NAMES[suit]} in {variant.id}")
         return None
     ranks = [rank_of(c) for c in naturals]
     if len(set(ranks)) < len(ranks):
-        reasons.append("a run may not repeat a rank")
+        reasons.add(_SHAPE, "a run may not repeat a rank")
         return None
-    windows = list(_windows(rule, len(slots)))
-    # The written order first: slot k at window position k.
-    escort_reasons: list[str] = []
-    for seq in windows:
-        info = _fit_written(variant, slots, roles, suit, seq, escort_reasons)
+    if len(slots) > _longest(rule):
+        reasons.add(
+            _SHAPE, f"a run of {SUIT_NAMES[suit]} holds at most {_longest(rule)} cards in {variant.id}"
+        )
+        return None
+    escort_reasons = _Reasons()
+    fit = _fit_written if written_only else _fit_any
+    for seq in _windows(rule, len(slots)):
+        info = fit(variant, slots, roles, suit, seq, escort_reasons)
         if info is not None:
             return info
-    for seq in windows:
-        info = _fit_any(variant, slots, roles, suit, seq, escort_reasons)
-        if info is not None:
-            return info
-    reasons.extend(escort_reasons[:1] or [_run_reason(rule, ranks, len(slots))])
+    if written_only:
+        return None
+    if escort_reasons.items:
+        reasons.add(_MEANING, escort_reasons.best())
+        return None
+    reasons.add(*_run_reason(variant, rule, slots, roles, suit))
     return None
 
 
-def _run_reason(rule: RunRule, ranks: list[int], length: int) -> str:
-    if 1 in ranks and 13 in ranks and not rule.wrap and length < 13:
-        return "a run may not wrap around from K to A to 2"
-    if 1 in ranks and not rule.ace_high and len(ranks) > 1 and max(ranks) > length:
-        return "the ace is low only in this run"
-    return "its cards do not make consecutive ranks of one suit"
+def _run_reason(
+    variant: Variant, rule: RunRule, slots: tuple[Slot, ...], roles: tuple[bool, ...], suit: int
+) -> tuple[int, str]:
+    ranks = [rank_of(s.card) for s, wild in zip(slots, roles, strict=True) if not wild]
+    for slot, wild in zip(slots, roles, strict=True):
+        meaning = slot.meaning
+        if wild and meaning is not None:
+            if meaning.suit is not None and meaning.suit != suit:
+                return _MEANING, f"{slot} cannot stand in a run of {SUIT_NAMES[suit]}"
+            if meaning.rank in ranks:
+                return _MEANING, f"{slot} repeats a rank of the run"
+    if any(r > rule.max_rank for r in ranks):
+        return _SHAPE, f"runs of {SUIT_NAMES[suit]} end at {rank_str(rule.max_rank)} in {variant.id}"
+    if 1 in ranks and 13 in ranks and not rule.wrap:
+        if not rule.ace_high:
+            return _SHAPE, f"the ace is low only in {variant.id} runs (A-2-3, not Q-K-A)"
+        if 2 in ranks:
+            return _SHAPE, f"a run may not wrap around from K to A to 2 in {variant.id}"
+    if 1 in ranks and not rule.ace_high and max(ranks) > len(slots):
+        return _SHAPE, f"the ace is low only in {variant.id} runs (A-2-3, not Q-K-A)"
+    return _SHAPE, "its cards do not make consecutive ranks of one suit"
 
 
 def _wild_fits(rule: WildRule, slot: Slot, card: int) -> bool:
@@ -381,16 +493,16 @@ def _run_info(
     roles: list[bool],
     suit: int,
     seq: list[int],
-    reasons: list[str],
+    reasons: _Reasons,
 ) -> MeldInfo | None:
     resolved: list[Slot] = []
     for slot, wild, position in zip(order, roles, seq, strict=True):
         meant = make_card(position, suit)
         if wild:
             slot = replace(slot, meaning=Meaning(rank_of(meant), suit))
-        problem = _escort_ok(variant, slot, meant)
+        problem = _escort_problem(variant, slot, meant, wild)
         if problem is not None:
-            reasons.append(problem)
+            reasons.add(_MEANING, problem)
             return None
         resolved.append(_resolve_escort(variant, slot))
     return MeldInfo("run", tuple(resolved), tuple(seq), tuple(roles), suit=suit)
@@ -402,8 +514,9 @@ def _fit_written(
     roles: tuple[bool, ...],
     suit: int,
     seq: list[int],
-    reasons: list[str],
+    reasons: _Reasons,
 ) -> MeldInfo | None:
+    """The run with slot k at window position k, if the written order fits this window."""
     for slot, wild, position in zip(slots, roles, seq, strict=True):
         card = make_card(position, suit)
         if wild:
@@ -420,9 +533,10 @@ def _fit_any(
     roles: tuple[bool, ...],
     suit: int,
     seq: list[int],
-    reasons: list[str],
+    reasons: _Reasons,
 ) -> MeldInfo | None:
-    """Place naturals at their ranks and match wilds to the free positions (stated ones first)."""
+    """Place naturals at their ranks and match wilds to the free positions (stated ones first,
+    then in written order, each to the lowest position it fits)."""
     placed: list[int | None] = [None] * len(seq)
     for i, (slot, wild) in enumerate(zip(slots, roles, strict=True)):
         if wild:
@@ -466,13 +580,39 @@ def _match_wilds(
     return None
 
 
-# ------------------------------------------------------------------------------ values
+# ------------------------------------------------------------------------------ opening
+def opening_problem(variant: Variant, info: MeldInfo) -> str | None:
+    """Why this meld may not be (part of) an opening under `variant`, or None if it may.
+
+    Wilds are banned from openings where the variant forbids them (rhine's basic qualifying set,
+    rummy-tiles), and rhine's basic rule needs 3 natural cards. Whole-bundle rules (30 points,
+    the chart's card counts, hand cards only) are the engine's to check.
+    """
+    if variant.opening == "none" or info.kind == "royale":
+        return None
+    if variant.opening_wild_value == "forbidden" and info.wild_count:
+        return f"wilds may not be used in an opening meld in {variant.id}: '{info}'"
+    if info.naturals < variant.opening_min_naturals:
+        return f"an opening meld needs at least {variant.opening_min_naturals} natural cards in {variant.id}: '{info}'"
+    return None
+
+
+def may_open_with(variant: Variant, info: MeldInfo) -> bool:
+    """Whether this meld may be (part of) an opening under `variant`."""
+    return opening_problem(variant, info) is None
+
+
 def opening_value(variant: Variant, info: MeldInfo) -> int:
     """Points the meld counts toward a points opening, by the variant's valuation.
 
     Wilds count as the card they stand for, or 0 where the variant says so; an ace counts as
-    the variant's low or high value by its position (groups use `opening_group_ace`).
+    the variant's low or high value by its position (1 low, 14 high: after a king, also in a
+    wrapped run), and `opening_group_ace` in a group. Raises `MeldError` for a meld that may not
+    be an opening meld at all (see `opening_problem`).
     """
+    problem = opening_problem(variant, info)
+    if problem is not None:
+        raise MeldError(problem)
     total = 0
     for i in range(len(info.slots)):
         if info.as_wild[i] and variant.opening_wild_value == "zero":

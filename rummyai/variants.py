@@ -50,12 +50,14 @@ class WildRule:
     """A card the variant makes wild and the card kinds it may stand for.
 
     `plays_itself` marks a wild that may also be used as the natural card it is (Black Heart's
-    diamonds in a group of their own rank or in the Royale).
+    diamonds in a group of their own rank or in the Royale). `scope` says in words what it may
+    stand for, for error messages.
     """
 
     card: int
     stands_for: frozenset[int]
     plays_itself: bool = False
+    scope: str = "any card"
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,16 @@ class Variant:
         return rule is not None and not rule.plays_itself
 
     @property
+    def upcard(self) -> bool:
+        """Whether the deal turns one card up to start the discard pile or row."""
+        return self.discard_mode != "none"
+
+    @property
+    def max_deals(self) -> int | None:
+        """Deal cap of games won by going out with a score (standard, black-heart), else None."""
+        return self.rounds if self.game_end == "out_with_at_least" else None
+
+    @property
     def tile_style(self) -> bool:
         """True for the play-or-draw family, where the whole table may be rearranged."""
         return self.family == "play_or_draw"
@@ -219,26 +231,48 @@ class Variant:
         """A new variant with named options applied.
 
         Options come as a mapping (``{"rhine.wild_twos": True, "decks": 2}``), as strings
-        (``["cyclic_laying", "decks=2"]``) or as keywords (``knocking=True``).
+        (``["cyclic_laying", "decks=2"]``) or as keywords (``knocking=True``). The options already
+        set stay set unless given again, so ``False`` turns a flag off. The result is rebuilt
+        from the built-in variant with every option applied in a fixed order, and the same
+        settings give the same (cached) variant object, which shares its meld cache.
         """
-        pairs: list[tuple[str, Any]] = []
-        if isinstance(options, Mapping):
-            pairs.extend(options.items())
-        elif options is not None:
-            for text in options:
-                name, eq, value = str(text).partition("=")
-                pairs.append((name.strip(), value.strip() if eq else True))
-        pairs.extend(values.items())
-        variant = self
-        available = OPTIONS[self.id]
-        for name, value in pairs:
+        available = OPTIONS.get(self.id, {})
+        origin: Variant | None = self.__dict__.get("_origin")
+        base = self if origin is None else origin
+        settings = {} if origin is None else self._recorded_options()
+        for name, value in _option_pairs(options, values):
             option = available.get(name)
             if option is None:
                 known = ", ".join(sorted(available)) or "none"
                 raise VariantError(f"unknown option {name!r} for variant {self.id!r} (known: {known})")
-            variant = option.apply(variant, option.coerce(name, value))
-        variant.check()
+            settings[name] = option.coerce(name, value)
+        key = tuple((name, settings[name]) for name in available if name in settings)
+        if not key:
+            return base
+        derived: dict[tuple[tuple[str, Any], ...], Variant] = base.__dict__.setdefault("_derived", {})
+        variant = derived.get(key)
+        if variant is None:
+            variant = base
+            for name, value in key:
+                variant = available[name].apply(variant, value)
+            variant.check()
+            variant.__dict__["_origin"] = base
+            derived[key] = variant
         return variant
+
+    def _recorded_options(self) -> dict[str, Any]:
+        """The option settings recorded in `options` (``name`` for flags, ``name=value``)."""
+        available = OPTIONS.get(self.id, {})
+        settings: dict[str, Any] = {}
+        for text in self.options:
+            name, eq, value = text.partition("=")
+            if name in available:
+                settings[name] = available[name].coerce(name, value if eq else True)
+        return settings
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the rules and the option origin, not the meld or derived-variant caches."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_meld_cache", "_derived")}
 
     def check(self) -> None:
         """Reject combinations that cannot be played."""
@@ -249,6 +283,23 @@ class Variant:
 
 
 # --------------------------------------------------------------------- option machinery
+def _option_pairs(
+    options: Mapping[str, Any] | Iterable[str] | None, values: Mapping[str, Any]
+) -> list[tuple[str, Any]]:
+    """(name, raw value) pairs from a mapping, ``name``/``name=value`` strings and keywords."""
+    pairs: list[tuple[str, Any]] = []
+    if isinstance(options, Mapping):
+        pairs.extend((str(k).strip(), v) for k, v in options.items())
+    elif isinstance(options, str):
+        raise VariantError(f"options must be a list of strings or a mapping, not the string {options!r}")
+    elif options is not None:
+        for text in options:
+            name, eq, value = str(text).partition("=")
+            pairs.append((name.strip(), value.strip() if eq else True))
+    pairs.extend(values.items())
+    return pairs
+
+
 @dataclass(frozen=True)
 class Option:
     """A named option: its value type and the function deriving the new variant."""
@@ -329,8 +380,9 @@ def _rhine_wild_twos(variant: Variant) -> dict[str, Any]:
     values = list(variant.hand_values)
     for two in twos:
         values[two] = 50
+    kept = tuple(rule for rule in variant.wilds if rule.card not in twos)
     return {
-        "wilds": variant.wilds + tuple(WildRule(two, ALL_NATURALS) for two in twos),
+        "wilds": kept + tuple(WildRule(two, ALL_NATURALS) for two in twos),
         "hand_values": tuple(values),
     }
 
@@ -415,6 +467,7 @@ OPTIONS: dict[str, dict[str, Option]] = {
                 "rhine.points_qualify",
                 lambda v: {
                     "opening": "points",
+                    "opening_single_meld": False,
                     "opening_min_naturals": 0,
                     "opening_wild_value": "represented",
                 },
@@ -511,9 +564,10 @@ RHINE = Variant(
     run_rules=(RunRule(ace_low=True, ace_high=True),) * 4,
     wilds=(_JOKER_ANY,),
     max_wilds_per_meld=1,
+    min_naturals_per_meld=2,
     opening="natural_meld",
     opening_single_meld=True,
-    opening_wild_value="represented",
+    opening_wild_value="forbidden",
     opening_values=RHINE_VALUES,
     opening_group_ace=15,
     opening_min_naturals=3,
@@ -537,6 +591,7 @@ RUMMY_TILES = Variant(
     invalid_play_penalty=3,
     wilds=(_JOKER_ANY,),
     max_wilds_per_meld=1,
+    min_naturals_per_meld=2,
     opening="points",
     opening_wild_value="forbidden",
     opening_turn_exclusive=True,
@@ -644,9 +699,9 @@ BLACK_HEART = replace(
         RunRule(ace_low=True, ace_high=True, wrap=True),
     ),
     wilds=(
-        WildRule(_JD, frozenset(make_card(r, HEARTS) for r in range(1, 11)), plays_itself=True),
-        WildRule(_QD, _suits(SPADES, CLUBS), plays_itself=True),
-        WildRule(_KD, _BH_DECK, plays_itself=True),
+        WildRule(_JD, frozenset(make_card(r, HEARTS) for r in range(1, 11)), True, "a heart A-10 (§6.2)"),
+        WildRule(_QD, _suits(SPADES, CLUBS), True, "a spade or a club (§6.2)"),
+        WildRule(_KD, _BH_DECK - {_KD}, True, "another card of the 75-card deck (§6.2, §6.7.4)"),
     ),
     escorts=EscortRule(_BLACK_COURTS, frozenset(make_card(r, HEARTS) for r in range(1, 11))),
     royale=RoyaleRule((_JD, _QD, _KD), 150),
