@@ -1,0 +1,392 @@
+"""Steps a person follows to turn the current table into a new one (the table diff of a hint).
+
+`plan_steps(old, new)` matches each new meld to the old meld it shares most cards with (an exact
+maximum-weight assignment, so as many cards as possible stay where they lie), then routes every
+other card: from a meld that gives it up, or from the hand, to the meld that needs it. Steps are
+grouped by (from, to), so a step moves one or more cards between two places; fewer steps means a
+move that is easier to carry out. Cards are compared by kind: two copies of a card are
+interchangeable. Cards that leave the table for the hand (a joker swap in the draw-and-discard
+variants) become ``take`` steps.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rummyai.cards import Slot, cards_str, meld_str, sorted_cards
+from rummyai.melds import MeldInfo, MeldInput, to_slots
+
+Action = Literal["move", "play", "take"]
+Fate = Literal["kept", "extended", "changed", "taken_apart"]
+NewFate = Literal["kept", "extended", "changed", "new"]
+Meld = tuple[Slot, ...]
+
+# Matching weight: kept cards first, then melds left whole (a meld kept intact saves a step).
+_CARD_WEIGHT = 1000
+_INTACT_BONUS = 1
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing to do: move `cards` from `source` to `target`.
+
+    `source` is an index into the old table (None: the hand); `target` an index into the new
+    table (None: back into the hand). `action` is ``play`` (hand to table), ``move`` (between
+    table melds) or ``take`` (table to hand).
+    """
+
+    action: Action
+    cards: tuple[int, ...]
+    source: int | None
+    target: int | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-data form used by the JSON contract."""
+        return {
+            "action": self.action,
+            "cards": cards_str(self.cards).split(),
+            "from_meld": self.source,
+            "to_meld": self.target,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    """How to get from `old` to `new`: each meld's fate and the steps, tables moves first.
+
+    `origin[j]` is the old meld that new meld j continues (None for a new meld); `fates[i]` says
+    what happens to old meld i; `played` are hand cards put down, `taken` table cards taken back.
+    """
+
+    old: tuple[Meld, ...]
+    new: tuple[Meld, ...]
+    origin: tuple[int | None, ...]
+    fates: tuple[Fate, ...]
+    played: tuple[int, ...]
+    taken: tuple[int, ...]
+    steps: tuple[Step, ...]
+
+    def new_fates(self) -> tuple[NewFate, ...]:
+        """What each new meld is: an old meld kept, extended or changed, or a new meld."""
+        result: list[NewFate] = []
+        for i in self.origin:
+            result.append("new" if i is None else _NEW_FATE[self.fates[i]])
+        return tuple(result)
+
+    def melds_with(self, fate: Fate) -> list[int]:
+        """Indexes of old melds with this fate."""
+        return [i for i, f in enumerate(self.fates) if f == fate]
+
+    @property
+    def new_melds(self) -> list[int]:
+        """Indexes of new-table melds that continue no old meld."""
+        return [j for j, i in enumerate(self.origin) if i is None]
+
+    def summary(self) -> str:
+        """A short phrase: what happens to the table, e.g. "extend 2 melds, take apart 1, 3 steps"."""
+        parts: list[str] = []
+        for fate, verb in _VERBS:
+            n = len(self.melds_with(fate))
+            if n:
+                parts.append(f"{verb} {_plural(n, 'meld')}")
+        if self.new_melds:
+            parts.append(f"lay down {_plural(len(self.new_melds), 'new meld')}")
+        if self.taken:
+            parts.append(f"take {cards_str(self.taken)} back")
+        kept = len(self.melds_with("kept"))
+        if kept and parts:
+            parts.append(f"leave {_plural(kept, 'meld')} as {'it is' if kept == 1 else 'they are'}")
+        parts.append(_plural(len(self.steps), "step"))
+        return ", ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-data form: meld fates by index and the steps."""
+        return {
+            "kept": self.melds_with("kept"),
+            "extended": self.melds_with("extended"),
+            "changed": self.melds_with("changed"),
+            "taken_apart": self.melds_with("taken_apart"),
+            "new": self.new_melds,
+            "origin": list(self.origin),
+            "taken": cards_str(self.taken).split(),
+            "steps": [s.to_json() for s in self.steps],
+        }
+
+
+_VERBS: tuple[tuple[Fate, str], ...] = (
+    ("extended", "extend"),
+    ("changed", "rearrange"),
+    ("taken_apart", "take apart"),
+)
+_NEW_FATE: dict[Fate, NewFate] = {
+    "kept": "kept",
+    "extended": "extended",
+    "changed": "changed",
+    "taken_apart": "new",
+}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _slots(meld: MeldInput | MeldInfo) -> Meld:
+    if isinstance(meld, MeldInfo):
+        return meld.slots
+    return to_slots(meld)
+
+
+def _kinds(meld: Meld) -> Counter[int]:
+    return Counter(c for slot in meld for c in slot.cards())
+
+
+# ------------------------------------------------------------------------------ assignment
+def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int | None]:
+    """For each row, the column it is matched to (None if unmatched), maximising the total weight.
+
+    Exact (Hungarian algorithm with potentials, O(n^2 m)); rows and columns may differ in number
+    and a pair of weight 0 is reported as unmatched. Pure Python: tables hold a few dozen melds.
+    """
+    rows = len(weights)
+    cols = len(weights[0]) if rows else 0
+    if rows == 0 or cols == 0:
+        return [None] * rows
+    transpose = rows > cols
+    w = [list(r) for r in zip(*weights, strict=True)] if transpose else [list(r) for r in weights]
+    n, m = len(w), len(w[0])
+    big = max((x for row in w for x in row), default=0)
+    cost = [[big - x for x in row] for row in w]  # minimise cost = maximise weight
+    inf = float("inf")
+    u = [0.0] * (n + 1)
+    v = [0.0] * (m + 1)
+    p = [0] * (m + 1)  # p[j]: row matched to column j (1-based, 0 = none)
+    way = [0] * (m + 1)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta = inf
+            j1 = 0
+            row = cost[i0 - 1]
+            ui0 = u[i0]
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = row[j - 1] - ui0 - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    match: list[int | None] = [None] * n
+    for j in range(1, m + 1):
+        if p[j]:
+            match[p[j] - 1] = j - 1
+    if not transpose:
+        return [c if c is not None and w[r][c] > 0 else None for r, c in enumerate(match)]
+    result: list[int | None] = [None] * rows
+    for c, r in enumerate(match):
+        if r is not None and w[c][r] > 0:
+            result[r] = c
+    return result
+
+
+def match_melds(old: Sequence[Counter[int]], new: Sequence[Counter[int]]) -> list[int | None]:
+    """For each new meld, the old meld it continues (or None), keeping as many cards as possible.
+
+    Identical melds are paired first (always part of some optimal matching), the rest by an exact
+    assignment on shared cards, ties going to old melds left whole.
+    """
+    origin: list[int | None] = [None] * len(new)
+    free_old = list(range(len(old)))
+    by_content: dict[tuple[tuple[int, int], ...], list[int]] = {}
+    for i in free_old:
+        by_content.setdefault(tuple(sorted(old[i].items())), []).append(i)
+    free_new: list[int] = []
+    for j, meld in enumerate(new):
+        same = by_content.get(tuple(sorted(meld.items())))
+        if same:
+            origin[j] = same.pop(0)
+        else:
+            free_new.append(j)
+    taken = {i for i in origin if i is not None}
+    free_old = [i for i in free_old if i not in taken]
+    if not free_old or not free_new:
+        return origin
+    weights = []
+    for j in free_new:
+        row = []
+        for i in free_old:
+            shared = sum((new[j] & old[i]).values())
+            intact = shared == sum(old[i].values())
+            row.append(shared * _CARD_WEIGHT + (_INTACT_BONUS if intact and shared else 0))
+        weights.append(row)
+    for j, col in zip(free_new, max_weight_assignment(weights), strict=True):
+        if col is not None:
+            origin[j] = free_old[col]
+    return origin
+
+
+# ------------------------------------------------------------------------------ routing
+Place = int | None  # a meld index, or None for the hand
+
+
+def _route(
+    sources: dict[int, list[tuple[Place, int]]], sinks: dict[int, list[tuple[Place, int]]]
+) -> dict[tuple[Place, Place], list[int]]:
+    """Send every card from a source place to a sink place, reusing (from, to) pairs where possible."""
+    edges: dict[tuple[Place, Place], list[int]] = {}
+    # Kinds with a single possible pairing first: their edges guide the free choices later.
+    order = sorted(sources, key=lambda k: (len(sources[k]) * len(sinks.get(k, [])), k))
+    for kind in order:
+        src_place = [place for place, _ in sources[kind]]
+        src_left = [n for _, n in sources[kind]]
+        dst_place = [place for place, _ in sinks.get(kind, [])]
+        dst_left = [n for _, n in sinks.get(kind, [])]
+        while True:
+            best: tuple[int, int, int] | None = None
+            for a, s_n in enumerate(src_left):
+                for b, t_n in enumerate(dst_left):
+                    if not s_n or not t_n:
+                        continue
+                    reuse = (src_place[a], dst_place[b]) in edges
+                    score = (1000 if reuse else 0) + min(s_n, t_n)
+                    if best is None or score > best[0]:
+                        best = (score, a, b)
+            if best is None:
+                break
+            _, a, b = best
+            n = min(src_left[a], dst_left[b])
+            edges.setdefault((src_place[a], dst_place[b]), []).extend([kind] * n)
+            src_left[a] -= n
+            dst_left[b] -= n
+    return edges
+
+
+def plan_steps(old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | MeldInfo]) -> StepPlan:
+    """Steps that turn table `old` into table `new` (melds as text, slots, kinds or `MeldInfo`).
+
+    Hand cards played are the cards `new` holds beyond `old`; cards `old` holds beyond `new` go
+    back to the hand. The result is exact on which melds stay (the most cards kept) and groups
+    card movements into as few (from, to) steps as the routing finds.
+    """
+    old_melds = tuple(_slots(m) for m in old)
+    new_melds = tuple(_slots(m) for m in new)
+    old_kinds = [_kinds(m) for m in old_melds]
+    new_kinds = [_kinds(m) for m in new_melds]
+    origin = match_melds(old_kinds, new_kinds)
+    match_of_old: dict[int, int] = {i: j for j, i in enumerate(origin) if i is not None}
+
+    fates: list[Fate] = []
+    sources: dict[int, list[tuple[Place, int]]] = {}
+    sinks: dict[int, list[tuple[Place, int]]] = {}
+    for i, kinds in enumerate(old_kinds):
+        j = match_of_old.get(i)
+        kept = kinds & new_kinds[j] if j is not None else Counter()
+        released = kinds - kept
+        if j is None:
+            fates.append("taken_apart")
+        elif not released:
+            fates.append("kept" if kinds == new_kinds[j] else "extended")
+        else:
+            fates.append("changed")
+        for kind, n in released.items():
+            sources.setdefault(kind, []).append((i, n))
+    for j, kinds in enumerate(new_kinds):
+        start = origin[j]
+        needed = kinds - old_kinds[start] if start is not None else kinds
+        for kind, n in needed.items():
+            sinks.setdefault(kind, []).append((j, n))
+    total_old = sum(old_kinds, Counter())
+    total_new = sum(new_kinds, Counter())
+    played = total_new - total_old
+    taken = total_old - total_new
+    for kind, n in played.items():
+        sources.setdefault(kind, []).append((None, n))
+    for kind, n in taken.items():
+        sinks.setdefault(kind, []).append((None, n))
+
+    edges = _route(sources, sinks)
+    labels = _Labels(old_melds, new_melds, origin)
+    steps = [labels.step(src, dst, sorted_cards(cards)) for (src, dst), cards in edges.items()]
+    steps.sort(key=_step_order)
+    return StepPlan(
+        old=old_melds,
+        new=new_melds,
+        origin=tuple(origin),
+        fates=tuple(fates),
+        played=tuple(sorted_cards(played.elements())),
+        taken=tuple(sorted_cards(taken.elements())),
+        steps=tuple(steps),
+    )
+
+
+def _step_order(step: Step) -> tuple[int, int, int]:
+    rank = {"move": 0, "take": 1, "play": 2}[step.action]
+    source = -1 if step.source is None else step.source
+    target = 10_000 if step.target is None else step.target
+    return (rank, source if step.action != "play" else target, target)
+
+
+class _Labels:
+    """How steps name melds: old melds by their number and cards, new melds by their cards."""
+
+    def __init__(self, old: Sequence[Meld], new: Sequence[Meld], origin: Sequence[int | None]) -> None:
+        self.old = old
+        self.new = new
+        self.origin = origin
+        self.new_number: dict[int, int] = {}
+        for j, i in enumerate(origin):
+            if i is None:
+                self.new_number[j] = len(self.new_number) + 1
+
+    def old_label(self, i: int) -> str:
+        return f"meld {i + 1} ({meld_str(self.old[i])})"
+
+    def new_label(self, j: int) -> str:
+        i = self.origin[j]
+        if i is not None:
+            return self.old_label(i)
+        return f"new meld {self.new_number[j]} ({meld_str(self.new[j])})"
+
+    def step(self, source: Place, target: Place, cards: list[int]) -> Step:
+        text_cards = cards_str(cards)
+        if source is None and target is not None:
+            whole = self.origin[target] is None and len(cards) == len(self.new[target])
+            if whole:
+                text = f"Lay down {meld_str(self.new[target])} from your hand as new meld {self.new_number[target]}"
+            elif self.origin[target] is None:
+                text = f"Put {text_cards} from your hand into {self.new_label(target)}"
+            else:
+                text = f"Add {text_cards} from your hand to {self.new_label(target)}"
+            return Step("play", tuple(cards), None, target, text)
+        if source is not None and target is None:
+            text = f"Take {text_cards} from {self.old_label(source)} into your hand"
+            return Step("take", tuple(cards), source, None, text)
+        assert source is not None and target is not None
+        text = f"Move {text_cards} from {self.old_label(source)} to {self.new_label(target)}"
+        return Step("move", tuple(cards), source, target, text)

@@ -1,0 +1,193 @@
+"""Table diff to human steps: replaying the steps rebuilds the new table; kept cards are maximal."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummyai.cards import parse_cards, parse_meld
+from rummyai.hint.steps import StepPlan, max_weight_assignment, plan_steps
+
+
+def _bag(meld: object) -> Counter[int]:
+    return Counter(c for slot in meld for c in slot.cards())  # type: ignore[attr-defined]
+
+
+def replay(plan: StepPlan) -> tuple[list[Counter[int]], Counter[int], Counter[int]]:
+    """Carry out the steps on bags of cards: (new-table bags, cards from hand, cards to hand)."""
+    old_bags = [_bag(m) for m in plan.old]
+    bags: list[Counter[int]] = []
+    for j in range(len(plan.new)):
+        i = plan.origin[j]
+        bags.append(old_bags[i] if i is not None else Counter())
+    unmatched = [old_bags[i] for i in range(len(plan.old)) if i not in plan.origin]
+    from_hand: Counter[int] = Counter()
+    to_hand: Counter[int] = Counter()
+    for step in plan.steps:
+        moved = Counter(step.cards)
+        if step.source is None:
+            from_hand += moved
+        else:
+            source = old_bags[step.source]
+            assert moved <= source, f"step takes {step.cards} that meld {step.source} no longer holds"
+            source.subtract(moved)
+        if step.target is None:
+            to_hand += moved
+        else:
+            bags[step.target].update(moved)
+    assert all(not +b for b in unmatched), "a meld taken apart still holds cards"
+    return [+b for b in bags], from_hand, to_hand
+
+
+def check_plan(old: list[str], new: list[str]) -> StepPlan:
+    plan = plan_steps(old, new)
+    bags, from_hand, to_hand = replay(plan)
+    assert bags == [_bag(parse_meld(m)) for m in new]
+    assert from_hand == Counter(plan.played)
+    assert to_hand == Counter(plan.taken)
+    pairs = [(s.source, s.target) for s in plan.steps]
+    assert len(pairs) == len(set(pairs)), "two steps share the same from and to"
+    return plan
+
+
+def test_identical_table_needs_no_steps() -> None:
+    table = ["3C 4C 5C", "8S 8D 8H", "JK 9H TH"]
+    plan = check_plan(table, list(reversed(table)))
+    assert plan.steps == ()
+    assert plan.fates == ("kept", "kept", "kept")
+    assert plan.summary() == "0 steps"
+
+
+def test_lay_off_and_new_meld() -> None:
+    plan = check_plan(["3C 4C 5C", "8S 8D 8H"], ["3C 4C 5C 6C", "8S 8D 8H", "9D TD JD"])
+    assert plan.fates == ("extended", "kept")
+    assert plan.new_melds == [2]
+    assert [s.text for s in plan.steps] == [
+        "Add 6C from your hand to meld 1 (3C 4C 5C)",
+        "Lay down 9D TD JD from your hand as new meld 1",
+    ]
+    assert plan.played == tuple(parse_cards("6C 9D TD JD"))
+
+
+def test_split_run_and_move_card_into_group() -> None:
+    old = ["5H 6H 7H 8H", "9S 9D 9C 9H"]
+    new = ["5H 6H 7H", "8H 9H TH", "9S 9D 9C"]
+    plan = check_plan(old, new)
+    assert plan.fates == ("changed", "changed")
+    moves = [s for s in plan.steps if s.action == "move"]
+    assert {(s.cards, s.source) for s in moves} == {
+        (tuple(parse_cards("8H")), 0),
+        (tuple(parse_cards("9H")), 1),
+    }
+    assert all(s.target == 1 for s in moves)
+    assert [s.cards for s in plan.steps if s.action == "play"] == [tuple(parse_cards("TH"))]
+
+
+def test_meld_taken_apart_whole() -> None:
+    old = ["7S 7H 7D", "4S 5S 6S", "4H 5H 6H", "4D 5D 6D"]
+    new = ["4S 5S 6S 7S", "4H 5H 6H 7H", "4D 5D 6D 7D", "KS KH KD"]
+    plan = check_plan(old, new)
+    assert plan.fates == ("taken_apart", "extended", "extended", "extended")
+    assert plan.new_melds == [3]
+    assert "take apart 1 meld" in plan.summary()
+    assert len(plan.steps) == 4
+
+
+def test_a_meld_that_keeps_one_card_saves_a_step() -> None:
+    # Keeping 7D where it lies and adding 8D 9D is one step fewer than rebuilding 7D 8D 9D.
+    old = ["7S 7H 7D", "4S 5S 6S", "4H 5H 6H"]
+    new = ["4S 5S 6S 7S", "4H 5H 6H 7H", "7D 8D 9D"]
+    plan = check_plan(old, new)
+    assert plan.fates == ("changed", "extended", "extended")
+    assert len(plan.steps) == 3
+
+
+def test_joker_taken_back_into_hand() -> None:
+    plan = check_plan(["7H JK=8H 9H"], ["7H 8H 9H"])
+    assert plan.taken == tuple(parse_cards("JK"))
+    assert [s.action for s in plan.steps] == ["take", "play"]
+
+
+def test_copies_are_interchangeable() -> None:
+    # Two 5H on the table: the matching keeps both runs and only adds cards.
+    plan = check_plan(["3H 4H 5H", "5H 6H 7H"], ["3H 4H 5H 6H", "5H 6H 7H 8H"])
+    assert plan.fates == ("extended", "extended")
+    assert len(plan.steps) == 2
+
+
+def subset_dp(weights: list[list[int]]) -> int:
+    """Best matching by dynamic programming over subsets of columns (few columns)."""
+    cols = len(weights[0])
+    best = {0: 0}
+    for row in weights:
+        nxt = dict(best)
+        for mask, value in best.items():
+            for c in range(cols):
+                if not mask >> c & 1:
+                    key = mask | 1 << c
+                    nxt[key] = max(nxt.get(key, 0), value + row[c])
+        best = nxt
+    return max(best.values())
+
+
+def brute_force(weights: list[list[int]]) -> int:
+    rows, cols = len(weights), len(weights[0])
+    best = 0
+    if rows <= cols:
+        for perm in itertools.permutations(range(cols), rows):
+            best = max(best, sum(weights[r][perm[r]] for r in range(rows)))
+    else:
+        for perm in itertools.permutations(range(rows), cols):
+            best = max(best, sum(weights[perm[c]][c] for c in range(cols)))
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 10**6))
+def test_assignment_is_optimal(rows: int, cols: int, seed: int) -> None:
+    rng = random.Random(seed)
+    weights = [[rng.choice([0, 0, 1, 2, 3, 5, 8]) for _ in range(cols)] for _ in range(rows)]
+    match = max_weight_assignment(weights)
+    used = [c for c in match if c is not None]
+    assert len(used) == len(set(used))
+    assert all(weights[r][c] > 0 for r, c in enumerate(match) if c is not None)
+    assert sum(weights[r][c] for r, c in enumerate(match) if c is not None) == brute_force(weights)
+    assert brute_force(weights) == subset_dp(weights)
+
+
+TOKENS = ["3H", "4H", "5H", "6H", "7H", "5S", "5D", "5C", "JK", "8C", "9C", "TC"]
+
+
+def _random_tables(seed: int) -> tuple[list[list[str]], list[list[str]]]:
+    rng = random.Random(seed)
+    old = [[rng.choice(TOKENS) for _ in range(rng.randint(3, 5))] for _ in range(rng.randint(0, 5))]
+    cards = [c for m in old for c in m]
+    rng.shuffle(cards)
+    cards = cards[: len(cards) - rng.randint(0, 2)]  # some may go back to the hand (joker swaps)
+    cards += [rng.choice(TOKENS) for _ in range(rng.randint(0, 6))]  # played from hand
+    rng.shuffle(cards)
+    new: list[list[str]] = []
+    while cards:
+        size = min(len(cards), rng.randint(1, 5))
+        new.append(cards[:size])
+        cards = cards[size:]
+    return old, new
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**9))
+def test_random_tables_replay_and_keep_the_most_cards(seed: int) -> None:
+    old, new = _random_tables(seed)
+    plan = check_plan([" ".join(m) for m in old], [" ".join(m) for m in new])
+    kept = sum(
+        sum((_bag(plan.new[j]) & _bag(plan.old[i])).values())
+        for j, i in enumerate(plan.origin)
+        if i is not None
+    )
+    weights = [[sum((_bag(n) & _bag(o)).values()) for o in plan.old] for n in plan.new]
+    best = subset_dp(weights) if plan.old and plan.new else 0
+    assert kept == best
