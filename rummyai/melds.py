@@ -607,12 +607,9 @@ def opening_value(variant: Variant, info: MeldInfo) -> int:
 
     Wilds count as the card they stand for, or 0 where the variant says so; an ace counts as
     the variant's low or high value by its position (1 low, 14 high: after a king, also in a
-    wrapped run), and `opening_group_ace` in a group. Raises `MeldError` for a meld that may not
-    be an opening meld at all (see `opening_problem`).
+    wrapped run), and `opening_group_ace` in a group. Where the variant forbids wilds in an
+    opening, wilds still count as represented here: `opening_problem` is the check for that.
     """
-    problem = opening_problem(variant, info)
-    if problem is not None:
-        raise MeldError(problem)
     total = 0
     for i in range(len(info.slots)):
         if info.as_wild[i] and variant.opening_wild_value == "zero":
