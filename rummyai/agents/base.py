@@ -1,0 +1,121 @@
+"""The `Agent` protocol shared by the engine loop, the environments and the arena, plus the registry.
+
+An agent sees only what its seat may see: the dict `rummyai.engine.game.view(state, seat)` returns,
+and the list of legal moves the engine offers. It answers with one of those moves (or, for agents
+that search the full manipulation space with the solver, another move the engine will validate).
+Agents are built by name from a spec string such as ``"holdback:hold_turns=3:keep_joker=false"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from rummyai.engine.moves import Move
+from rummyai.errors import RummyError
+
+View = Mapping[str, Any]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: `reset(seed)` before each game, then `act(view, legal)` for every decision.
+
+    `view` is the acting seat's view of the game (own hand, table, public counts and flags);
+    `legal` the moves the engine lists as legal for that seat (never empty when asked to act).
+    Every random choice an agent makes comes from the seed given to `reset`.
+    """
+
+    name: str
+
+    def reset(self, seed: int) -> None:
+        """Prepare for a new game; all randomness from here on derives from `seed`."""
+        ...
+
+    def act(self, view: View, legal: Sequence[Move]) -> Move:
+        """The move to play from this view."""
+        ...
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """A registered agent: where its factory lives (``module:attribute``) and a one-line summary."""
+
+    target: str
+    description: str
+
+    def factory(self) -> Callable[..., Agent]:
+        """Import and return the factory (imported lazily so heavy agents cost nothing until used)."""
+        module, _, attribute = self.target.partition(":")
+        factory: Callable[..., Agent] = getattr(importlib.import_module(module), attribute)
+        return factory
+
+
+_REGISTRY: dict[str, AgentEntry] = {}
+
+#: Agent name -> one-line description, for `rummyai agents`.
+AGENTS: dict[str, str] = {}
+
+
+def register_agent(name: str, target: str, description: str) -> None:
+    """Register an agent factory under `name` (``target`` is ``"package.module:Factory"``)."""
+    _REGISTRY[name] = AgentEntry(target, description)
+    AGENTS[name] = description
+
+
+def make_agent(name: str, **params: Any) -> Agent:
+    """Build a registered agent with keyword parameters; unknown names and parameters raise RummyError."""
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        known = ", ".join(sorted(_REGISTRY))
+        raise RummyError(f"unknown agent {name!r} (known: {known})")
+    factory = entry.factory()
+    accepted = inspect.signature(factory).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
+    for key in params:
+        if not takes_any and key not in accepted:
+            allowed = ", ".join(p for p in accepted if p != "self") or "none"
+            raise RummyError(f"agent {name!r} has no parameter {key!r} (parameters: {allowed})")
+    return factory(**params)
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"name:key=value:key=value"`` into the name and typed parameters.
+
+    Values read as int, then float, then true/false, else stay text, so that experiments can
+    sweep parameters from the command line (``holdback:hold_turns=4``).
+    """
+    name, *pairs = (part.strip() for part in spec.strip().split(":"))
+    if not name:
+        raise RummyError(f"agent spec {spec!r} has no agent name")
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, text = pair.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise RummyError(f"agent spec {spec!r}: parameter {pair!r} is not key=value")
+        params[key] = _parse_value(text.strip())
+    return name, params
+
+
+def make_agent_from_spec(spec: str) -> Agent:
+    """Build an agent from a spec string (see `parse_agent_spec`)."""
+    name, params = parse_agent_spec(spec)
+    return make_agent(name, **params)
+
+
+def _parse_value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    return text

@@ -1,0 +1,84 @@
+"""Command-line front end of the arena: `rummyai tournament ...` (also ``python -m rummyai.arena``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from rummyai.arena.report import Summary
+from rummyai.arena.runner import run_tournament
+from rummyai.errors import RummyError
+
+
+def add_tournament_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the `tournament` options to a parser (the CLI's subcommand parser or a standalone one)."""
+    parser.add_argument("--variant", required=True, help="variant id, e.g. rummikub")
+    parser.add_argument(
+        "--agents",
+        required=True,
+        help="comma-separated agent specs, name[:key=value...] (e.g. random,greedy,holdback:hold_turns=3)",
+    )
+    parser.add_argument("--games", type=int, required=True, help="number of duplicate sets (deals)")
+    parser.add_argument("--players", type=int, required=True, help="seats at each table")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (deals and agent seeds)")
+    parser.add_argument("--out", required=True, help="output folder (games.jsonl, report.md, plots)")
+    parser.add_argument("--workers", type=int, default=1, help="parallel worker processes")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME[=VALUE]", help="variant option (repeatable)"
+    )
+    parser.add_argument("--max-turns", type=int, default=None, help="engine cap on turns per round")
+    parser.add_argument(
+        "--seating",
+        choices=("permutations", "rotations"),
+        default="permutations",
+        help="replay each deal under every seat permutation (default) or only the rotations",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return parser
+
+
+def tournament_main(args: argparse.Namespace) -> int:
+    """Run the tournament the parsed arguments describe and print where the report is; exit status."""
+    agents = [spec.strip() for spec in args.agents.split(",") if spec.strip()]
+    try:
+        summary = run_tournament(
+            args.variant,
+            agents,
+            args.games,
+            args.players,
+            args.seed,
+            args.out,
+            workers=args.workers,
+            backend=args.backend,
+            options=args.option,
+            max_turns=args.max_turns,
+            seating=args.seating,
+            progress=not args.no_progress,
+        )
+    except RummyError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(format_summary(summary))
+    print(f"report: {args.out}/report.md (plots: ratings.png, winrate.png, scores.png)")
+    return 0
+
+
+def format_summary(summary: Summary) -> str:
+    """A short plain-text ratings table for the terminal."""
+    width = max(len(r.agent) for r in summary.ratings)
+    lines = [
+        f"{summary.sets} duplicate sets, {summary.games} games",
+        f"{'agent':<{width}}  mu      sigma  win share",
+    ]
+    shares = {a.agent: a.win_share for a in summary.agents}
+    for r in summary.ratings:
+        lines.append(f"{r.agent:<{width}}  {r.mu:6.2f}  {r.sigma:5.2f}  {shares[r.agent]:.3f}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Standalone entry point (``python -m rummyai.arena``)."""
+    parser = add_tournament_arguments(argparse.ArgumentParser(prog="rummyai tournament"))
+    return tournament_main(parser.parse_args(argv))

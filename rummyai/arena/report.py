@@ -1,0 +1,178 @@
+"""Tournament report: ``report.md`` with the ratings, pairwise and per-agent tables, and PNG plots
+(ratings with intervals, a pairwise win-rate heatmap, score distributions).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from rummyai.arena.ratings import Rating
+from rummyai.arena.stats import AgentStats, PairStats
+
+RATINGS_PNG = "ratings.png"
+WINRATE_PNG = "winrate.png"
+SCORES_PNG = "scores.png"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Everything the report shows (also what `run_tournament` returns)."""
+
+    manifest: dict[str, Any]
+    games: int
+    sets: int
+    ratings: list[Rating]
+    agents: list[AgentStats]
+    pairs: list[PairStats]
+
+
+def _fmt(value: float, digits: int = 3) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _ci(low: float, high: float, digits: int = 3) -> str:
+    return f"[{_fmt(low, digits)}, {_fmt(high, digits)}]"
+
+
+def markdown(summary: Summary) -> str:
+    """The report as Markdown text."""
+    m = summary.manifest
+    sense = "lower" if m.get("low_score_wins") else "higher"
+    lines = [
+        f"# Tournament: {m['variant']}, {m['players']} players",
+        "",
+        f"- agents: {', '.join(f'`{a}`' for a in m['agents'])}",
+        f"- duplicate sets: {summary.sets} ({summary.games} games; seatings: {m['seating']})",
+        f"- seed: {m['seed']}; options: {', '.join(m['options']) or 'none'}; max_turns: {m['max_turns']}",
+        f"- match scores: {sense} is better; margins below are signed so that positive favours the row agent",
+        f"- command: `{command_line(m)}`",
+        "",
+        "## Ratings (OpenSkill Plackett-Luce)",
+        "",
+        "| agent | mu | sigma | 95% interval | ordinal (mu-3σ) |",
+        "| --- | ---: | ---: | --- | ---: |",
+    ]
+    for r in summary.ratings:
+        lines.append(
+            f"| `{r.agent}` | {r.mu:.2f} | {r.sigma:.2f} | {_ci(*r.interval, digits=2)} | {r.ordinal:.2f} |"
+        )
+    lines += [
+        "",
+        f"![ratings]({RATINGS_PNG})",
+        "",
+        "## Agents",
+        "",
+        "| agent | games | wins | win share | mean place | mean score | ms/decision |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for a in summary.agents:
+        lines.append(
+            f"| `{a.agent}` | {a.games} | {a.wins} | {_fmt(a.win_share)} | {_fmt(a.mean_rank, 2)} "
+            f"| {_fmt(a.mean_score, 1)} | {_fmt(a.ms_per_decision, 2)} |"
+        )
+    lines += [
+        "",
+        f"![scores]({SCORES_PNG})",
+        "",
+        "## Pairwise (row agent against column agent, 95% bootstrap CI over duplicate sets)",
+        "",
+        "| agent | opponent | sets | comparisons | win rate | 95% CI | mean margin | 95% CI |",
+        "| --- | --- | ---: | ---: | ---: | --- | ---: | --- |",
+    ]
+    for p in summary.pairs:
+        lines.append(
+            f"| `{p.a}` | `{p.b}` | {p.sets} | {p.comparisons} | {_fmt(p.win_rate)} | {_ci(*p.win_ci)} "
+            f"| {_fmt(p.margin, 2)} | {_ci(*p.margin_ci, digits=2)} |"
+        )
+    lines += ["", f"![win rates]({WINRATE_PNG})", ""]
+    return "\n".join(lines)
+
+
+def command_line(manifest: dict[str, Any]) -> str:
+    """The `rummyai tournament` command that reproduces this tournament."""
+    parts = [
+        "rummyai tournament",
+        f"--variant {manifest['variant']}",
+        f"--agents {','.join(manifest['agents'])}",
+        f"--games {manifest['games']}",
+        f"--players {manifest['players']}",
+        f"--seed {manifest['seed']}",
+        "--out DIR",
+    ]
+    parts += [f"--option {o}" for o in manifest.get("options", [])]
+    if manifest.get("max_turns") is not None:
+        parts.append(f"--max-turns {manifest['max_turns']}")
+    if manifest.get("seating", "permutations") != "permutations":
+        parts.append(f"--seating {manifest['seating']}")
+    return " ".join(parts)
+
+
+def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
+    """Horizontal error bars: each agent's mu with its 95% interval."""
+    fig = Figure(figsize=(6, 0.6 * len(ratings) + 1.5))
+    ax = fig.add_subplot()
+    ordered = list(reversed(ratings))
+    ys = np.arange(len(ordered))
+    mus = np.array([r.mu for r in ordered])
+    half = np.array([r.mu - r.interval[0] for r in ordered])
+    ax.errorbar(mus, ys, xerr=half, fmt="o", capsize=4)
+    ax.set_yticks(ys, [r.agent for r in ordered])
+    ax.set_xlabel("OpenSkill mu (95% interval)")
+    ax.set_title("Ratings")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) -> None:
+    """Heatmap of the row agent's win rate against the column agent (blank where they never met)."""
+    index = {name: i for i, name in enumerate(names)}
+    grid = np.full((len(names), len(names)), np.nan)
+    for p in pairs:
+        grid[index[p.a], index[p.b]] = p.win_rate
+    size = 1.0 + 0.9 * len(names)
+    fig = Figure(figsize=(size + 1.5, size))
+    ax = fig.add_subplot()
+    image = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdBu")
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if not np.isnan(grid[i, j]):
+                ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=9)
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("opponent")
+    ax.set_title("Win rate of row agent against column agent")
+    fig.colorbar(image, ax=ax)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
+    """Box plots of each agent's final match scores."""
+    fig = Figure(figsize=(1.5 + 1.2 * len(agents), 4))
+    ax = fig.add_subplot()
+    ax.boxplot([list(a.scores) or [0] for a in agents], showmeans=True)
+    ax.set_xticks(range(1, len(agents) + 1), [a.agent for a in agents], rotation=20, ha="right")
+    ax.set_ylabel("final match score")
+    ax.set_title("Score distributions")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def write_report(summary: Summary, out_dir: Path) -> Path:
+    """Write report.md and the three plots into `out_dir`; return the report's path."""
+    names = [a.agent for a in summary.agents]
+    plot_ratings(summary.ratings, out_dir / RATINGS_PNG)
+    plot_winrates(summary.pairs, names, out_dir / WINRATE_PNG)
+    plot_scores(summary.agents, out_dir / SCORES_PNG)
+    path = out_dir / "report.md"
+    path.write_text(markdown(summary))
+    return path

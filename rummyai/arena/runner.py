@@ -1,0 +1,230 @@
+"""Run a duplicate-deal tournament: plan the games, play the missing ones on a backend, stream each
+record to ``games.jsonl`` as it ends, then rate, summarise and write the report.
+
+Backends: ``local`` (in this process with one worker, else a process pool) and ``ray`` (the
+optional ``ray`` extra; connects to ``RAY_ADDRESS`` when set, else starts a local instance).
+Results depend only on the arguments, never on the backend, the worker count or the order in
+which games finish.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any, Literal
+
+from rummyai.arena.duplicate import GameTask, Seating, plan
+from rummyai.arena.play import GameFn, GameRecord, play_game
+from rummyai.arena.ratings import rate
+from rummyai.arena.report import Summary, write_report
+from rummyai.arena.stats import agent_stats, pairwise
+from rummyai.arena.store import GAMES_FILE, ResultWriter, check_manifest, load_records, record_key
+from rummyai.errors import RummyError
+from rummyai.variants import get_variant
+
+Backend = Literal["local", "ray"]
+FORMAT_VERSION = 1
+
+
+def run_tournament(
+    variant: str,
+    agents: Sequence[str],
+    games: int,
+    players: int,
+    seed: int = 0,
+    out_dir: str | Path = "tournament",
+    *,
+    workers: int = 1,
+    backend: Backend = "local",
+    options: Sequence[str] = (),
+    max_turns: int | None = None,
+    seating: Seating = "permutations",
+    progress: bool = True,
+    report: bool = True,
+    resamples: int = 2000,
+    game_fn: GameFn | None = None,
+) -> Summary:
+    """Play `games` duplicate sets of `variant` among `agents` (spec strings) at `players` seats.
+
+    Finished games already in ``out_dir/games.jsonl`` are kept and not replayed, so rerunning a
+    killed tournament with the same arguments completes it; a larger `games` extends it.
+    `game_fn` replaces the engine game (tests use a cheap synthetic game).
+    """
+    agents = tuple(agents)
+    options = tuple(options)
+    _check_arguments(variant, agents, games, players, seed, workers, backend, options, max_turns, game_fn)
+    rules = get_variant(variant, list(options))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest: dict[str, Any] = {
+        "format": FORMAT_VERSION,
+        "variant": variant,
+        "options": list(options),
+        "agents": list(agents),
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "max_turns": max_turns,
+        "seating": seating,
+        "low_score_wins": rules.low_score_wins,
+    }
+    check_manifest(out, manifest)
+    tasks = plan(
+        games,
+        agents=agents,
+        players=players,
+        seed=seed,
+        variant=variant,
+        options=options,
+        max_turns=max_turns,
+        mode=seating,
+    )
+    planned = {task.key for task in tasks}
+    path = out / GAMES_FILE
+    records = [r for r in load_records(path) if record_key(r) in planned]
+    done = {record_key(r) for r in records}
+    todo = [task for task in tasks if task.key not in done]
+    play = game_fn or play_game
+    with ResultWriter(path) as writer, _progress(len(tasks), len(done), variant, progress) as bar:
+        for record in _execute(todo, play, workers, backend):
+            writer.append(record)
+            records.append(record)
+            bar(1)
+    records.sort(key=record_key)
+    summary = summarise(records, manifest, resamples=resamples, seed=seed)
+    if report:
+        write_report(summary, out)
+    return summary
+
+
+def summarise(
+    records: Sequence[GameRecord], manifest: dict[str, Any], resamples: int = 2000, seed: int = 0
+) -> Summary:
+    """Ratings, per-agent totals and pairwise statistics of finished games."""
+    order = list(dict.fromkeys(manifest["agents"]))
+    low_wins = bool(manifest["low_score_wins"])
+    return Summary(
+        manifest=manifest,
+        games=len(records),
+        sets=len({int(r["set"]) for r in records}),
+        ratings=rate(records, order),
+        agents=agent_stats(records, order),
+        pairs=pairwise(records, low_wins, order, resamples=resamples, seed=seed),
+    )
+
+
+def _check_arguments(
+    variant: str,
+    agents: tuple[str, ...],
+    games: int,
+    players: int,
+    seed: int,
+    workers: int,
+    backend: str,
+    options: tuple[str, ...],
+    max_turns: int | None,
+    game_fn: GameFn | None,
+) -> None:
+    rules = get_variant(variant, list(options))
+    if not rules.min_players <= players <= rules.max_players:
+        raise RummyError(
+            f"{variant} is played by {rules.min_players} to {rules.max_players} players, not {players}"
+        )
+    if games < 1:
+        raise RummyError(f"games (duplicate sets) must be at least 1, got {games}")
+    if seed < 0:
+        raise RummyError(f"seed must be non-negative, got {seed}")
+    if workers < 1:
+        raise RummyError(f"workers must be at least 1, got {workers}")
+    if backend not in ("local", "ray"):
+        raise RummyError(f"unknown backend {backend!r} (local or ray)")
+    if max_turns is not None and max_turns < 1:
+        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    if len(set(agents)) < 2 and players > 1:
+        raise RummyError(f"a tournament needs two different agents, got {', '.join(agents) or 'none'}")
+    if game_fn is None:
+        from rummyai.agents import make_agent_from_spec
+
+        for spec in dict.fromkeys(agents):
+            make_agent_from_spec(spec)
+
+
+class _progress:
+    """A tqdm bar (games, games/s, time left) or a no-op; used as a context manager."""
+
+    def __init__(self, total: int, done: int, label: str, enabled: bool) -> None:
+        self._bar: Any = None
+        if enabled:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, initial=done, unit="game", desc=label, smoothing=0.05)
+
+    def __enter__(self) -> Callable[[int], object]:
+        return self._bar.update if self._bar is not None else (lambda n: None)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+def _execute(tasks: list[GameTask], play: GameFn, workers: int, backend: Backend) -> Iterator[GameRecord]:
+    """Records of `tasks` as they finish, on the chosen backend."""
+    if not tasks:
+        return iter(())
+    if backend == "ray":
+        return _execute_ray(tasks, play, workers)
+    if workers == 1:
+        return (play(task) for task in tasks)
+    return _execute_pool(tasks, play, workers)
+
+
+def _execute_pool(tasks: list[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
+    queue = iter(tasks)
+    pending: set[Future[GameRecord]] = set()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        try:
+            for task in queue:
+                pending.add(pool.submit(play, task))
+                if len(pending) >= 2 * workers:
+                    break
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield future.result()
+                    following = next(queue, None)
+                    if following is not None:
+                        pending.add(pool.submit(play, following))
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _execute_ray(tasks: list[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
+    try:
+        import ray
+    except ImportError:
+        raise RummyError("--backend ray needs Ray: pip install 'rummyai[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        address = os.environ.get("RAY_ADDRESS")
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(play)
+        limit = max(2 * workers, int(ray.cluster_resources().get("CPU", 1)) * 2)
+        queue = iter(tasks)
+        pending = [remote.remote(task) for _, task in zip(range(limit), queue, strict=False)]
+        while pending:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for ref in finished:
+                yield ray.get(ref)
+                following = next(queue, None)
+                if following is not None:
+                    pending.append(remote.remote(following))
+    finally:
+        if started:
+            ray.shutdown()

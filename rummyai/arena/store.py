@@ -1,0 +1,91 @@
+"""Results store: ``games.jsonl`` (one line per finished game, appended as it ends) and
+``tournament.json`` (the arguments), so a killed run restarted with the same arguments resumes.
+
+Only the parent process writes. Each line is written whole and flushed; on opening, a torn last
+line (the process killed mid-write) is cut off and duplicate keys are dropped, so no game is
+lost or counted twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from rummyai.errors import RummyError
+
+GAMES_FILE = "games.jsonl"
+MANIFEST_FILE = "tournament.json"
+
+#: Manifest fields that may change between runs of the same tournament (more sets extend it).
+EXTENDABLE = frozenset({"games", "workers", "backend"})
+
+
+def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
+    """Write the manifest, or check a resumed run has the same tournament arguments."""
+    path = out_dir / MANIFEST_FILE
+    if path.exists():
+        old = json.loads(path.read_text())
+        for key in sorted(set(old) | set(manifest)):
+            if key not in EXTENDABLE and old.get(key) != manifest.get(key):
+                raise RummyError(
+                    f"{out_dir} holds a different tournament: {key} was {old.get(key)!r}, "
+                    f"now {manifest.get(key)!r} (use another --out or the same arguments)"
+                )
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def load_records(path: Path) -> list[dict[str, Any]]:
+    """Records in `path`, repairing a torn last line and dropping repeated (set, seating) keys."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end < len(data):
+        with path.open("r+b") as handle:
+            handle.truncate(end)
+    records: list[dict[str, Any]] = []
+    seen: set[tuple[int, int]] = set()
+    for number, line in enumerate(data[:end].splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise RummyError(f"{path} line {number} is not valid JSON: {error}") from None
+        key = record_key(record)
+        if key not in seen:
+            seen.add(key)
+            records.append(record)
+    return records
+
+
+def record_key(record: dict[str, Any]) -> tuple[int, int]:
+    """The (set, seating) identity of a game record."""
+    return (int(record["set"]), int(record["seating"]))
+
+
+class ResultWriter:
+    """Appends records to ``games.jsonl``, one flushed line per finished game."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._handle = path.open("a", encoding="utf-8")
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as a single line and flush it to the OS."""
+        self._handle.write(json.dumps(record, sort_keys=True) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._handle.close()
+
+    def __enter__(self) -> ResultWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,57 @@
+"""The agent registry, spec strings and the random agent."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rummyai.agents import AGENTS, Agent, make_agent, make_agent_from_spec, parse_agent_spec
+from rummyai.agents.random_agent import RandomAgent
+from rummyai.engine.moves import Draw, Move, Play
+from rummyai.engine.state import TableMeld
+from rummyai.errors import RummyError
+
+MELD = TableMeld(ids=(0, 1, 2), meanings=(None, None, None))
+LEGAL: list[Move] = [Draw(), Play(table=()), Play(table=(MELD,))]
+
+
+def test_specs_parse_into_a_name_and_typed_parameters() -> None:
+    assert parse_agent_spec("random") == ("random", {})
+    name, params = parse_agent_spec(" holdback:hold_turns=3:keep_joker=false:margin=0.5:mode=safe ")
+    assert name == "holdback"
+    assert params == {"hold_turns": 3, "keep_joker": False, "margin": 0.5, "mode": "safe"}
+    with pytest.raises(RummyError, match="not key=value"):
+        parse_agent_spec("random:seed")
+    with pytest.raises(RummyError, match="no agent name"):
+        parse_agent_spec(":seed=1")
+
+
+def test_registry_lists_agents_and_rejects_unknown_names_and_parameters() -> None:
+    assert AGENTS.get("random")
+    agent = make_agent("random", seed=3)
+    assert isinstance(agent, Agent) and agent.name == "random"
+    with pytest.raises(RummyError, match="unknown agent 'nope'"):
+        make_agent("nope")
+    with pytest.raises(RummyError, match="no parameter 'depth'"):
+        make_agent_from_spec("random:depth=2")
+
+
+def test_random_agent_is_seeded_and_uniform_over_legal_moves() -> None:
+    view = {"seat": 0}
+    a, b = RandomAgent(), RandomAgent()
+    a.reset(42)
+    b.reset(42)
+    picks_a = [a.act(view, LEGAL) for _ in range(300)]
+    picks_b = [b.act(view, LEGAL) for _ in range(300)]
+    assert picks_a == picks_b
+    b.reset(43)
+    assert [b.act(view, LEGAL) for _ in range(300)] != picks_a
+    counts = Counter(LEGAL.index(m) for m in picks_a)
+    assert set(counts) == {0, 1, 2}
+    assert all(70 <= c <= 130 for c in counts.values())
+
+
+def test_random_agent_refuses_to_act_without_legal_moves() -> None:
+    with pytest.raises(RummyError, match="no legal move"):
+        RandomAgent().act({"seat": 1}, [])

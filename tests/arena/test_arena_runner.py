@@ -1,0 +1,147 @@
+"""Tournament runs on the synthetic game: determinism, resume after interruption, reports."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from arena_synth import FailAfter, stable, synthetic_game
+
+from rummyai.arena import run_tournament
+from rummyai.arena.store import load_records
+from rummyai.errors import RummyError
+
+AGENTS = ["strong", "mid", "weak"]
+
+
+def run(out: Path, **kwargs: Any) -> Any:
+    args: dict[str, Any] = {
+        "variant": "rummikub",
+        "agents": AGENTS,
+        "games": 12,
+        "players": 3,
+        "seed": 7,
+        "out_dir": out,
+        "progress": False,
+        "report": False,
+        "resamples": 200,
+        "game_fn": synthetic_game,
+    }
+    args.update(kwargs)
+    return run_tournament(**args)
+
+
+def records(out: Path) -> list[dict[str, Any]]:
+    return load_records(out / "games.jsonl")
+
+
+def test_same_seed_same_results_whatever_the_worker_count(tmp_path: Path) -> None:
+    one = run(tmp_path / "one")
+    two = run(tmp_path / "two", workers=2)
+    assert one.games == 12 * 6 and one.sets == 12
+    assert stable(records(tmp_path / "one")) == stable(records(tmp_path / "two"))
+    assert one.ratings == two.ratings
+    assert one.pairs == two.pairs
+    run(tmp_path / "other", seed=8)
+    assert stable(records(tmp_path / "other")) != stable(records(tmp_path / "one"))
+    # the strongest synthetic agent comes out on top
+    assert one.ratings[0].agent == "strong"
+
+
+def test_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path: Path) -> None:
+    run(tmp_path / "ref")
+    reference = stable(records(tmp_path / "ref"))
+    out = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt):
+        run(out, game_fn=FailAfter(17))
+    assert len(records(out)) == 17
+    # a second interruption, then a torn half-written line as if killed mid-write
+    with pytest.raises(KeyboardInterrupt):
+        run(out, game_fn=FailAfter(20))
+    with (out / "games.jsonl").open("a") as handle:
+        handle.write('{"set": 11, "seating": 5, "sco')
+    summary = run(out)
+    final = records(out)
+    assert summary.games == len(final) == 72
+    assert len({(r["set"], r["seating"]) for r in final}) == 72
+    assert stable(final) == reference
+    # running again with everything done plays nothing and changes nothing
+    run(out, game_fn=FailAfter(0))
+    assert stable(records(out)) == reference
+
+
+def test_killed_process_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    here = Path(__file__).parent
+    script = (
+        f"import sys; sys.path.insert(0, {str(here)!r})\n"
+        "from arena_synth import slow_game\n"
+        "from rummyai.arena.runner import run_tournament\n"
+        f"run_tournament('rummikub', ['strong', 'weak'], 200, 2, 3, {str(out)!r}, "
+        "progress=False, report=False, game_fn=slow_game)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            path = out / "games.jsonl"
+            if path.exists() and path.read_bytes().count(b"\n") >= 10:
+                break
+            time.sleep(0.02)
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait()
+    partial = len(records(out))
+    assert 10 <= partial < 400
+    summary = run(out, agents=["strong", "weak"], games=200, players=2, seed=3, game_fn=synthetic_game)
+    assert summary.games == 400
+    reference = run(tmp_path / "ref", agents=["strong", "weak"], games=200, players=2, seed=3)
+    assert stable(records(out)) == stable(records(tmp_path / "ref"))
+    assert reference.pairs == summary.pairs
+
+
+def test_resume_rejects_a_different_tournament_but_may_extend_one(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run(out, games=4)
+    with pytest.raises(RummyError, match="seed"):
+        run(out, games=4, seed=99)
+    with pytest.raises(RummyError, match="agents"):
+        run(out, games=4, agents=["strong", "weak", "mid"])
+    extended = run(out, games=6)
+    assert extended.games == 36
+    run(tmp_path / "fresh", games=6)
+    assert stable(records(out)) == stable(records(tmp_path / "fresh"))
+
+
+def test_report_and_plots_are_written(tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    summary = run(out, report=True)
+    text = (out / "report.md").read_text()
+    for agent in AGENTS:
+        assert f"`{agent}`" in text
+    assert "## Ratings" in text and "## Pairwise" in text and "95% CI" in text
+    assert "rummyai tournament --variant rummikub --agents strong,mid,weak --games 12" in text
+    for plot in ("ratings.png", "winrate.png", "scores.png"):
+        data = (out / plot).read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 2000
+        assert f"]({plot})" in text
+    manifest = json.loads((out / "tournament.json").read_text())
+    assert manifest["agents"] == AGENTS and manifest["games"] == 12
+    assert len(summary.pairs) == 6
+
+
+def test_bad_arguments_raise_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(RummyError, match="2 to 4 players"):
+        run(tmp_path / "x", players=5)
+    with pytest.raises(RummyError, match="two different agents"):
+        run(tmp_path / "x", agents=["strong"], players=2)
+    with pytest.raises(RummyError, match="unknown agent 'nobody'"):
+        run(tmp_path / "x", agents=["random", "nobody"], players=2, game_fn=None)
+    with pytest.raises(RummyError, match="backend"):
+        run(tmp_path / "x", backend="cloud")
