@@ -1,0 +1,87 @@
+"""Public entry points: `solve` for Python callers and `solve_json` for the CLI's JSON contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummyai.solvers.position import HandInput, Solution, TableInput, check_objective, make_position
+from rummyai.solvers.tile_model import solve_tile
+
+from rummyai.cards import card_str
+from rummyai.errors import RummyError
+from rummyai.variants import Variant
+
+
+def solve(
+    variant: Variant | str,
+    hand: HandInput,
+    table: TableInput = (),
+    *,
+    opened: bool = True,
+    objective: str = "cards",
+    time_limit: float | None = None,
+    max_cards: int | None = None,
+    minimize_changes: bool = True,
+) -> Solution:
+    """Best move for `hand` against `table` under `variant`'s rules.
+
+    `objective` is ``cards`` (most cards, ties by points), ``points`` (most points by the
+    variant's card values) or ``penalty`` (least penalty left in hand); `minimize_changes` breaks
+    the remaining ties by keeping as many start melds whole as possible.
+    """
+    check_objective(objective)
+    position = make_position(variant, hand, table, opened)
+    if position.variant.tile_style:
+        return solve_tile(position, objective, time_limit, max_cards, minimize_changes)
+    raise RummyError(f"the solver does not support variant {position.variant.id!r} yet")
+
+
+_KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "max_cards"}
+
+
+def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
+    """Answer one position in the CLI's JSON form; bad input gives ``{"error": "..."}``.
+
+    Input keys: ``hand`` (tokens or a string), ``table`` (melds as token lists or strings, or
+    one ``|``-separated string), ``opened`` (default true), ``objective`` (default ``cards``),
+    optional ``variant`` (else the `variant` argument, else ``rummikub``), ``time_limit`` and
+    ``max_cards``. Output keys: ``status``, ``played``, ``melds``, ``cards_played``,
+    ``points_played`` and ``ms``.
+    """
+    try:
+        if not isinstance(obj, dict):
+            raise RummyError("a position must be a JSON object")
+        unknown = sorted(set(obj) - _KEYS)
+        if unknown:
+            raise RummyError(f"unknown key(s) {', '.join(map(repr, unknown))} in the position")
+        hand = obj.get("hand", [])
+        table = obj.get("table", [])
+        if not isinstance(hand, (str, list)) or not isinstance(table, (str, list)):
+            raise RummyError("'hand' and 'table' must be strings or lists")
+        opened = obj.get("opened", True)
+        if not isinstance(opened, bool):
+            raise RummyError(f"'opened' must be true or false, got {opened!r}")
+        limit = obj.get("time_limit")
+        cards = obj.get("max_cards")
+        for name, value in (("time_limit", limit), ("max_cards", cards)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise RummyError(f"{name!r} must be a number, got {value!r}")
+        solution = solve(
+            str(obj.get("variant") or variant or "rummikub"),
+            hand,
+            table,
+            opened=opened,
+            objective=str(obj.get("objective", "cards")),
+            time_limit=None if limit is None else float(limit),
+            max_cards=None if cards is None else int(cards),
+        )
+    except RummyError as error:
+        return {"error": str(error)}
+    return {
+        "status": solution.status,
+        "played": [card_str(c) for c in solution.played],
+        "melds": [[str(slot) for slot in meld] for meld in solution.melds],
+        "cards_played": solution.cards_played,
+        "points_played": solution.points_played,
+        "ms": round(solution.ms, 3),
+    }

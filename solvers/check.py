@@ -1,0 +1,48 @@
+"""Independent checks of a `Solution`: every meld valid, table cards conserved, played cards from hand.
+
+Used by the tests and the benchmark; the joker rules that depend on which meld a card came from
+are the engine's job (`rummyai.engine.judge`), not repeated here.
+"""
+
+from __future__ import annotations
+
+from rummyai.solvers.position import Position, Solution
+
+from rummyai.cards import NUM_KINDS, card_str
+from rummyai.errors import IllegalMoveError
+from rummyai.melds import analyze_meld, opening_value
+
+
+def check_solution(position: Position, solution: Solution) -> None:
+    """Raise `IllegalMoveError` if `solution` is not a valid result of playing from the hand."""
+    variant = position.variant
+    new = [0] * NUM_KINDS
+    infos = [analyze_meld(variant, meld) for meld in solution.melds]
+    for info in infos:
+        for card in info.cards:
+            new[card] += 1
+    old = position.table_counts()
+    hand = position.hand_counts()
+    played = [0] * NUM_KINDS
+    for card in solution.played:
+        played[card] += 1
+    for card in range(NUM_KINDS):
+        if new[card] != old[card] + played[card]:
+            raise IllegalMoveError(
+                "conservation",
+                f"{card_str(card)}: table had {old[card]}, played {played[card]}, new table has {new[card]}",
+            )
+        if played[card] > hand[card]:
+            raise IllegalMoveError("conservation", f"{card_str(card)} played but not in hand")
+    if len(solution.played) != solution.cards_played:
+        raise IllegalMoveError("solution", "cards_played does not match the played cards")
+    if not position.opened and solution.played and variant.opening_turn_exclusive:
+        old_melds = [tuple(m.slots) for m in position.table]
+        rest = list(solution.melds)
+        for meld in old_melds:
+            if meld not in rest:
+                raise IllegalMoveError("opening", "the table changed on an opening turn")
+            rest.remove(meld)
+        value = sum(opening_value(variant, analyze_meld(variant, m)) for m in rest)
+        if value < variant.opening_points:
+            raise IllegalMoveError("opening", f"opening melds worth {value} < {variant.opening_points}")

@@ -1,0 +1,138 @@
+"""Solver input and output: a checked position (hand, table, opened) and the `Solution` value.
+
+`make_position` turns text or card kinds into a `Position`, rejecting bad input with typed errors
+(unknown card, a card the deck lacks, more copies than the deck holds, a table meld that is not
+valid). `Solution` is what every solver returns: the cards played and the whole new table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rummyai.cards import JOKER, NUM_KINDS, Slot, card_str, meld_str, parse_cards, parse_table
+from rummyai.errors import DeckError, RummyError
+from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.variants import Variant, get_variant
+
+Objective = Literal["cards", "points", "penalty"]
+OBJECTIVES: tuple[str, ...] = ("cards", "points", "penalty")
+HandInput = str | Iterable[int | str]
+TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int]]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A checked solver input: the hand's card kinds and the table's melds (interpreted)."""
+
+    variant: Variant
+    hand: tuple[int, ...]
+    table: tuple[MeldInfo, ...]
+    opened: bool
+
+    def hand_counts(self) -> list[int]:
+        """How many copies of each kind 0..52 the hand holds."""
+        counts = [0] * NUM_KINDS
+        for card in self.hand:
+            counts[card] += 1
+        return counts
+
+    def table_counts(self) -> list[int]:
+        """How many copies of each kind 0..52 lie on the table (escorts included)."""
+        counts = [0] * NUM_KINDS
+        for meld in self.table:
+            for card in meld.cards:
+                counts[card] += 1
+        return counts
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A move found by a solver.
+
+    `played` are the hand's card kinds put on the table (sorted); `melds` is the whole new table,
+    every wild written with its stand-in; `value` is the optimised objective; `status` is
+    ``optimal`` when proven, ``feasible`` when a time limit cut the search.
+    """
+
+    played: tuple[int, ...]
+    melds: tuple[tuple[Slot, ...], ...]
+    status: Literal["optimal", "feasible"]
+    objective: str
+    value: int
+    cards_played: int
+    points_played: int
+    ms: float
+    melds_broken: int = 0
+
+    def table_text(self) -> str:
+        """The new table written as melds separated by `` | ``."""
+        return " | ".join(meld_str(m) for m in self.melds)
+
+    def played_text(self) -> str:
+        """The played cards as tokens."""
+        return " ".join(card_str(c) for c in self.played)
+
+
+def _hand_kinds(hand: HandInput) -> list[int]:
+    if isinstance(hand, str):
+        return parse_cards(hand)
+    kinds: list[int] = []
+    for item in hand:
+        if isinstance(item, str):
+            kinds.extend(parse_cards(item))
+        else:
+            card = int(item)
+            if not 0 <= card < NUM_KINDS:
+                raise DeckError(f"card kind {card} is out of range 0..52")
+            kinds.append(card)
+    return kinds
+
+
+def _table_melds(variant: Variant, table: TableInput) -> list[MeldInfo]:
+    if isinstance(table, str):
+        return [analyze_meld(variant, m) for m in parse_table(table)]
+    melds: list[MeldInfo] = []
+    for meld in table:
+        if isinstance(meld, str):
+            melds.append(analyze_meld(variant, meld))
+            continue
+        items = list(meld)
+        if items and all(isinstance(x, str) for x in items):
+            melds.append(analyze_meld(variant, " ".join(str(x) for x in items)))
+        else:
+            melds.append(
+                analyze_meld(variant, tuple(x if isinstance(x, Slot) else Slot(int(x)) for x in items))  # type: ignore[call-overload]
+            )
+    return melds
+
+
+def make_position(
+    variant: Variant | str, hand: HandInput, table: TableInput = (), opened: bool = True
+) -> Position:
+    """A checked `Position`; raises a `RummyError` subclass naming the bad card, meld or variant."""
+    rules = get_variant(variant)
+    kinds = sorted(_hand_kinds(hand))
+    melds = _table_melds(rules, table)
+    position = Position(rules, tuple(kinds), tuple(melds), opened)
+    total = [h + t for h, t in zip(position.hand_counts(), position.table_counts(), strict=True)]
+    for card, count in enumerate(total):
+        have = rules.copies[card]
+        if count > have:
+            where = "the deck has none" if have == 0 else f"the deck holds {have}"
+            raise DeckError(
+                f"{count} copies of {card_str(card)} in hand and table, but {where} in {rules.id}"
+            )
+    return position
+
+
+def check_objective(objective: str) -> None:
+    """Raise for an unknown objective name."""
+    if objective not in OBJECTIVES:
+        raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+
+
+def joker_count(cards: Iterable[int]) -> int:
+    """Number of jokers among card kinds."""
+    return sum(1 for c in cards if c == JOKER)

@@ -1,0 +1,158 @@
+"""Exhaustive reference solver for small positions, independent of the CP-SAT model.
+
+It lists every meld that can be written from the hand's and table's cards (every run window and
+joker placement, every group), keeps those that `rummyai.melds.analyze_meld` accepts, and
+searches every multiset of them that uses each table card exactly as often as the table holds
+it and otherwise only hand cards. The best such table under the objective is returned. It is
+exponential: use it on positions of a dozen or so cards, to check the fast solver.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
+
+from rummyai.cards import JOKER, Meaning, Slot, make_card
+from rummyai.errors import MeldError, RummyError
+from rummyai.melds import MeldInfo, analyze_meld, opening_value
+from rummyai.variants import Variant
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    info: MeldInfo
+    counts: tuple[int, ...]  # card kinds used (53 entries)
+    open_value: int
+
+
+def _runs(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
+    jokers = avail[JOKER]
+    for suit in range(4):
+        for start in range(1, 15):
+            for length in range(3, 14):
+                positions = list(range(start, start + length))
+                if positions[-1] > 14:
+                    break
+                cards = [make_card(p, suit) for p in positions]
+                missing = [i for i, c in enumerate(cards) if avail[c] == 0]
+                if len(missing) > jokers:
+                    continue
+                present = [i for i in range(length) if i not in missing]
+                for extra in range(jokers - len(missing) + 1):
+                    for chosen in combinations(present, extra):
+                        wild = set(missing) | set(chosen)
+                        yield tuple(
+                            Slot(JOKER, Meaning(positions[i] if positions[i] <= 13 else 1, suit))
+                            if i in wild
+                            else Slot(cards[i])
+                            for i in range(length)
+                        )
+
+
+def _groups(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
+    jokers = avail[JOKER]
+    for rank in range(1, 14):
+        cards = [make_card(rank, s) for s in range(4)]
+        ranges = [range(avail[c] + 1) for c in cards]
+        for numbers in product(*ranges):
+            naturals = [c for c, n in zip(cards, numbers, strict=True) for _ in range(n)]
+            if not naturals:
+                continue
+            for j in range(jokers + 1):
+                if len(naturals) + j >= 3:
+                    yield tuple(Slot(c) for c in naturals) + (Slot(JOKER, Meaning(rank)),) * j
+
+
+def candidate_melds(variant: Variant, avail: list[int]) -> list[_Candidate]:
+    """Every valid meld (by `analyze_meld`) that the available cards can form."""
+    seen: set[tuple[int, ...]] = set()
+    out: list[_Candidate] = []
+    for slots in list(_runs(variant, avail)) + list(_groups(variant, avail)):
+        try:
+            info = analyze_meld(variant, slots)
+        except MeldError:
+            continue
+        counts = [0] * 53
+        for card in info.cards:
+            counts[card] += 1
+        value = opening_value(variant, info)
+        key = (*counts, value, *(hash(s) for s in info.slots))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(_Candidate(info, tuple(counts), value))
+    return out
+
+
+def _score(position: Position, objective: str, played: list[int]) -> tuple[int, int]:
+    hv = position.variant.hand_values
+    points = sum(hv[c] for c in played)
+    if objective == "cards":
+        return (len(played), points)
+    return (points, len(played))
+
+
+def reference_solve(
+    variant: Variant | str,
+    hand: HandInput,
+    table: TableInput = (),
+    *,
+    opened: bool = True,
+    objective: str = "cards",
+    max_cards: int | None = None,
+) -> Solution:
+    """Exhaustive best move for the free-rearrangement tile variants (small positions only)."""
+    check_objective(objective)
+    position = make_position(variant, hand, table, opened)
+    rules = position.variant
+    if not rules.tile_style or rules.joker_policy not in ("free",):
+        raise RummyError(f"the reference solver does not support variant {rules.id!r}")
+    start = time.perf_counter()
+    caps = [c for c in (max_cards, rules.max_hand_cards_per_turn) if c is not None]
+    cap = min(caps) if caps else 99
+    hand = position.hand_counts()
+    table_counts = [0] * 53 if not opened else position.table_counts()
+    avail = [h + t for h, t in zip(hand, table_counts, strict=True)]
+    if not opened and rules.opening_wild_value == "forbidden":
+        avail[JOKER] = 0
+    candidates = candidate_melds(rules, avail)
+    best: tuple[tuple[int, int], list[int], list[MeldInfo]] = ((0, 0), [], [])
+
+    def search(index: int, used: list[int], chosen: list[_Candidate]) -> None:
+        nonlocal best
+        if all(u >= t for u, t in zip(used, table_counts, strict=True)):
+            played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
+            ok = 0 < len(played) <= cap
+            if ok and not opened:
+                ok = sum(c.open_value for c in chosen) >= rules.opening_points
+            if ok:
+                score = _score(position, objective, played)
+                if score > best[0]:
+                    best = (score, played, [c.info for c in chosen])
+        for k in range(index, len(candidates)):
+            cand = candidates[k]
+            new = [u + c for u, c in zip(used, cand.counts, strict=True)]
+            if any(n > a for n, a in zip(new, avail, strict=True)):
+                continue
+            chosen.append(cand)
+            search(k, new, chosen)
+            chosen.pop()
+
+    search(0, [0] * 53, [])
+    _, played, infos = best
+    melds = [tuple(i.slots) for i in infos]
+    if not opened:
+        melds = [tuple(i.slots) for i in position.table] + melds
+    if not played:
+        melds = [tuple(i.slots) for i in position.table]
+    hv = rules.hand_values
+    points = sum(hv[c] for c in played)
+    value = len(played) if objective == "cards" else points
+    if objective == "penalty":
+        value = sum(hv[c] for c in position.hand) - points
+    ms = (time.perf_counter() - start) * 1000
+    return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms)

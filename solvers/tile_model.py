@@ -1,0 +1,497 @@
+"""CP-SAT meld-partition model for the tile-style variants (whole-table rearrangement).
+
+The new table is a multiset of melds built from three kinds of parts:
+
+* run windows of length 3..5 (any longer run splits into such windows), each used an integer
+  number of times, with a per-position count of jokers standing in;
+* groups aggregated by rank (how many groups of rank r, how many naturals of each suit, how many
+  jokers), which decompose into real groups by a balanced deal (see `_deal_groups`);
+* kept table melds: a start meld left whole, possibly extended by up to two cards at each end of
+  a run or by missing suits of a group. Keeping is the secondary objective (fewest melds broken)
+  and is how Tile Rummy's locked joker melds (T3) are modelled.
+
+Every natural card kind and the joker are conserved: table cards all stay, hand cards are the
+only new ones. Tile Rummy's joker retrieval (T4) adds an explicit meld for each retrieved joker.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+from rummyai.solvers.position import Position, Solution
+from rummyai.solvers.universe import RunWindow, position_range, run_windows
+
+from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
+from rummyai.melds import MeldInfo
+from rummyai.variants import Variant
+
+IntVar = cp_model.IntVar
+LinearExpr = Any
+
+
+@dataclass
+class _Kept:
+    """Variables of one start meld kept whole: the keep flag and its extensions."""
+
+    index: int
+    info: MeldInfo
+    keep: IntVar
+    # run extensions: position -> (filled, natural); groups: suit -> natural count, plus jokers
+    ext: dict[int, tuple[IntVar, IntVar]] = field(default_factory=dict)
+    group_nat: dict[int, IntVar] = field(default_factory=dict)
+    group_jok: IntVar | None = None
+
+
+@dataclass
+class _Run:
+    window: RunWindow
+    count: IntVar
+    jokers: list[IntVar | None]
+
+
+@dataclass
+class _Group:
+    rank: int
+    count: IntVar
+    naturals: dict[int, IntVar]
+    jokers: IntVar | None
+
+
+@dataclass
+class _Retrieval:
+    """Tile Rummy T4: table joker `joker_meld` (start meld index) retrieved into a new meld."""
+
+    meld: int
+    flag: IntVar
+    replacement: list[int]  # kinds that may replace it
+    repl_vars: dict[int, IntVar]
+    runs: list[tuple[RunWindow, int, IntVar]]  # window, joker position index, chosen
+    groups: list[tuple[int, IntVar]]  # rank, chosen (joker plus naturals below)
+    group_nat: dict[tuple[int, int], IntVar]
+    hand_in: dict[int, IntVar]
+
+
+def _avail(position: Position) -> tuple[list[int], list[int]]:
+    return position.hand_counts(), position.table_counts()
+
+
+class TileModel:
+    """Builds, solves and decodes the CP-SAT model of one tile-style position."""
+
+    def __init__(
+        self,
+        position: Position,
+        objective: str,
+        max_cards: int | None,
+        minimize_changes: bool = True,
+        opening: bool = False,
+    ) -> None:
+        self.position = position
+        self.variant: Variant = position.variant
+        self.objective = objective
+        self.opening = opening
+        self.model = cp_model.CpModel()
+        hand, table = _avail(position)
+        if opening:
+            table = [0] * 53
+        self.hand_counts = hand
+        self.table_counts = table
+        self.avail = [h + t for h, t in zip(hand, table, strict=True)]
+        self.jokers = self.avail[JOKER]
+        if opening and self.variant.opening_wild_value == "forbidden":
+            self.jokers = table[JOKER]
+        self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
+        self.runs: list[_Run] = []
+        self.groups: list[_Group] = []
+        self.kept: list[_Kept] = []
+        self.retrievals: list[_Retrieval] = []
+        self.open_value: list[LinearExpr] = []
+        self.max_cards = max_cards
+        self.minimize_changes = minimize_changes and not opening
+        self._build()
+
+    # ------------------------------------------------------------------ building
+    def _wild_cap(self, size: int) -> int:
+        v = self.variant
+        cap = size - max(v.min_naturals_per_meld, 1)
+        if v.max_wilds_per_meld is not None:
+            cap = min(cap, v.max_wilds_per_meld)
+        if v.wilds_le_naturals:
+            cap = min(cap, size // 2)
+        return max(cap, 0)
+
+    def _opening_card_value(self, position: int, group: bool) -> int:
+        v = self.variant
+        if group and position == 1:
+            return v.opening_group_ace
+        return v.opening_values[position]
+
+    def _build(self) -> None:
+        m = self.model
+        v = self.variant
+        locked = self._locked_melds()
+        for k, info in enumerate(() if self.opening else self.position.table):
+            self._add_kept(k, info, forced=k in locked)
+        self._add_runs()
+        self._add_groups()
+        # hand variables and conservation
+        self.played: dict[int, IntVar] = {}
+        for card in range(53):
+            terms = self.usage[card]
+            blocked = card == JOKER and self.jokers < self.avail[JOKER]
+            if self.hand_counts[card] == 0 or blocked or not terms:
+                played: LinearExpr = 0
+            else:
+                var = m.new_int_var(0, self.hand_counts[card], f"h{card}")
+                self.played[card] = var
+                played = var
+            if not terms:
+                if self.table_counts[card]:
+                    m.add_bool_or([])  # a table card with no place: cannot happen for valid tables
+                continue
+            m.add(sum(terms) == self.table_counts[card] + played)
+        cards = sum(self.played.values()) if self.played else 0
+        hv = self.variant.hand_values
+        points = sum(hv[c] * var for c, var in self.played.items()) if self.played else 0
+        self.cards_expr: LinearExpr = cards
+        self.points_expr: LinearExpr = points
+        cap = self._cap()
+        if cap is not None and self.played:
+            m.add(cards <= cap)
+        if self.opening:
+            play = m.new_bool_var("play")
+            m.add(cards <= len(self.position.hand) * play)
+            m.add(sum(self.open_value) >= v.opening_points * play)
+        self._objective()
+
+    def _cap(self) -> int | None:
+        caps = [c for c in (self.max_cards, self.variant.max_hand_cards_per_turn) if c is not None]
+        return min(caps) if caps else None
+
+    def _objective(self) -> None:
+        keep = sum(k.keep for k in self.kept) if (self.kept and self.minimize_changes) else 0
+        n_keep = len(self.kept) + 1
+        max_points = sum(self.variant.hand_values[c] for c in self.position.hand) + 1
+        max_cards = len(self.position.hand) + 1
+        if self.objective == "cards":
+            expr = self.cards_expr * (max_points * n_keep) + self.points_expr * n_keep + keep
+        else:
+            expr = self.points_expr * (max_cards * n_keep) + self.cards_expr * n_keep + keep
+        self.model.maximize(expr)
+
+    def _locked_melds(self) -> set[int]:
+        """Start melds that must stay whole unless their joker is retrieved (T3)."""
+        if self.opening or self.variant.joker_policy != "tiles_locked":
+            return set()
+        return {k for k, info in enumerate(self.position.table) if info.wild_count > 0}
+
+    def _add_kept(self, k: int, info: MeldInfo, forced: bool) -> None:
+        m = self.model
+        keep = m.new_bool_var(f"keep{k}")
+        kept = _Kept(k, info, keep)
+        self.kept.append(kept)
+        for i, slot in enumerate(info.slots):
+            card = JOKER if info.as_wild[i] else slot.card
+            self.usage[card].append(keep)
+            if slot.escort is not None:
+                self.usage[slot.escort.card].append(keep)
+        wild_room = (
+            self._wild_cap(13) - info.wild_count if self.variant.max_wilds_per_meld is not None else 99
+        )
+        jokers_ok = self.jokers > 0 and wild_room > 0
+        ext_jokers: list[IntVar] = []
+        if info.kind == "run":
+            assert info.suit is not None
+            rule = self.variant.run_rules[info.suit]
+            assert rule is not None
+            low, high = position_range(rule)
+            first, last = info.positions[0], info.positions[-1]
+            sides = ([first - 1, first - 2], [last + 1, last + 2])
+            for side in sides:
+                prev: IntVar | None = None
+                for p in side:
+                    if not low <= p <= high:
+                        break
+                    card = make_card(p, info.suit)
+                    if self.avail[card] == 0 and not jokers_ok:
+                        break
+                    filled = m.new_bool_var(f"e{k}_{p}")
+                    natural = m.new_bool_var(f"n{k}_{p}") if self.avail[card] else m.new_constant(0)
+                    m.add(natural <= filled)
+                    m.add(filled <= (prev if prev is not None else keep))
+                    if not jokers_ok:
+                        m.add(natural == filled)
+                    else:
+                        ext_jokers.append(filled - natural)  # type: ignore[arg-type]
+                    if self.avail[card]:
+                        self.usage[card].append(natural)
+                    kept.ext[p] = (filled, natural)
+                    prev = filled
+            if kept.ext and len(info.positions) + 4 > 13:
+                m.add(sum(f for f, _ in kept.ext.values()) <= 13 - len(info.positions))
+        else:
+            assert info.rank is not None
+            room = (self.variant.group_max or len(info.slots) + 2) - len(info.slots)
+            if room > 0:
+                present = {suit_of(s.card) for s, w in zip(info.slots, info.as_wild, strict=True) if not w}
+                for suit in range(4):
+                    card = make_card(info.rank, suit)
+                    if self.variant.group_distinct_suits and suit in present:
+                        continue
+                    if self.avail[card] == 0:
+                        continue
+                    ub = 1 if self.variant.group_distinct_suits else min(room, self.avail[card])
+                    var = m.new_int_var(0, ub, f"g{k}_{suit}")
+                    kept.group_nat[suit] = var
+                    self.usage[card].append(var)
+                if jokers_ok:
+                    jv = m.new_int_var(0, min(room, self.jokers, wild_room), f"gj{k}")
+                    kept.group_jok = jv
+                    ext_jokers.append(jv)
+                total = sum(kept.group_nat.values()) + (kept.group_jok if kept.group_jok is not None else 0)
+                if kept.group_nat or kept.group_jok is not None:
+                    m.add(total <= room * keep)
+        if ext_jokers:
+            self.usage[JOKER].append(sum(ext_jokers))
+            if self.variant.max_wilds_per_meld is not None:
+                m.add(sum(ext_jokers) <= max(wild_room, 0))
+        if forced:
+            m.add(keep == 1)
+
+    def _add_runs(self) -> None:
+        m = self.model
+        max_len = 5
+        for window in run_windows(self.variant, max_len):
+            size = len(window.cards)
+            missing = sum(1 for c in window.cards if self.avail[c] == 0)
+            wild_cap = self._wild_cap(size)
+            jokers = min(self.jokers, wild_cap)
+            if missing > jokers:
+                continue
+            ub = min(self.avail[c] + self.jokers for c in window.cards)
+            ub = min(ub, max(self.variant.copies[c] for c in window.cards))
+            if ub <= 0:
+                continue
+            count = m.new_int_var(0, ub, f"r{window.suit}_{window.positions[0]}_{size}")
+            joker_vars: list[IntVar | None] = []
+            for card in window.cards:
+                if jokers == 0:
+                    joker_vars.append(None)
+                    self.usage[card].append(count)
+                    continue
+                jv = m.new_int_var(0, min(ub, self.jokers), "")
+                m.add(jv <= count)
+                joker_vars.append(jv)
+                if self.avail[card]:
+                    self.usage[card].append(count - jv)
+                else:
+                    m.add(jv == count)
+            real = [j for j in joker_vars if j is not None]
+            if real:
+                self.usage[JOKER].append(sum(real))
+                m.add(sum(real) <= wild_cap * count)
+            if self.opening:
+                values = [self._opening_card_value(p, False) for p in window.positions]
+                self.open_value.append(sum(values) * count)
+                if self.variant.opening_wild_value == "zero":
+                    for value, joker in zip(values, joker_vars, strict=True):
+                        if joker is not None:
+                            self.open_value.append(-value * joker)
+            self.runs.append(_Run(window, count, joker_vars))
+
+    def _add_groups(self) -> None:
+        m = self.model
+        v = self.variant
+        for rank in range(1, 14):
+            cards = [make_card(rank, s) for s in range(4)]
+            naturals_avail = sum(self.avail[c] for c in cards)
+            if naturals_avail == 0:
+                continue
+            wild_cap = self._wild_cap(v.group_max or 13)
+            jokers = self.jokers
+            min_nat = max(v.min_naturals_per_meld, 1, v.min_meld - (v.max_wilds_per_meld or 99))
+            ub = min((naturals_avail + jokers) // v.min_meld, naturals_avail // min_nat)
+            if ub == 0:
+                continue
+            count = m.new_int_var(0, ub, f"G{rank}")
+            nat: dict[int, IntVar] = {}
+            for suit, card in enumerate(cards):
+                if self.avail[card]:
+                    var = m.new_int_var(0, self.avail[card], f"G{rank}_{suit}")
+                    if v.group_distinct_suits:
+                        m.add(var <= count)
+                    nat[suit] = var
+                    self.usage[card].append(var)
+            total_nat = sum(nat.values())
+            jv: IntVar | None = None
+            size: LinearExpr = total_nat
+            if jokers > 0 and wild_cap > 0:
+                jv = m.new_int_var(0, jokers, f"GJ{rank}")
+                self.usage[JOKER].append(jv)
+                size = total_nat + jv
+                if v.max_wilds_per_meld is not None:
+                    m.add(jv <= v.max_wilds_per_meld * count)
+                if v.wilds_le_naturals:
+                    m.add(jv <= total_nat)
+            m.add(size >= v.min_meld * count)
+            if v.group_max is not None:
+                m.add(size <= v.group_max * count)
+            m.add(total_nat >= min_nat * count)
+            m.add(size <= 200 * count)
+            if self.opening:
+                value = self._opening_card_value(rank, True)
+                counted = size if v.opening_wild_value == "represented" else total_nat
+                self.open_value.append(value * counted)
+            self.groups.append(_Group(rank, count, nat, jv))
+
+    def _add_retrieval(self, k: int) -> None:
+        """T4: the joker of locked start meld k may leave it if the rack supplies its card."""
+        m = self.model
+        kept = self.kept[k]
+        info = kept.info
+        flag = m.new_bool_var(f"retrieve{k}")
+        m.add(kept.keep == 0).only_enforce_if(flag)
+        m.add(kept.keep == 1).only_enforce_if(flag.Not())
+        if not self.position.opened:
+            m.add(flag == 0)
+        j = info.as_wild.index(True)
+        meaning = info.slots[j].meaning
+        assert meaning is not None
+        if info.kind == "run":
+            assert info.suit is not None
+            replacement = [make_card(info.positions[j], info.suit)]
+        else:
+            present = {suit_of(s.card) for s, w in zip(info.slots, info.as_wild, strict=True) if not w}
+            replacement = [make_card(meaning.rank, s) for s in range(4) if s not in present]
+        self.retrieval_data = getattr(self, "retrieval_data", [])
+        self.retrieval_data.append((k, flag, replacement))
+
+
+class _Decoded:
+    pass
+
+
+def _deal_groups(
+    rank: int, count: int, naturals: dict[int, int], jokers: int, variant: Variant
+) -> list[list[Slot]]:
+    """Split aggregated groups of one rank into `count` real groups: naturals dealt round-robin,
+    jokers to the smallest groups."""
+    bins: list[list[Slot]] = [[] for _ in range(count)]
+    order = [suit for suit in range(4) for _ in range(naturals.get(suit, 0))]
+    for i, suit in enumerate(order):
+        bins[i % count].append(Slot(make_card(rank, suit)))
+    for _ in range(jokers):
+        smallest = min(range(count), key=lambda b: len(bins[b]))
+        bins[smallest].append(Slot(JOKER, Meaning(rank)))
+    return bins
+
+
+def solve_model(tm: TileModel, time_limit: float | None) -> tuple[cp_model.CpSolver, Any]:
+    """Run CP-SAT on a built model with fast settings for small models."""
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1
+    params.cp_model_presolve = False
+    params.cut_level = 0
+    params.optimize_with_lb_tree_search = True
+    if time_limit is not None:
+        params.max_time_in_seconds = float(time_limit)
+    status = solver.solve(tm.model)
+    return solver, status
+
+
+def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tuple[Slot, ...]], int]:
+    """The played cards, the new table and the number of start melds broken."""
+    val = solver.value
+    played = sorted(c for c, var in tm.played.items() for _ in range(int(val(var))))
+    melds: list[list[Slot]] = []
+    broken = 0
+    if tm.opening:
+        melds.extend(list(info.slots) for info in tm.position.table)
+    for kept in tm.kept:
+        if not val(kept.keep):
+            broken += 1
+            continue
+        info = kept.info
+        if info.kind == "run":
+            assert info.suit is not None
+            slots = dict(zip(info.positions, info.slots, strict=True))
+            for p, (filled, natural) in kept.ext.items():
+                if val(filled):
+                    card = make_card(p, info.suit)
+                    slots[p] = Slot(card) if val(natural) else Slot(JOKER, Meaning(rank_of(card), info.suit))
+            melds.append([slots[p] for p in sorted(slots)])
+        else:
+            assert info.rank is not None
+            slots_list = list(info.slots)
+            for suit, var in kept.group_nat.items():
+                slots_list.extend(Slot(make_card(info.rank, suit)) for _ in range(int(val(var))))
+            if kept.group_jok is not None:
+                slots_list.extend(Slot(JOKER, Meaning(info.rank)) for _ in range(int(val(kept.group_jok))))
+            melds.append(slots_list)
+    for run in tm.runs:
+        n = int(val(run.count))
+        if n == 0:
+            continue
+        instances: list[list[Slot]] = [[Slot(c) for c in run.window.cards] for _ in range(n)]
+        joker_load = [0] * n
+        for i, jv in enumerate(run.jokers):
+            if jv is None:
+                continue
+            for _ in range(int(val(jv))):
+                choice = min(
+                    (b for b in range(n) if instances[b][i].card != JOKER), key=lambda b: joker_load[b]
+                )
+                card = run.window.cards[i]
+                instances[choice][i] = Slot(JOKER, Meaning(rank_of(card), suit_of(card)))
+                joker_load[choice] += 1
+        melds.extend(instances)
+    for group in tm.groups:
+        n = int(val(group.count))
+        if n == 0:
+            continue
+        naturals = {s: int(val(var)) for s, var in group.naturals.items()}
+        jokers = int(val(group.jokers)) if group.jokers is not None else 0
+        melds.extend(_deal_groups(group.rank, n, naturals, jokers, tm.variant))
+    return played, [tuple(m) for m in melds], broken
+
+
+def solve_tile(
+    position: Position,
+    objective: str,
+    time_limit: float | None,
+    max_cards: int | None,
+    minimize_changes: bool = True,
+) -> Solution:
+    """Best PLAY for a tile-style position (or no play when none is possible)."""
+    start = time.perf_counter()
+    opening = not position.opened
+    tm = TileModel(position, objective, max_cards, minimize_changes, opening=opening)
+    solver, status = solve_model(tm, time_limit)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        played, melds, broken = decode(tm, solver)
+        label = "optimal" if status == cp_model.OPTIMAL else "feasible"
+    else:
+        played, melds, broken = [], [tuple(info.slots) for info in position.table], 0
+        label = "feasible"
+    if not played:
+        melds = [tuple(info.slots) for info in position.table]
+        broken = 0
+    hv = position.variant.hand_values
+    points = sum(hv[c] for c in played)
+    value = _objective_value(position, objective, played)
+    ms = (time.perf_counter() - start) * 1000
+    return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _objective_value(position: Position, objective: str, played: Sequence[int]) -> int:
+    hv = position.variant.hand_values
+    if objective == "cards":
+        return len(played)
+    if objective == "points":
+        return sum(hv[c] for c in played)
+    return sum(hv[c] for c in position.hand) - sum(hv[c] for c in played)

@@ -1,0 +1,60 @@
+"""The set universe of a variant: every run window the variant's run rules allow, by suit and length.
+
+Positions are rank numbers 1..14 (14 is the high ace). Computed once per (variant, length range)
+and cached, so per-position model building only filters it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rummyai.cards import make_card
+from rummyai.variants import RunRule, Variant
+
+
+@dataclass(frozen=True)
+class RunWindow:
+    """A run of `suit` over rank `positions` (low to high; 14 = high ace) and its card kinds."""
+
+    suit: int
+    positions: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
+def position_range(rule: RunRule) -> tuple[int, int]:
+    """Lowest and highest rank position a non-wrapping run of this rule may use."""
+    low = 1 if rule.ace_low else 2
+    high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
+    return low, high
+
+
+def windows(rule: RunRule, length: int) -> list[tuple[int, ...]]:
+    """Every legal sequence of rank positions of this length under `rule` (no ace twice)."""
+    if length > 13:
+        return []
+    if rule.wrap:
+        out = []
+        for start in range(1, 14):
+            seq = [(start - 1 + k) % 13 + 1 for k in range(length)]
+            out.append(tuple(14 if r == 1 and k > 0 and seq[k - 1] == 13 else r for k, r in enumerate(seq)))
+        return out
+    low, high = position_range(rule)
+    return [tuple(range(start, start + length)) for start in range(low, high - length + 2)]
+
+
+@lru_cache(maxsize=64)
+def _run_windows(run_rules: tuple[RunRule | None, ...], min_len: int, max_len: int) -> tuple[RunWindow, ...]:
+    out: list[RunWindow] = []
+    for suit, rule in enumerate(run_rules):
+        if rule is None:
+            continue
+        for length in range(min_len, max_len + 1):
+            for seq in windows(rule, length):
+                out.append(RunWindow(suit, seq, tuple(make_card(p, suit) for p in seq)))
+    return tuple(out)
+
+
+def run_windows(variant: Variant, max_len: int) -> tuple[RunWindow, ...]:
+    """Every run window of length min_meld..max_len in every suit the variant allows runs in."""
+    return _run_windows(variant.run_rules, variant.min_meld, max_len)

@@ -1,0 +1,123 @@
+"""The CP-SAT solver against the exhaustive reference on random small positions, and fixed cases."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rummyai.solvers import make_position, solve, solve_json
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.reference import reference_solve
+
+from rummyai.cards import parse_cards
+from rummyai.errors import DeckError, MeldError, RummyError
+
+
+def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:
+    rng = random.Random(seed)
+    hand, table = random_position(variant, seed, rng.choice([0, 3, 6, 9]), rng.randint(3, 7))
+    return hand, table, rng.random() < 0.7, rng.choice(["cards", "points", "penalty"])
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_matches_reference(variant: str, seed: int) -> None:
+    hand, table, opened, objective = _random_case(variant, seed)
+    fast = solve(variant, hand, table, opened=opened, objective=objective)
+    slow = reference_solve(variant, hand, table, opened=opened, objective=objective)
+    assert fast.status == "optimal"
+    assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
+    assert fast.value == slow.value
+    check_solution(make_position(variant, hand, table, opened), fast)
+
+
+def test_plays_onto_rearranged_table() -> None:
+    sol = solve("rummikub", "7H 8H 9H JK 3C", "3C 4C 5C | 8S 8D 8H")
+    assert sol.cards_played == 4 and sol.status == "optimal"
+    assert sorted(sol.played) == sorted(parse_cards("7H 8H 9H JK"))
+
+
+def test_rearrangement_needed() -> None:
+    # 6H 6D only fit by taking 6C out of the middle of the run: 3C-5C | 6C 6H 6D | 7C-9C
+    table = "3C 4C 5C 6C 7C 8C 9C"
+    sol = solve("rummikub", "6H 6D", table)
+    assert sol.cards_played == 2
+    assert sol.melds_broken == 1
+    check_solution(make_position("rummikub", "6H 6D", table), sol)
+    assert solve("rummikub", "6H 6D", "3C 4C 5C 6C 7C 8C").cards_played == 0
+
+
+def test_keeps_table_whole_when_possible() -> None:
+    sol = solve("rummikub", "9H", "3C 4C 5C | 6H 7H 8H | 5S 5D 5H")
+    assert sol.cards_played == 1 and sol.melds_broken == 0
+    assert ("3C 4C 5C" in sol.table_text()) and ("5S 5D 5H" in sol.table_text())
+
+
+def test_opening_needs_30_points() -> None:
+    table = "3C 4C 5C"
+    assert solve("rummikub", "7H 8H 9H", table, opened=False).cards_played == 0
+    sol = solve("rummikub", "7H 8H 9H TH", table, opened=False)
+    assert sol.cards_played == 4 and "3C 4C 5C" in sol.table_text()
+    # the opening may not touch the table even when that would play more
+    sol = solve("rummikub", "JH QH KH 6C", table, opened=False)
+    assert sol.cards_played == 3
+
+
+def test_opening_joker_values() -> None:
+    hand = "JH QH JK"  # rummikub: joker counts 13 (KH) or 10 -> 36; board: joker 0 -> 23
+    assert solve("rummikub", hand, opened=False).cards_played == 3
+    assert solve("rummy-board", hand, opened=False).cards_played == 0
+
+
+def test_board_cap_of_twelve() -> None:
+    hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+    assert solve("rummy-board", hand).cards_played == 12
+    assert solve("rummikub", hand).cards_played == 13
+    assert solve("rummikub", hand, max_cards=5).cards_played == 5
+
+
+def test_points_objective_prefers_value() -> None:
+    hand = "AS 2S 3S KH KD KC"
+    table = "QH QD QC"
+    by_points = solve("rummikub", hand, table, objective="points", max_cards=3)
+    assert by_points.points_played == 39
+    assert solve("rummikub", hand, table, objective="penalty", max_cards=3).value == 6
+
+
+def test_bad_input_is_rejected() -> None:
+    with pytest.raises(DeckError):
+        solve("rummikub", "7H 7H 7H")
+    with pytest.raises(MeldError):
+        solve("rummikub", "7H", "3C 4C 6C")
+    with pytest.raises(RummyError):
+        solve("rummikub", "7H", objective="fun")
+    with pytest.raises(RummyError):
+        solve("nope", "7H")
+
+
+def test_solve_json_contract() -> None:
+    out = solve_json({"hand": ["7H", "8H", "9H", "JK"], "table": [["3C", "4C", "5C"]], "opened": True})
+    assert set(out) == {"status", "played", "melds", "cards_played", "points_played", "ms"}
+    assert out["status"] == "optimal" and out["cards_played"] == 4
+    assert sorted(out["played"]) == sorted(["7H", "8H", "9H", "JK"])
+    assert any(token.startswith("JK=") for meld in out["melds"] for token in meld)
+    for bad in (
+        {"hand": ["7X"]},
+        {"hand": ["7H", "7H", "7H"]},
+        {"hand": ["7H"], "table": [["3C", "4C", "6C"]]},
+        {"hand": ["7H"], "variant": "nope"},
+        {"hand": ["7H"], "opened": "yes"},
+    ):
+        assert set(solve_json(bad)) == {"error"}
+    assert solve_json({"hand": "7H 8H 9H"}, variant="rummy-board")["cards_played"] == 3
+
+
+def test_time_limit_returns_a_move() -> None:
+    hand, table = random_position("rummikub", 7, 50, 20)
+    sol = solve("rummikub", hand, table, time_limit=0.001)
+    assert sol.status in ("optimal", "feasible")
+    check_solution(make_position("rummikub", hand, table), sol)
