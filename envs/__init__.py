@@ -1,0 +1,54 @@
+"""Gymnasium environments for every variant, and a PettingZoo AEC view for self-play.
+
+Importing this package registers ``rummyai/Rummikub-v0``, ``rummyai/Rhine-v0``,
+``rummyai/RummyTiles-v0``, ``rummyai/RummyBoard-v0``, ``rummyai/RummyPalace-v0``,
+``rummyai/StandardRummy-v0`` and ``rummyai/BlackHeart-v0``::
+
+    import gymnasium as gym
+    import rummyai.envs
+
+    env = gym.make("rummyai/Rummikub-v0", opponents="random", render_mode="ansi")
+    obs, info = env.reset(seed=0)
+    action = env.action_space.sample(obs["action_mask"])
+    obs, reward, terminated, truncated, info = env.step(action)
+
+`aec_env("rummikub", num_players=3)` builds the multi-agent version.
+"""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+from rummyai.envs.aec import RummyAECEnv, aec_env
+from rummyai.envs.candidates import (
+    FEATURES,
+    Candidate,
+    CandidateBuilder,
+    EngineCandidates,
+    describe,
+    rank_moves,
+)
+from rummyai.envs.encoding import ObservationEncoder
+from rummyai.envs.rummy_env import RummyEnv
+from rummyai.envs.variant_envs import ENV_CLASSES
+
+#: Registered Gymnasium id -> variant id.
+ENV_IDS: dict[str, str] = {env_id: cls.variant_id for env_id, cls in ENV_CLASSES.items()}
+
+for _env_id, _cls in ENV_CLASSES.items():
+    if _env_id not in registry:
+        register(id=_env_id, entry_point=f"{_cls.__module__}:{_cls.__name__}")
+
+__all__ = [
+    "ENV_CLASSES",
+    "ENV_IDS",
+    "FEATURES",
+    "Candidate",
+    "CandidateBuilder",
+    "EngineCandidates",
+    "ObservationEncoder",
+    "RummyAECEnv",
+    "RummyEnv",
+    "aec_env",
+    "describe",
+    "rank_moves",
+]

@@ -1,0 +1,270 @@
+"""Candidate moves: the short, ranked list of moves a learner chooses from with a `Discrete(K)` action.
+
+The environments never enumerate the whole move space (a tile-game turn can rearrange the whole
+table). Each decision, a `CandidateBuilder` returns at most K moves; slot 0 always holds the
+*fallback* (draw, or the family's default move when no draw is legal at that point of the turn),
+so a masked or out-of-range action can be replaced by it without raising. Every candidate also
+carries a fixed-length feature vector (`FEATURES` names its columns) so a policy can score moves
+it has never seen.
+
+`EngineCandidates` ranks the engine's own legal moves (most cards, then most points, duplicates by
+card kinds removed). A solver-based builder (most cards, most points, hold back a fourth card or a
+joker, each opening, lay-offs) implements the same `CandidateBuilder` protocol and plugs into the
+environments through their `candidates=` argument without changing any space.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from rummyai.cards import JOKER
+from rummyai.engine.game import legal_moves
+from rummyai.engine.moves import Draw, Move, Play
+from rummyai.engine.state import GameState, TableMeld
+
+#: Move kinds recognised by name (a move's class name is matched against these, in order).
+MOVE_KINDS: tuple[str, ...] = (
+    "draw",
+    "take",
+    "play",
+    "opening",
+    "meld",
+    "layoff",
+    "swap",
+    "discard",
+    "decline",
+    "knock",
+    "end",
+)
+
+#: Column names of a candidate's feature vector.
+FEATURES: tuple[str, ...] = (
+    "is_fallback",
+    *(f"kind_{k}" for k in MOVE_KINDS),
+    "kind_other",
+    "hand_cards_used",
+    "hand_points_used",
+    "wilds_used",
+    "opens",
+    "goes_out",
+    "hand_size_after",
+    "hand_value_after",
+    "new_melds",
+    "table_melds_changed",
+)
+NUM_FEATURES = len(FEATURES)
+_COLUMN = {name: i for i, name in enumerate(FEATURES)}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One move offered to the learner: the engine move, a short label and its feature vector."""
+
+    move: Move
+    label: str
+    features: npt.NDArray[np.float32]
+
+
+class CandidateBuilder(Protocol):
+    """Builds the candidate list for the seat to act; slot 0 must be the fallback move."""
+
+    def build(self, state: GameState, limit: int) -> list[Candidate]:
+        """At most `limit` candidates for `state.to_act`, the fallback first (empty if nobody acts)."""
+        ...
+
+
+def move_kind(move: Move) -> str:
+    """The kind of a move from its class name (``Draw`` -> ``draw``, ``LayOff`` -> ``layoff``)."""
+    name = type(move).__name__.lower().replace("_", "")
+    for kind in MOVE_KINDS:
+        if kind in name:
+            return kind
+    return "other"
+
+
+#: Move fields that hold physical card ids or nested placements (anything else, such as a row
+#: index, a meld index or a seat, is not a card).
+CARD_FIELDS = frozenset(
+    {"card", "cards", "ids", "table", "meld", "melds", "replacement", "escort", "escorts", "plays", "place"}
+)
+
+
+def _ids_in(value: Any) -> Iterable[int]:
+    """Physical card ids referenced by a move field (ints, TableMelds, nested moves and tuples)."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, TableMeld):
+        yield from value.all_ids()
+    elif isinstance(value, Move) and dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            if field.name in CARD_FIELDS:
+                yield from _ids_in(getattr(value, field.name))
+    elif isinstance(value, tuple | list | frozenset):
+        for item in value:
+            yield from _ids_in(item)
+
+
+def hand_cards_used(state: GameState, move: Move) -> list[int]:
+    """Physical ids from the acting seat's hand that `move` puts on the table or discards."""
+    hand = set(state.round.hands[state.to_act])
+    if isinstance(move, Play):
+        return sorted(i for meld in move.table for i in meld.all_ids() if i in hand)
+    return sorted({i for i in _ids_in(move) if i in hand})
+
+
+def canonical(move: Any, deck: Sequence[int], card_field: bool = False) -> Any:
+    """`move` with every physical id replaced by its card kind: equal forms play identical cards."""
+    if move is None or isinstance(move, bool | str):
+        return move
+    if isinstance(move, int):
+        return ("card", deck[move]) if card_field else move
+    if isinstance(move, TableMeld):
+        return (
+            tuple((deck[i], m) for i, m in zip(move.ids, move.meanings, strict=True)),
+            tuple(None if e is None else deck[e] for e in move.escorts),
+        )
+    if isinstance(move, tuple | list):
+        return tuple(canonical(item, deck, card_field) for item in move)
+    if dataclasses.is_dataclass(move) and not isinstance(move, type):
+        return (
+            type(move).__name__,
+            tuple(
+                canonical(getattr(move, f.name), deck, f.name in CARD_FIELDS)
+                for f in dataclasses.fields(move)
+            ),
+        )
+    return repr(move)
+
+
+def describe(state: GameState, move: Move, fallback: bool = False) -> npt.NDArray[np.float32]:
+    """Feature vector of `move` for the seat to act (columns as in `FEATURES`)."""
+    variant = state.variant
+    deck = variant.deck
+    round_ = state.round
+    seat = state.to_act
+    hand = round_.hands[seat]
+    used = hand_cards_used(state, move)
+    kinds = [deck[i] for i in used]
+    features = np.zeros(NUM_FEATURES, dtype=np.float32)
+    features[_COLUMN["is_fallback"]] = float(fallback)
+    kind = move_kind(move)
+    features[_COLUMN[f"kind_{kind}"]] = 1.0
+    features[_COLUMN["hand_cards_used"]] = len(used)
+    features[_COLUMN["hand_points_used"]] = sum(variant.hand_value(k) for k in kinds)
+    features[_COLUMN["wilds_used"]] = sum(1 for k in kinds if k == JOKER or variant.always_wild(k))
+    opened = bool(round_.opened[seat]) if round_.opened else True
+    places_cards = kind in ("play", "opening", "meld") and bool(used)
+    features[_COLUMN["opens"]] = float(places_cards and not opened)
+    remaining = len(hand) - len(used)
+    features[_COLUMN["goes_out"]] = float(bool(used) and remaining == 0)
+    features[_COLUMN["hand_size_after"]] = remaining
+    used_set = set(used)
+    features[_COLUMN["hand_value_after"]] = sum(
+        variant.hand_value(deck[i]) for i in hand if i not in used_set
+    )
+    if isinstance(move, Play):
+        old = set(round_.table)
+        features[_COLUMN["new_melds"]] = sum(1 for m in move.table if used_set.issuperset(m.ids))
+        features[_COLUMN["table_melds_changed"]] = len(old - set(move.table))
+    else:
+        features[_COLUMN["new_melds"]] = _count_new_melds(move)
+    return features
+
+
+def _count_new_melds(move: Any) -> int:
+    """New melds a draw-meld-discard move lays down (a meld, an opening's melds, a swap's placement)."""
+    if move is None:
+        return 0
+    if move_kind(move) == "meld":
+        return 1
+    total = 0
+    for name in ("plays", "place"):
+        value = getattr(move, name, None)
+        for item in value if isinstance(value, tuple) else (value,):
+            total += _count_new_melds(item)
+    return total
+
+
+def _dedupe_key(state: GameState, move: Move) -> Any:
+    """Moves with the same key have the same effect up to swapping identical copies of a card."""
+    deck = state.variant.deck
+    if isinstance(move, Play):
+        return ("Play", tuple(sorted(repr(canonical(m, deck)) for m in move.table)))
+    return canonical(move, deck)
+
+
+#: Kinds tried in order for the fallback move: the least committal move legal at that point.
+FALLBACK_ORDER: tuple[str, ...] = ("draw", "decline", "end", "discard")
+
+
+def pick_fallback(state: GameState, moves: Sequence[Move]) -> int:
+    """Index of the fallback among legal moves.
+
+    A stock draw (`Draw`), else another draw, else declining a knock, else ending a deal, else
+    discarding the highest-valued card, else the first legal move.
+    """
+    for i, move in enumerate(moves):
+        if isinstance(move, Draw):
+            return i
+    kinds = [move_kind(m) for m in moves]
+    for wanted in FALLBACK_ORDER:
+        found = [i for i, kind in enumerate(kinds) if kind == wanted]
+        if found and wanted == "discard":
+            deck = state.variant.deck
+            values = {
+                i: sum(state.variant.hand_value(deck[c]) for c in hand_cards_used(state, moves[i]))
+                for i in found
+            }
+            return max(found, key=lambda i: (values[i], -i))
+        if found:
+            return found[0]
+    return 0
+
+
+class EngineCandidates:
+    """Candidates from the engine's legal moves, ranked by cards played then points, deduplicated.
+
+    This is the builder in use until the solver provides stronger moves (full rearrangements);
+    it keeps the fallback at slot 0 and the `limit - 1` best other moves after it.
+    """
+
+    def build(self, state: GameState, limit: int) -> list[Candidate]:
+        """At most `limit` candidates for the seat to act, the fallback first."""
+        moves = legal_moves(state)
+        if not moves:
+            return []
+        return rank_moves(state, moves, limit)
+
+
+def rank_moves(state: GameState, moves: Sequence[Move], limit: int) -> list[Candidate]:
+    """The fallback, then the other moves by cards from hand, then points (first listed wins ties),
+    without duplicates (same cards and table up to identical copies), cut to `limit` entries."""
+    deck = state.variant.deck
+    first = pick_fallback(state, moves)
+    fallback = moves[first]
+    seen = {_dedupe_key(state, fallback)}
+    ranked: list[tuple[int, int, int]] = []
+    for index, move in enumerate(moves):
+        if index == first:
+            continue
+        key = _dedupe_key(state, move)
+        if key in seen:
+            continue
+        seen.add(key)
+        used = hand_cards_used(state, move)
+        points = sum(state.variant.hand_value(deck[i]) for i in used)
+        ranked.append((-len(used), -points, index))
+    ranked.sort()
+    chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, fallback=True))]
+    for *_, index in ranked[: limit - 1]:
+        move = moves[index]
+        chosen.append(Candidate(move, move_kind(move), describe(state, move)))
+    return chosen

@@ -1,0 +1,107 @@
+"""Pieces shared by the single-agent and the multi-agent environments: spaces, opponents, rewards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from rummyai.envs.candidates import NUM_FEATURES, Candidate
+from rummyai.envs.encoding import ObservationEncoder
+
+from rummyai.engine.state import GameState
+from rummyai.errors import RummyError
+from rummyai.variants import Variant
+
+if TYPE_CHECKING:
+    from rummyai.agents import Agent
+
+RewardMode = Literal["score", "shaped"]
+REWARD_MODES: tuple[str, ...] = ("score", "shaped")
+#: Default number of candidate slots (the size of the `Discrete` action space).
+DEFAULT_CANDIDATES = 32
+#: Scale of the score part of the ``shaped`` reward, and the weight of each card shed from hand.
+SHAPED_SCORE_SCALE = 0.01
+SHAPED_CARD_WEIGHT = 0.05
+#: Upper bound of candidate features in the observation space.
+FEATURE_BOUND = 100_000.0
+
+
+def observation_space(encoder: ObservationEncoder, slots: int) -> spaces.Dict:
+    """The observation dict: the seat's view, the action mask and the candidates' feature matrix."""
+    return spaces.Dict(
+        {
+            "observation": encoder.space,
+            "action_mask": spaces.Box(0, 1, (slots,), np.int8),
+            "candidates": spaces.Box(0.0, FEATURE_BOUND, (slots, NUM_FEATURES), np.float32),
+        }
+    )
+
+
+def candidate_arrays(
+    candidates: Sequence[Candidate], slots: int
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
+    """Action mask and feature matrix for a candidate list (slot 0 stays valid when it is empty)."""
+    mask = np.zeros(slots, dtype=np.int8)
+    features = np.zeros((slots, NUM_FEATURES), dtype=np.float32)
+    if not candidates:
+        mask[0] = 1  # a finished game: slot 0 is a harmless no-op
+        return mask, features
+    mask[: len(candidates)] = 1
+    features[: len(candidates)] = np.clip(np.stack([c.features for c in candidates]), 0.0, FEATURE_BOUND)
+    return mask, features
+
+
+def score_sign(variant: Variant) -> int:
+    """+1 where a higher score is better, -1 where the lowest total wins."""
+    return -1 if variant.low_score_wins else 1
+
+
+def check_reward_mode(reward: str) -> RewardMode:
+    """Validate the ``reward`` argument."""
+    if reward not in REWARD_MODES:
+        raise RummyError(f"unknown reward {reward!r} (known: {', '.join(REWARD_MODES)})")
+    return reward  # type: ignore[return-value]
+
+
+def transition_reward(before: GameState, after: GameState, seat: int, mode: RewardMode) -> float:
+    """Reward for `seat` from one engine move (anyone's): the score change, shaped if asked.
+
+    ``score``: the change of the seat's match total (negated where low totals win), so an
+    episode's return is the seat's final total. ``shaped``: that change times 0.01, plus 0.05 for
+    every card the seat shed from its hand within a round (minus 0.05 per card drawn).
+    """
+    change = float(score_sign(before.variant) * (after.scores[seat] - before.scores[seat]))
+    if mode == "score":
+        return change
+    shaped = SHAPED_SCORE_SCALE * change
+    if after.round_index == before.round_index and not after.match_over:
+        shed = len(before.round.hands[seat]) - len(after.round.hands[seat])
+        shaped += SHAPED_CARD_WEIGHT * shed
+    return shaped
+
+
+def build_opponents(opponents: str | Agent | Sequence[str | Agent], count: int) -> list[Agent]:
+    """Agents for the other seats from names (``"random"``, specs) or ready `Agent` objects.
+
+    One name or agent is used for every opponent seat (a name builds a fresh agent per seat).
+    """
+    from rummyai.agents import make_agent_from_spec
+
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        items: list[Any] = [opponents] * count
+    else:
+        items = list(opponents)
+        if len(items) != count:
+            raise RummyError(f"{count} opponent(s) needed, got {len(items)}")
+    agents: list[Agent] = []
+    for item in items:
+        if isinstance(item, str):
+            agents.append(make_agent_from_spec(item))
+        elif hasattr(item, "act") and hasattr(item, "reset"):
+            agents.append(item)
+        else:
+            raise RummyError(f"an opponent must be an agent name or an Agent, got {item!r}")
+    return agents

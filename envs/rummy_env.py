@@ -1,0 +1,205 @@
+"""The single-agent Gymnasium environment: the learner plays one seat, seeded opponents play the rest.
+
+`RummyEnv` is variant-agnostic; `rummyai.envs.variant_envs` derives one class per built-in variant
+(with its own Gymnasium-style docstring) and `rummyai.envs` registers them as ``rummyai/...-v0``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from rummyai.envs.candidates import Candidate, CandidateBuilder, EngineCandidates
+from rummyai.envs.core import (
+    DEFAULT_CANDIDATES,
+    build_opponents,
+    candidate_arrays,
+    check_reward_mode,
+    observation_space,
+    transition_reward,
+)
+from rummyai.envs.encoding import ObservationEncoder
+from rummyai.envs.rendering import render_rgb, render_text
+
+from rummyai.engine.game import apply, legal_moves, new_match, view
+from rummyai.engine.state import GameState
+from rummyai.errors import RummyError
+from rummyai.variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from rummyai.agents import Agent
+
+Observation = dict[str, Any]
+#: Largest seed handed to the engine and the opponents (drawn from `env.np_random`).
+SEED_BOUND = 2**31 - 1
+
+
+class RummyEnv(gym.Env[Observation, np.int64]):
+    """A rummy match as a Gymnasium environment (see the per-variant classes for the full docs)."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012 (Env declares it)
+    variant_id: ClassVar[str] = "rummikub"
+
+    def __init__(
+        self,
+        variant: str | Variant | None = None,
+        *,
+        num_players: int = 2,
+        opponents: str | Agent | Sequence[str | Agent] = "random",
+        options: Mapping[str, Any] | Sequence[str] | None = None,
+        reward: str = "score",
+        max_turns: int | None = None,
+        render_mode: str | None = None,
+        seat: int | None = 0,
+        max_candidates: int = DEFAULT_CANDIDATES,
+        candidates: CandidateBuilder | None = None,
+    ) -> None:
+        self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
+        if not self.variant.min_players <= num_players <= self.variant.max_players:
+            raise RummyError(
+                f"{self.variant.id} is played by {self.variant.min_players} to "
+                f"{self.variant.max_players} players, not {num_players}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise RummyError(f"unknown render_mode {render_mode!r} (known: ansi, rgb_array)")
+        if seat is not None and not 0 <= seat < num_players:
+            raise RummyError(f"no seat {seat} in a {num_players}-player game")
+        if max_candidates < 2:
+            raise RummyError(f"max_candidates must be at least 2, got {max_candidates}")
+        if max_turns is not None and max_turns < 1:
+            raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+        self.num_players = num_players
+        self.reward_mode = check_reward_mode(reward)
+        self.max_turns = max_turns
+        self.render_mode = render_mode
+        self.seat_choice = seat
+        self.slots = max_candidates
+        self.builder: CandidateBuilder = candidates if candidates is not None else EngineCandidates()
+        self.opponents: list[Agent] = build_opponents(opponents, num_players - 1)
+        self.encoder = ObservationEncoder(self.variant, num_players)
+        self.observation_space = gym.spaces.Dict(observation_space(self.encoder, self.slots).spaces)
+        self.action_space = gym.spaces.Discrete(self.slots)
+        self.state: GameState | None = None
+        self.seat = 0 if seat is None else seat
+        self.candidates: list[Candidate] = []
+        self.illegal_actions = 0
+        self.learner_steps = 0
+        self._pending = 0.0
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new match from the seed (the opponents are reseeded from it too)."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(SEED_BOUND))
+        if self.seat_choice is None:
+            self.seat = int(self.np_random.integers(self.num_players))
+        for agent in self.opponents:
+            agent.reset(int(self.np_random.integers(SEED_BOUND)))
+        self.state = new_match(self.variant, self.num_players, game_seed, max_turns=self.max_turns)
+        self.illegal_actions = 0
+        self.learner_steps = 0
+        # Score changes before the learner's first move (possible with a tiny max_turns) are paid
+        # with its first step, so that an episode's return is still the seat's final total.
+        self._pending = self._play_opponents()
+        self._refresh()
+        return self._observation(), self._info(illegal=False)
+
+    def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learner's candidate `action`, then the opponents until the learner acts again.
+
+        An action outside the mask is replaced by the fallback in slot 0 and counted in `info`.
+        """
+        state = self._require_state()
+        if state.match_over:
+            pending, self._pending = self._pending, 0.0
+            return self._observation(), pending, *self._ended(state), self._info(illegal=False)
+        index = int(action) if np.ndim(action) == 0 else -1
+        illegal = not 0 <= index < len(self.candidates)
+        if illegal:
+            index = 0
+            self.illegal_actions += 1
+        move = self.candidates[index].move
+        after = apply(state, move)
+        reward = self._pending + transition_reward(state, after, self.seat, self.reward_mode)
+        self._pending = 0.0
+        self.state = after
+        self.learner_steps += 1
+        reward += self._play_opponents()
+        self._refresh()
+        terminated, truncated = self._ended(self.state)
+        return self._observation(), reward, terminated, truncated, self._info(illegal=illegal)
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """Text (``ansi``) or an RGB array (``rgb_array``) of the learner's view; None otherwise."""
+        if self.state is None or self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return render_text(self.state, self.seat, [c.label for c in self.candidates])
+        return render_rgb(self.state, self.seat)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The valid candidate slots (sb3-contrib's MaskablePPO calls this)."""
+        mask, _ = candidate_arrays(self.candidates, self.slots)
+        return mask.astype(bool)
+
+    # ------------------------------------------------------------------ internals
+    def _require_state(self) -> GameState:
+        if self.state is None:
+            raise RummyError("call reset() before step()")
+        return self.state
+
+    def _play_opponents(self) -> float:
+        """Let the opponents move until the learner must act or the match ends; their reward share."""
+        state = self._require_state()
+        reward = 0.0
+        while not state.match_over and state.to_act != self.seat:
+            seat = state.to_act
+            agent = self.opponents[(seat - self.seat - 1) % self.num_players]
+            moves = legal_moves(state)
+            if not moves:
+                raise RummyError(f"the engine offers no legal move to seat {seat}")
+            after = apply(state, agent.act(view(state, seat), moves))
+            reward += transition_reward(state, after, self.seat, self.reward_mode)
+            state = after
+        self.state = state
+        return reward
+
+    def _refresh(self) -> None:
+        state = self._require_state()
+        self.candidates = [] if state.match_over else self.builder.build(state, self.slots)
+        if not state.match_over and not self.candidates:
+            raise RummyError(f"no candidate move for seat {self.seat} (engine offered none)")
+
+    def _observation(self) -> Observation:
+        state = self._require_state()
+        mask, features = candidate_arrays(self.candidates, self.slots)
+        return {
+            "observation": self.encoder.encode(state, self.seat),
+            "action_mask": mask,
+            "candidates": features,
+        }
+
+    @staticmethod
+    def _ended(state: GameState) -> tuple[bool, bool]:
+        """(terminated, truncated): a match cut by `max_turns` in its last round is truncated."""
+        if not state.match_over:
+            return False, False
+        cut = bool(state.history) and state.history[-1].reason == "max_turns"
+        return not cut, cut
+
+    def _info(self, *, illegal: bool) -> dict[str, Any]:
+        state = self._require_state()
+        return {
+            "seat": self.seat,
+            "illegal_action": illegal,
+            "illegal_actions": self.illegal_actions,
+            "num_candidates": len(self.candidates),
+            "round": state.round_index,
+            "scores": tuple(int(s) for s in state.scores),
+            "winners": tuple(state.winners),
+        }

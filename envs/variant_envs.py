@@ -1,0 +1,167 @@
+"""One Gymnasium environment class per built-in variant, each documented in Gymnasium's sections.
+
+The classes differ only in `variant_id` and their docstring; everything else is `RummyEnv`.
+"""
+
+from __future__ import annotations
+
+from rummyai.envs.candidates import FEATURES
+from rummyai.envs.rummy_env import RummyEnv
+
+_SHARED = """
+    ## Action Space
+    `Discrete(K)` with K = `max_candidates` (default 32). Each decision the environment builds a
+    list of at most K candidate moves (`env.unwrapped.candidates`, each with `.move`, `.label`
+    and `.features`); action i plays candidate i. Slot 0 always holds the *fallback*: a draw
+    where one is legal, otherwise (later in a draw-meld-discard turn) declining a knock, ending
+    a deal, or discarding the highest-valued card. `observation["action_mask"]` marks the filled
+    slots. A masked or out-of-range action never raises: the fallback is played instead and
+    `info["illegal_action"]` is True (`info["illegal_actions"]` counts them for the episode).
+    Candidates come from `candidates=` (a `CandidateBuilder`; by default the engine's legal moves
+    ranked by cards played, then points, duplicates removed).
+
+    ## Observation Space
+    A `Dict` with three entries:
+    * `"observation"`: a `Dict` of fixed-shape arrays, seats relative to the learner (index 0):
+      `hand`, `table`, `discard` (53 card-kind counts each, the joker last), `melds`
+      (one row per table meld: 53 physical counts then 52 counts of the natural cards its slots
+      stand for), `discard_depth` (per kind, 1 + cards above its newest copy in the pile or
+      row, 0 if absent), `hand_sizes`, `opened`, `scores` (per seat), `stock` (cards left),
+      `counters` (turns completed this round, round index). Other hands and the stock order are
+      never encoded; the face-up discard pile or row is, whole.
+    * `"action_mask"`: `int8` of shape (K,), 1 for a valid slot (only slot 0 once the match is over).
+    * `"candidates"`: `float32` of shape (K, {nfeat}), one row per slot: {features}.
+
+    ## Starting State
+    `reset(seed=...)` draws the engine's deal seed, the learner's seat (when `seat=None`) and
+    every opponent's seed from `env.np_random`, so one seed fixes the whole game, opponents
+    included. The opponents then play until the learner is to act.
+
+    ## Rewards
+    `reward="score"`: the change of the learner's match total during the step (opponents' moves
+    included), negated where the lowest total wins, so an episode's return is the learner's
+    final total (signed so that higher is better). `reward="shaped"`: that change times 0.01,
+    plus 0.05 for each card the learner sheds from its hand within a round (minus 0.05 per card
+    it draws).
+
+    ## Episode End
+    The episode terminates when the match ends under the variant's rules. It is truncated
+    instead when the last round was cut by `max_turns` (an engine truncation scored as the
+    variant's stock-out ending).
+
+    ## Arguments
+    * `num_players`: seats at the table (the variant's limits apply; default 2).
+    * `opponents`: one agent name or spec (``"random"``), one `Agent`, or one per opponent seat.
+    * `options`: variant options, e.g. {opts}.
+    * `reward`: ``"score"`` (default) or ``"shaped"``.
+    * `max_turns`: cut every round after this many turns (None: play rounds out).
+    * `render_mode`: ``"ansi"`` (text) or ``"rgb_array"`` (matplotlib, 640x400).
+    * `seat`: the learner's seat, or None to draw it each episode.
+    * `max_candidates`: K, the number of action slots.
+    * `candidates`: a `CandidateBuilder` replacing the default one.
+
+    ## Version History
+    * v0: first version.
+"""
+
+_DESCRIPTIONS = {
+    "rummikub": (
+        "Official Rummikub with 106 tiles: 14 each, open with 30 points of new melds, then "
+        "rearrange the whole table freely; the first to empty the rack takes the sum of the "
+        "others' racks.",
+        '``{"official_jokers": True}``',
+    ),
+    "rhine": (
+        "Rhine Rummy: cards played Rummikub-style from a 108-card deck, 10 each, qualify with a "
+        "meld of three naturals, at most one joker per meld with its own retrieval rules; 10 "
+        "rounds, and the lowest penalty total wins.",
+        '``{"rhine.wild_twos": True}``',
+    ),
+    "rummy-tiles": (
+        "Tile Rummy played with cards: 14 each, open with 30 points without jokers, melds "
+        "holding a joker are locked until it is retrieved with the card it stands for.",
+        '``{"invalid_play_penalty": 0}``',
+    ),
+    "rummy-board": (
+        "The Rummy board game: 18 each, at most 12 hand cards a turn, free jokers worth 0 in the "
+        "opening; one round, ranked by what is left in hand.",
+        '``{"rounds": 3}``',
+    ),
+    "rummy-palace": (
+        "Rummy Palace: draw from the stock or the discard pile, meld, lay off, swap jokers, then "
+        "discard; a 30-point first meld; going out on the opening turn doubles the round.",
+        '``{"knocking": True}``',
+    ),
+    "standard": (
+        "Standard rummy with a discard row: draw, or take a row card and everything after it "
+        "(the chosen card must be played); score cards played minus cards held.",
+        '``{"decks": 2}`` (5-8 players)',
+    ),
+    "black-heart": (
+        "Black Heart Rum: standard rummy on a 75-card deck where black court cards need heart "
+        "escorts, diamonds are wild, and a Diamond Royale scores 150.",
+        '``{"max_deals": 5}``',
+    ),
+}
+
+
+def _doc(variant_id: str, env_id: str) -> str:
+    description, opts = _DESCRIPTIONS[variant_id]
+    feature_list = ", ".join(f"`{f}`" for f in FEATURES)
+    body = _SHARED.replace("{nfeat}", str(len(FEATURES))).replace("{features}", feature_list)
+    body = body.replace("{opts}", opts)
+    return (
+        f"`{env_id}`: {description}\n\n"
+        "    ## Description\n"
+        f"    The learner plays one seat of a `{variant_id}` match against seeded opponents that move\n"
+        "    inside `step`. Each step is one decision of the learner (a whole turn in the tile games;\n"
+        "    one operation - draw, meld, lay-off, swap, discard - in the draw-meld-discard games).\n"
+        '    Create it with `gymnasium.make("' + env_id + '")` after `import rummyai.envs`.\n' + body
+    )
+
+
+class RummikubEnv(RummyEnv):
+    __doc__ = _doc("rummikub", "rummyai/Rummikub-v0")
+    variant_id = "rummikub"
+
+
+class RhineEnv(RummyEnv):
+    __doc__ = _doc("rhine", "rummyai/Rhine-v0")
+    variant_id = "rhine"
+
+
+class RummyTilesEnv(RummyEnv):
+    __doc__ = _doc("rummy-tiles", "rummyai/RummyTiles-v0")
+    variant_id = "rummy-tiles"
+
+
+class RummyBoardEnv(RummyEnv):
+    __doc__ = _doc("rummy-board", "rummyai/RummyBoard-v0")
+    variant_id = "rummy-board"
+
+
+class RummyPalaceEnv(RummyEnv):
+    __doc__ = _doc("rummy-palace", "rummyai/RummyPalace-v0")
+    variant_id = "rummy-palace"
+
+
+class StandardRummyEnv(RummyEnv):
+    __doc__ = _doc("standard", "rummyai/StandardRummy-v0")
+    variant_id = "standard"
+
+
+class BlackHeartEnv(RummyEnv):
+    __doc__ = _doc("black-heart", "rummyai/BlackHeart-v0")
+    variant_id = "black-heart"
+
+
+#: Registered id -> (environment class, variant id).
+ENV_CLASSES: dict[str, type[RummyEnv]] = {
+    "rummyai/Rummikub-v0": RummikubEnv,
+    "rummyai/Rhine-v0": RhineEnv,
+    "rummyai/RummyTiles-v0": RummyTilesEnv,
+    "rummyai/RummyBoard-v0": RummyBoardEnv,
+    "rummyai/RummyPalace-v0": RummyPalaceEnv,
+    "rummyai/StandardRummy-v0": StandardRummyEnv,
+    "rummyai/BlackHeart-v0": BlackHeartEnv,
+}
