@@ -1,0 +1,375 @@
+"""Candidate plays for the draw-meld-discard family: new melds from a hand, single lay-offs, openings.
+
+This is a simple generator, not an exhaustive search: groups and runs (with wilds filling gaps and
+escorts attached where needed), single-card lay-offs at either end of a run or into a group, and
+opening bundles of up to three melds. Every candidate returned is a valid meld in canonical form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from rummyai.cards import Meaning, make_card, rank_of, suit_of
+from rummyai.engine.discard_melds import Illegal, Requirement, check_layoff, normalize
+from rummyai.engine.state import TableMeld
+from rummyai.melds import MeldInfo, card_count, opening_value
+from rummyai.variants import RunRule, Variant
+
+Candidate = tuple[TableMeld, MeldInfo]
+
+
+def run_windows(rule: RunRule, length: int) -> Iterator[list[int]]:
+    """Rank positions (1..14, 14 = high ace) of every run of this length the rule allows."""
+    if length > 13:
+        return
+    if rule.wrap:
+        for start in range(1, 14):
+            seq = [(start - 1 + k) % 13 + 1 for k in range(length)]
+            if any(r > rule.max_rank for r in seq):
+                continue
+            yield [14 if r == 1 and k > 0 and seq[k - 1] == 13 else r for k, r in enumerate(seq)]
+        return
+    low = 1 if rule.ace_low else 2
+    high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
+    for start in range(low, high - length + 2):
+        yield list(range(start, start + length))
+
+
+class _Hand:
+    """A hand split by role: naturals by kind, wilds, and hearts that may serve as escorts."""
+
+    def __init__(self, variant: Variant, hand: Sequence[int], must: int | None) -> None:
+        deck = variant.deck
+        self.variant = variant
+        self.must = must
+        self.by_kind: dict[int, list[int]] = {}
+        self.wilds: list[int] = []
+        for i in hand:
+            kind = deck[i]
+            if variant.is_wild(kind):
+                self.wilds.append(i)
+            if not variant.always_wild(kind):
+                self.by_kind.setdefault(kind, []).append(i)
+        # restrictive wilds first; the card that must be used first of all
+        self.wilds.sort(key=lambda i: (i != must, len(variant.wild_map[deck[i]].stands_for), i))
+        for ids in self.by_kind.values():
+            ids.sort(key=lambda i: (i != must, i))
+        rule = variant.escorts
+        self.hearts = [] if rule is None else [i for i in hand if deck[i] in rule.escorts]
+        self.hearts.sort(key=lambda i: (i != must, variant.hand_value(deck[i]), i))
+
+    def needs_escort(self, card: int | None) -> bool:
+        rule = self.variant.escorts
+        return rule is not None and card is not None and card in rule.needs_escort
+
+    def escorts_for(self, count: int, used: set[int]) -> list[int] | None:
+        free = [i for i in self.hearts if i not in used]
+        return free[:count] if len(free) >= count else None
+
+
+def _build(
+    hand: _Hand, core: list[tuple[int, Meaning | None, int]], credit_seat: int | None = None
+) -> Candidate | None:
+    """A candidate from (id, meaning, meant kind) triples, attaching escorts where needed."""
+    variant = hand.variant
+    used = {i for i, _, _ in core}
+    need = [k for k, (_, _, meant) in enumerate(core) if hand.needs_escort(meant)]
+    escorts: list[int | None] = [None] * len(core)
+    if need:
+        chosen = hand.escorts_for(len(need), used)
+        if chosen is None:
+            return None
+        for k, e in zip(need, chosen, strict=True):
+            escorts[k] = e
+    meld = TableMeld(
+        tuple(i for i, _, _ in core),
+        tuple(m for _, m, _ in core),
+        tuple(escorts) if variant.escorts is not None else (),
+    )
+    try:
+        return normalize(variant, meld)
+    except Illegal:
+        return None
+
+
+def _wild_meaning_in_group(hand: _Hand, wild: int, rank: int, taken: set[int]) -> tuple[Meaning, int] | None:
+    """A meaning for a wild in a group of `rank` (preferring suits that need no escort)."""
+    variant = hand.variant
+    rule = variant.wild_map[variant.deck[wild]]
+    options = [make_card(rank, s) for s in range(4) if make_card(rank, s) in rule.stands_for]
+    if variant.group_distinct_suits:
+        options = [c for c in options if suit_of(c) not in taken]
+    if not options:
+        return None
+    options.sort(key=lambda c: (hand.needs_escort(c), suit_of(c)))
+    card = options[0]
+    suit = suit_of(card) if variant.escorts is not None else None
+    return Meaning(rank, suit), card
+
+
+def _count_ok(variant: Variant, naturals: int, wilds: int) -> bool:
+    if naturals < max(1, variant.min_naturals_per_meld):
+        return False
+    if variant.max_wilds_per_meld is not None and wilds > variant.max_wilds_per_meld:
+        return False
+    return not (variant.wilds_le_naturals and wilds > naturals)
+
+
+def _groups(hand: _Hand, limit: int) -> Iterator[Candidate]:
+    variant = hand.variant
+    deck = variant.deck
+    for rank in range(1, 14):
+        naturals: list[int] = []
+        for kind, ids in sorted(hand.by_kind.items()):
+            if rank_of(kind) != rank:
+                continue
+            naturals.extend(ids[:1] if variant.group_distinct_suits else ids[:3])
+        if not naturals:
+            continue
+        wilds = [w for w in hand.wilds if w not in naturals]
+        cap = variant.group_max or 6
+        made = 0
+        for m in range(min(len(naturals), cap), 0, -1):
+            for chosen in combinations(naturals, m):
+                for w in range(0, min(len(wilds), cap - m) + 1):
+                    if m + w < variant.min_meld or not _count_ok(variant, m, w):
+                        continue
+                    taken = {suit_of(deck[i]) for i in chosen}
+                    core: list[tuple[int, Meaning | None, int]] = [(i, None, deck[i]) for i in chosen]
+                    ok = True
+                    for wild in wilds[:w]:
+                        picked = _wild_meaning_in_group(hand, wild, rank, taken)
+                        if picked is None:
+                            ok = False
+                            break
+                        taken.add(suit_of(picked[1]))
+                        core.append((wild, picked[0], picked[1]))
+                    if not ok:
+                        continue
+                    built = _build(hand, core)
+                    if built is not None:
+                        yield built
+                        made += 1
+                        if made >= limit:
+                            break
+                if made >= limit:
+                    break
+            if made >= limit:
+                break
+
+
+def _runs(hand: _Hand, limit: int) -> Iterator[Candidate]:
+    variant = hand.variant
+    for suit in range(4):
+        rule = variant.run_rules[suit]
+        if rule is None:
+            continue
+        made = 0
+        in_suit = sum(1 for kind in hand.by_kind if suit_of(kind) == suit and not variant.is_wild(kind))
+        if in_suit == 0:
+            continue
+        for length in range(min(13, in_suit + len(hand.wilds)), variant.min_meld - 1, -1):
+            for seq in run_windows(rule, length):
+                kinds = [make_card(p, suit) for p in seq]
+                present = [hand.by_kind.get(k, []) for k in kinds]
+                naturals = sum(1 for ids in present if ids)
+                wild_need = length - naturals
+                if (
+                    naturals == 0
+                    or wild_need > len(hand.wilds)
+                    or not _count_ok(variant, naturals, wild_need)
+                ):
+                    continue
+                core: list[tuple[int, Meaning | None, int]] = []
+                free_wilds = list(hand.wilds)
+                ok = True
+                for kind, ids in zip(kinds, present, strict=True):
+                    if ids and not variant.is_wild(kind):
+                        core.append((ids[0], None, kind))
+                        continue
+                    wild = next(
+                        (w for w in free_wilds if kind in variant.wild_map[variant.deck[w]].stands_for), None
+                    )
+                    if wild is None:
+                        ok = False
+                        break
+                    free_wilds.remove(wild)
+                    core.append((wild, Meaning(rank_of(kind), suit), kind))
+                if not ok:
+                    continue
+                built = _build(hand, core)
+                if built is not None:
+                    yield built
+                    made += 1
+                    if made >= limit:
+                        break
+            if made >= limit:
+                break
+
+
+def _royale(hand: _Hand) -> Iterator[Candidate]:
+    rule = hand.variant.royale
+    if rule is None:
+        return
+    ids = []
+    for kind in rule.cards:
+        owned = hand.by_kind.get(kind, [])
+        if not owned:
+            return
+        ids.append(owned[0])
+    built = _build(hand, [(i, None, hand.variant.deck[i]) for i in ids])
+    if built is not None:
+        yield built
+
+
+def meld_candidates(
+    variant: Variant,
+    hand: Sequence[int],
+    must: int | None = None,
+    limit: int = 40,
+    prefer: int | None = None,
+) -> list[Candidate]:
+    """Valid new melds made of hand cards (containing `must` if given, using `prefer` before
+    other copies of its card), deduplicated by cards."""
+    split = _Hand(variant, hand, must if must is not None else prefer)
+    seen: set[tuple[int, ...]] = set()
+    out: list[Candidate] = []
+    for meld, info in [*_royale(split), *_groups(split, limit), *_runs(split, limit)]:
+        if must is not None and must not in meld.all_ids():
+            continue
+        key = (*sorted(variant.deck[i] for i in meld.all_ids()), len(meld.ids))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((meld, info))
+    return out
+
+
+def layoff_candidates(
+    variant: Variant,
+    hand: Sequence[int],
+    table: Sequence[TableMeld],
+    seat: int,
+    must: int | None = None,
+) -> list[tuple[int, TableMeld]]:
+    """Single-card lay-offs (with an escort where needed): (target index, meld after)."""
+    split = _Hand(variant, hand, must)
+    deck = variant.deck
+    out: list[tuple[int, TableMeld]] = []
+    seen: set[tuple[int, int, Meaning | None, bool]] = set()
+    for t, old in enumerate(table):
+        try:
+            _, info = normalize(variant, old)
+        except Illegal:
+            continue
+        if info.kind == "royale":
+            continue
+        options: list[tuple[int, Meaning | None, int, bool]] = []  # id, meaning, meant, at front
+        if info.kind == "group":
+            rank = info.rank or 0
+            taken = {suit_of(m) for m in (info.meant(k) for k in range(len(info.slots))) if m is not None}
+            for kind, ids in hand_kinds(split):
+                if rank_of(kind) == rank:
+                    options.append((ids[0], None, kind, False))
+            for wild in split.wilds:
+                picked = _wild_meaning_in_group(split, wild, rank, taken)
+                if picked is not None:
+                    options.append((wild, picked[0], picked[1], False))
+        else:
+            suit = info.suit if info.suit is not None else 0
+            ends = [(info.positions[-1] % 13 + 1, False), (info.positions[0] - 1 or 13, True)]
+            for position, front in ends:
+                kind = make_card(position, suit)
+                owned = split.by_kind.get(kind)
+                if owned:
+                    options.append((owned[0], None, kind, front))
+                for wild in split.wilds:
+                    if kind in variant.wild_map[deck[wild]].stands_for:
+                        options.append((wild, Meaning(rank_of(kind), suit), kind, front))
+        for card, meaning, meant, front in options:
+            key = (t, deck[card], meaning, front)
+            if key in seen:
+                continue
+            seen.add(key)
+            escort: int | None = None
+            if split.needs_escort(meant):
+                chosen = split.escorts_for(1, {card})
+                if chosen is None:
+                    continue
+                escort = chosen[0]
+            if must is not None and must not in (card, escort):
+                continue
+            new = _extended(variant, old, card, meaning, escort, front)
+            try:
+                normalized, _, _ = check_layoff(variant, old, new, hand, seat)
+            except Illegal:
+                continue
+            out.append((t, normalized))
+    return out
+
+
+def hand_kinds(hand: _Hand) -> list[tuple[int, list[int]]]:
+    """(kind, ids) of the hand's cards that may play as themselves."""
+    return sorted(hand.by_kind.items())
+
+
+def _extended(
+    variant: Variant, old: TableMeld, card: int, meaning: Meaning | None, escort: int | None, front: bool
+) -> TableMeld:
+    escorts = old.escorts or ((None,) * len(old.ids) if variant.escorts is not None else ())
+    if front:
+        ids, meanings = (card, *old.ids), (meaning, *old.meanings)
+        new_escorts = (escort, *escorts) if variant.escorts is not None else ()
+    else:
+        ids, meanings = (*old.ids, card), (*old.meanings, meaning)
+        new_escorts = (*escorts, escort) if variant.escorts is not None else ()
+    return TableMeld(ids, meanings, new_escorts)
+
+
+def _disjoint(a: TableMeld, b: TableMeld) -> bool:
+    return not set(a.all_ids()) & set(b.all_ids())
+
+
+def opening_bundles(
+    variant: Variant,
+    requirement: Requirement,
+    candidates: Sequence[Candidate],
+    must: int | None = None,
+    limit: int = 30,
+) -> list[tuple[TableMeld, ...]]:
+    """Bundles of up to three disjoint candidate melds that meet the opening requirement
+    (and contain `must` if given), best-looking first."""
+
+    def weight(c: Candidate) -> int:
+        return opening_value(variant, c[1]) if requirement.kind == "points" else card_count(c[1])
+
+    ranked = sorted(candidates, key=weight, reverse=True)[:24]
+    holders = [c for c in candidates if must is None or must in c[0].all_ids()]
+    out: list[tuple[TableMeld, ...]] = []
+    seen: set[frozenset[int]] = set()
+
+    def add(bundle: Sequence[Candidate]) -> None:
+        key = frozenset(i for m, _ in bundle for i in m.all_ids())
+        if key in seen or len(out) >= limit:
+            return
+        if must is not None and must not in key:
+            return
+        if requirement.met_by(variant, [info for _, info in bundle]):
+            seen.add(key)
+            out.append(tuple(m for m, _ in bundle))
+
+    for c in ranked:
+        add([c])
+    for a, b in combinations(ranked, 2):
+        if _disjoint(a[0], b[0]):
+            add([a, b])
+    if must is not None:
+        for h in holders:
+            for c in ranked:
+                if _disjoint(h[0], c[0]):
+                    add([c, h])
+            for a, b in combinations(ranked[:12], 2):
+                if _disjoint(a[0], b[0]) and _disjoint(a[0], h[0]) and _disjoint(b[0], h[0]):
+                    add([a, b, h])
+    return out
