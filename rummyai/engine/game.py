@@ -8,6 +8,8 @@ the same deals).
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +22,7 @@ from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import Variant, get_variant
 
 _FAMILIES: dict[str, TurnFamily] = {}
+_FAMILY_MODULES = {"play_or_draw": "rummyai.engine.tile", "draw_meld_discard": "rummyai.engine.discard"}
 
 
 def register_family(name: str, family: TurnFamily) -> None:
@@ -29,9 +32,12 @@ def register_family(name: str, family: TurnFamily) -> None:
 
 def family_of(variant: Variant) -> TurnFamily:
     """The turn family implementing this variant's round rules."""
-    if variant.family not in _FAMILIES:
-        # Import the family modules lazily so that they can import this module.
-        from rummyai.engine import discard, tile  # noqa: F401
+    if variant.family not in _FAMILIES and variant.family in _FAMILY_MODULES:
+        # Import the family module lazily so that it can import this module.
+        try:
+            importlib.import_module(_FAMILY_MODULES[variant.family])
+        except ModuleNotFoundError as error:
+            raise RummyError(f"the {variant.family} turn family is not available: {error}") from None
     try:
         return _FAMILIES[variant.family]
     except KeyError:
@@ -159,3 +165,45 @@ def match_winners(
         return ()
     best = min(scores) if variant.low_score_wins else max(scores)
     return tuple(seat for seat, score in enumerate(scores) if score == best)
+
+
+Chooser = Callable[[GameState, int, list[Move], np.random.Generator], Move]
+
+
+def agent_rng(seed: int) -> np.random.Generator:
+    """The generator handed to `play_match` choosers, derived from the match seed."""
+    return np.random.default_rng([seed, 7919])
+
+
+def play_match(
+    variant: str | Variant,
+    players: int,
+    seed: int,
+    choose: Chooser,
+    *,
+    options: Any = None,
+    max_turns: int | None = None,
+    max_moves: int = 1_000_000,
+    on_move: Callable[[GameState, Move], None] | None = None,
+) -> GameState:
+    """Play a whole match: `choose(state, seat, moves, rng)` picks each move; the final state.
+
+    Deterministic from `seed`: the deals come from it and `rng` is `agent_rng(seed)`.
+    `on_move(state, move)` is called before each move is applied (recording, logging).
+    """
+    state = new_match(variant, players, seed, options=options, max_turns=max_turns)
+    rng = agent_rng(seed)
+    for _ in range(max_moves):
+        if state.match_over:
+            return state
+        seat = state.to_act
+        move = choose(state, seat, legal_moves(state), rng)
+        if on_move is not None:
+            on_move(state, move)
+        state = apply(state, move)
+    raise RummyError(f"the match did not end within {max_moves} moves")
+
+
+def random_choice(state: GameState, seat: int, moves: list[Move], rng: np.random.Generator) -> Move:
+    """A chooser picking uniformly among the listed moves."""
+    return moves[int(rng.integers(len(moves)))]

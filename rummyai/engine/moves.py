@@ -42,3 +42,21 @@ class Violation:
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Give(Move):
+    """Tile Rummy stalemate (§2.6 step 1): put one hand card, by physical id, into the mini-pool."""
+
+    card: int
+
+
+@dataclass(frozen=True)
+class Rejected(Move):
+    """An unchecked PLAY that the engine rejects under `invalid_play_penalty` (§2.2, §8.2).
+
+    Legal only when `play` itself is illegal and the variant has a penalty: the table stays as it
+    was, the player draws the penalty cards, and the turn counts as a pass.
+    """
+
+    play: Play

@@ -1,0 +1,269 @@
+"""Judge a tile-style PLAY written in card tokens (the `rummyai validate` contract).
+
+Text has no physical ids, so the judge gives the start table's and the hand's cards ids, then
+searches how the new table's copies map to them: two copies of one card look the same, so the
+play is legal if SOME assignment of copies (and, for wilds whose meaning is not written, SOME
+choice of meanings) passes `tile_rules.check_play`. A joker's meaning written on the start table
+is the one the joker rules hold it to.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import islice, permutations, product
+from typing import Any
+
+from rummyai.cards import (
+    Meaning,
+    Slot,
+    card_str,
+    parse_cards,
+    parse_table,
+    rank_of,
+    sort_key,
+    suit_of,
+)
+from rummyai.engine.moves import Violation
+from rummyai.engine.state import TableMeld
+from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
+from rummyai.errors import DeckError, MeldError, RummyError, VariantError
+from rummyai.melds import analyze_meld
+from rummyai.variants import Variant, get_variant
+
+MAX_ASSIGNMENTS = 256
+MAX_MEANINGS = 64
+
+TableText = str | Sequence[str | Sequence[str]]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The verdict on a play: legal or not, the hand cards played, the rule broken and why.
+
+    `new_table` is the judged table with every wild's meaning written (legal plays only).
+    """
+
+    legal: bool
+    played: list[str] = field(default_factory=list)
+    rule: str | None = None
+    reason: str | None = None
+    new_table: list[list[str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's output: ``{"legal": true, "played": [...]}`` or the rule and reason."""
+        if self.legal:
+            return {"legal": True, "played": list(self.played)}
+        return {"legal": False, "rule": self.rule, "reason": self.reason}
+
+
+def judge_play(
+    variant: str | Variant,
+    hand: str | Iterable[str],
+    table: TableText,
+    new_table: TableText,
+    opened: bool = True,
+    options: Any = None,
+) -> Judgement:
+    """Is `new_table` a legal result of playing cards from `hand` onto `table`?
+
+    Raises `CardError` (unknown token), `DeckError` (more copies than the deck holds),
+    `MeldError` (a start-table meld that is not valid) or `VariantError`.
+    """
+    rules = get_variant(variant, options)
+    if not rules.tile_style:
+        raise VariantError(f"{rules.id} is not a tile-style variant; the judge rates table rearrangements")
+    hand_cards = parse_cards(hand)
+    start = parse_table(table)
+    final = parse_table(new_table)
+    _check_deck(rules, hand_cards, start, final)
+    for k, meld in enumerate(start):
+        try:
+            analyze_meld(rules, meld)
+        except MeldError as error:
+            raise MeldError(f"table meld {k + 1}: {error}") from None
+    ids = _IdPool(rules)
+    start_melds = tuple(
+        TableMeld(tuple(ids.take(s.card) for s in meld), tuple(s.meaning for s in meld)) for meld in start
+    )
+    hand_ids = [ids.take(c) for c in hand_cards]
+    first: Violation | None = None
+    for new in _layouts(rules, start_melds, hand_ids, final):
+        if isinstance(new, Violation):
+            return Judgement(False, rule=new.rule, reason=new.reason)
+        check = check_play(rules, start_melds, hand_ids, new, opened)
+        if check.violation is None:
+            return _legal(rules, check)
+        first = first or check.violation
+    assert first is not None
+    return Judgement(False, rule=first.rule, reason=first.reason)
+
+
+def _legal(variant: Variant, check: PlayCheck) -> Judgement:
+    deck = variant.deck
+    played = sorted((deck[i] for i in check.played), key=sort_key)
+    table = [meld_text(m, deck).split() for m in check.table]
+    return Judgement(True, [card_str(c) for c in played], new_table=table)
+
+
+def _check_deck(
+    variant: Variant, hand: list[int], start: list[tuple[Slot, ...]], final: list[tuple[Slot, ...]]
+) -> None:
+    before = Counter(hand) + Counter(s.card for m in start for s in m)
+    after = Counter(s.card for m in final for s in m)
+    for kind in sorted(set(before) | set(after)):
+        have = max(before[kind], after[kind])
+        if have > variant.copies[kind]:
+            raise DeckError(
+                f"{have} copies of {card_str(kind)}, but the {variant.id} deck holds {variant.copies[kind]}"
+            )
+
+
+class _IdPool:
+    """Hands out the physical ids of each card kind in deck order."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.free: dict[int, list[int]] = defaultdict(list)
+        for i in reversed(range(len(variant.deck))):
+            self.free[variant.deck[i]].append(i)
+
+    def take(self, kind: int) -> int:
+        return self.free[kind].pop()
+
+
+def _layouts(
+    variant: Variant,
+    start: tuple[TableMeld, ...],
+    hand: list[int],
+    final: list[tuple[Slot, ...]],
+) -> Iterator[tuple[TableMeld, ...] | Violation]:
+    """Candidate physical new tables: assignments of copies, then other meanings of unstated wilds."""
+    deck = variant.deck
+    rule = sections(variant).conservation
+    positions: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for m, meld in enumerate(final):
+        for p, slot in enumerate(meld):
+            positions[slot.card].append((m, p))
+    on_table: dict[int, list[int]] = defaultdict(list)
+    owner: dict[int, int] = {}
+    for u, start_meld in enumerate(start):
+        for i in start_meld.ids:
+            on_table[deck[i]].append(i)
+            owner[i] = u
+    in_hand: dict[int, list[int]] = defaultdict(list)
+    for i in hand:
+        in_hand[deck[i]].append(i)
+    choices: list[tuple[int, list[tuple[int, ...]]]] = []
+    for kind in set(positions) | set(on_table):
+        spots, table_ids, hand_ids = positions[kind], on_table[kind], in_hand[kind]
+        if len(spots) < len(table_ids):
+            yield Violation(rule, f"{card_str(kind)} was on the table and must stay there")
+            return
+        if len(spots) > len(table_ids) + len(hand_ids):
+            yield Violation(rule, f"{card_str(kind)} is neither on the table nor in the hand")
+            return
+        sources = table_ids + hand_ids[: len(spots) - len(table_ids)]
+        options = _distinct_orders(sources, set(hand_ids))
+
+        def overlap(order: tuple[int, ...], spots: list[tuple[int, int]] = spots) -> int:
+            score = 0
+            for (m, _), i in zip(spots, order, strict=True):
+                if i in owner:
+                    kinds = {deck[j] for j in start[owner[i]].ids}
+                    score += sum(1 for s in final[m] if s.card in kinds)
+            return -score
+
+        choices.append((kind, sorted(options, key=overlap)))
+    kinds = [k for k, _ in choices]
+    alternatives = [_meanings(variant, meld) for meld in final]
+    for combo in islice(product(*(opts for _, opts in choices)), MAX_ASSIGNMENTS):
+        ids: dict[tuple[int, int], int] = {}
+        for kind, order in zip(kinds, combo, strict=True):
+            for spot, i in zip(positions[kind], order, strict=True):
+                ids[spot] = i
+        base = [
+            (tuple(ids[(m, p)] for p in range(len(meld))), tuple(s.meaning for s in meld))
+            for m, meld in enumerate(final)
+        ]
+        yield tuple(TableMeld(i, mean) for i, mean in base)
+        for k, pick in enumerate(islice(product(*alternatives), MAX_MEANINGS)):
+            if k == 0:
+                continue
+            yield tuple(TableMeld(i, mean) for (i, _), mean in zip(base, pick, strict=True))
+
+
+def _distinct_orders(sources: list[int], hand_ids: set[int]) -> list[tuple[int, ...]]:
+    """Orders of `sources` over the spots, treating hand copies of one kind as the same card."""
+    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for order in islice(permutations(sources), 5040):
+        key = tuple(-1 if i in hand_ids else i for i in order)
+        seen.setdefault(key, order)
+    return list(seen.values())
+
+
+def _meanings(variant: Variant, meld: tuple[Slot, ...]) -> list[tuple[Meaning | None, ...]]:
+    """The written meanings first, then other valid meanings for the unstated wilds."""
+    written = tuple(s.meaning for s in meld)
+    unstated = [k for k, s in enumerate(meld) if s.meaning is None and variant.is_wild(s.card)]
+    if not unstated:
+        return [written]
+    naturals = [s.card for s in meld if not variant.always_wild(s.card)]
+    options: list[Meaning] = []
+    if len({rank_of(c) for c in naturals}) == 1:
+        options.append(Meaning(rank_of(naturals[0])))
+    for suit in {suit_of(c) for c in naturals}:
+        options += [Meaning(r, suit) for r in range(1, 14)]
+    out = [written]
+    for pick in islice(product(options, repeat=len(unstated)), 4096):
+        stated = list(written)
+        for k, meaning in zip(unstated, pick, strict=True):
+            stated[k] = meaning
+        try:
+            analyze_meld(variant, tuple(Slot(s.card, m) for s, m in zip(meld, stated, strict=True)))
+        except MeldError:
+            continue
+        out.append(tuple(stated))
+    return out
+
+
+def judge_json(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """The `rummyai validate --json` answer for one input object (``{"error": ...}`` on bad input)."""
+    try:
+        if not isinstance(obj, Mapping):
+            raise RummyError("a position is a JSON object")
+        missing = [k for k in ("variant", "hand", "table", "new_table") if k not in obj]
+        if missing:
+            raise RummyError(f"missing field(s): {', '.join(missing)}")
+        opened = obj.get("opened", True)
+        if not isinstance(opened, bool):
+            raise RummyError(f"'opened' must be true or false, got {opened!r}")
+        judgement = judge_play(
+            str(obj["variant"]),
+            _tokens(obj["hand"], "hand"),
+            _table(obj["table"], "table"),
+            _table(obj["new_table"], "new_table"),
+            opened=opened,
+            options=obj.get("options"),
+        )
+    except RummyError as error:
+        return {"error": str(error)}
+    return judgement.to_json()
+
+
+def _tokens(value: Any, name: str) -> list[str] | str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(t, str) for t in value):
+        return list(value)
+    raise RummyError(f"'{name}' must be a list of card tokens")
+
+
+def _table(value: Any, name: str) -> list[str | list[str]] | str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(
+        isinstance(m, str) or (isinstance(m, list) and all(isinstance(t, str) for t in m)) for m in value
+    ):
+        return list(value)
+    raise RummyError(f"'{name}' must be a list of melds, each a list of card tokens")
