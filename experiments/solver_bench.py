@@ -1,0 +1,177 @@
+"""Solver benchmark: rummyai's CP-SAT solver against PyPI `rummikub-solver` 1.0.0 (GLPK_MI).
+
+Both solve the same 200 deterministic `rummikub` positions (table empty or 3-60 tiles dealt as
+random runs of 3-5 and groups of 3-4 with jokers anywhere, hand 6-20 tiles), warm (each solver
+set up once, one untimed solve first). rummikub-solver runs in a subprocess from its own venv
+(created on first use under the cache dir, never in the project venv), because OR-Tools and
+its MILP back ends ship clashing native libraries. The script prints median / p90 / max
+milliseconds per solve for both, checks that both find the same number of tiles (two independent
+exact models), and plots solve time against table size. It also times rummyai alone on
+`rummy-board` positions.
+
+    .venv/bin/python experiments/solver_bench.py [--positions 200] [--seed 0] [--plot FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rummyai.cards import JOKER
+from rummyai.solvers import make_position, solve
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.random_positions import random_position
+
+CACHE = Path(os.environ.get("RUMMYAI_CACHE", Path.home() / ".cache" / "rummyai"))
+VENV = CACHE / "rummikub-solver-venv"
+
+# Runs inside the rummikub-solver venv: reads positions (tile numbers) on stdin, prints results.
+CHILD = r"""
+import json, sys, time
+from rummikub_solver import GameState, MILPSolver, RuleSet, SolverMode
+rs = RuleSet(solver_backend=MILPSolver.GLPK_MI)
+positions = json.load(sys.stdin)
+def run(p):
+    state = rs.new_game()
+    state.initial = False
+    state.add_rack(*p["rack"])
+    if p["table"]:
+        state.add_table(*p["table"])
+    t = time.perf_counter()
+    sol = rs.solve(state, SolverMode.TILE_COUNT)
+    ms = (time.perf_counter() - t) * 1000
+    return {"tiles": 0 if sol is None else len(sol.tiles), "ms": ms}
+run(positions[0])
+print(json.dumps([run(p) for p in positions]))
+"""
+
+
+@dataclass
+class Args:
+    """Benchmark arguments."""
+
+    positions: int = 200  # number of rummikub positions
+    seed: int = 0  # base seed of the positions
+    plot: str = "experiments/solver_bench.png"  # where to save the time-vs-table-size plot
+    no_baseline: bool = False  # skip rummikub-solver (no venv needed)
+
+
+def positions(variant: str, count: int, seed: int) -> list[tuple[list[int], list]]:
+    """Deterministic positions: table empty (1 in 10) or 3-60 tiles, hand 6-20 tiles."""
+    out = []
+    for i in range(count):
+        rng = random.Random(seed * 100_003 + i)
+        table_size = 0 if rng.random() < 0.1 else rng.randint(3, 60)
+        out.append(random_position(variant, seed * 100_003 + i, table_size, rng.randint(6, 20)))
+    return out
+
+
+def ensure_venv() -> Path:
+    """The baseline's own venv (created once under the cache dir)."""
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        print(f"creating {VENV} for rummikub-solver 1.0.0 + cvxopt ...", file=sys.stderr)
+        VENV.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "rummikub-solver==1.0.0", "cvxopt"], check=True
+        )
+    return python
+
+
+def to_tiles(cards: list[int]) -> list[int]:
+    """rummikub-solver tile numbers: colour-major 1..52, joker 53 (our kinds + 1)."""
+    return [53 if c == JOKER else c + 1 for c in cards]
+
+
+def baseline(cases: list[tuple[list[int], list]]) -> list[dict[str, float]]:
+    """Solve every case with rummikub-solver (GLPK_MI) in its own process."""
+    python = ensure_venv()
+    payload = [
+        {"rack": to_tiles(hand), "table": to_tiles([s.card for meld in table for s in meld])}
+        for hand, table in cases
+    ]
+    done = subprocess.run([str(python), "-c", CHILD], input=json.dumps(payload), capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"rummikub-solver failed:\n{done.stderr[-2000:]}")
+    result: list[dict[str, float]] = json.loads(done.stdout)
+    return result
+
+
+def ours(variant: str, cases: list[tuple[list[int], list]], **kwargs: object) -> list[tuple[int, float, str]]:
+    """Solve every case with rummyai (one untimed warm-up first); check every answer."""
+    solve(variant, *cases[0])
+    out = []
+    for hand, table in cases:
+        start = time.perf_counter()
+        sol = solve(variant, hand, table, **kwargs)  # type: ignore[arg-type]
+        ms = (time.perf_counter() - start) * 1000
+        check_solution(make_position(variant, hand, table), sol)
+        out.append((sol.cards_played, ms, sol.status))
+    return out
+
+
+def stats(times: list[float]) -> str:
+    """median / p90 / max in ms."""
+    ordered = sorted(times)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return f"{statistics.median(ordered):7.2f} {p90:7.2f} {ordered[-1]:7.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=Args.positions)
+    parser.add_argument("--seed", type=int, default=Args.seed)
+    parser.add_argument("--plot", default=Args.plot)
+    parser.add_argument("--no-baseline", action="store_true")
+    ns = parser.parse_args()
+    cases = positions("rummikub", ns.positions, ns.seed)
+    table_sizes = [sum(len(m) for m in table) for _, table in cases]
+    print(f"{len(cases)} rummikub positions, seed {ns.seed}; times in ms per warm solve")
+    print(f"{'solver':44s}  median     p90     max  optimal")
+    mine = ours("rummikub", cases)
+    print(f"{'rummyai CP-SAT (cards, fewest melds broken)':44s} {stats([m for _, m, _ in mine])}  "
+          f"{sum(s == 'optimal' for *_, s in mine)}/{len(mine)}")
+    plain = ours("rummikub", cases, minimize_changes=False)
+    print(f"{'rummyai CP-SAT (cards only)':44s} {stats([m for _, m, _ in plain])}  "
+          f"{sum(s == 'optimal' for *_, s in plain)}/{len(plain)}")
+    base: list[dict[str, float]] = []
+    if not ns.no_baseline:
+        base = baseline(cases)
+        print(f"{'rummikub-solver 1.0.0 GLPK_MI':44s} {stats([b['ms'] for b in base])}")
+        differ = [i for i, (m, b) in enumerate(zip(mine, base, strict=True)) if m[0] != b["tiles"]]
+        print(f"tiles played agree with rummikub-solver on {len(cases) - len(differ)}/{len(cases)}"
+              + (f" (differ: {differ[:10]})" if differ else ""))
+    board = positions("rummy-board", ns.positions, ns.seed + 1)
+    res = ours("rummy-board", board)
+    print(f"{'rummyai CP-SAT on rummy-board':44s} {stats([m for _, m, _ in res])}  "
+          f"{sum(s == 'optimal' for *_, s in res)}/{len(res)}")
+    if ns.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.scatter(table_sizes, [m for _, m, _ in mine], s=10, label="rummyai CP-SAT")
+        if base:
+            ax.scatter(table_sizes, [b["ms"] for b in base], s=10, label="rummikub-solver GLPK_MI")
+        ax.set_xlabel("tiles on the table")
+        ax.set_ylabel("ms per solve")
+        ax.set_yscale("log")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(ns.plot, dpi=120)
+        print(f"plot saved to {ns.plot}")
+
+
+if __name__ == "__main__":
+    main()
