@@ -324,10 +324,13 @@ def _resolve_escort(variant: Variant, slot: Slot) -> Slot:
         return slot
     if escort.card in variant.escorts.escorts:
         return slot if escort.meaning is None else replace(slot, escort=replace(escort, meaning=None))
-    if escort.meaning is not None:
+    rule = variant.wild_map.get(escort.card)
+    if escort.meaning is not None or rule is None:
         return slot
-    rule = variant.wild_map[escort.card]
-    heart = min(c for c in rule.stands_for if c in variant.escorts.escorts)
+    hearts = [c for c in rule.stands_for if c in variant.escorts.escorts]
+    if not hearts:
+        return slot
+    heart = min(hearts)
     return replace(slot, escort=replace(escort, meaning=Meaning(rank_of(heart), suit_of(heart))))
 
 
@@ -466,6 +469,7 @@ def _run_reason(
                 return _MEANING, f"{slot} cannot stand in a run of {SUIT_NAMES[suit]}"
             if meaning.rank in ranks:
                 return _MEANING, f"{slot} repeats a rank of the run"
+            ranks.append(meaning.rank)
     if any(r > rule.max_rank for r in ranks):
         return _SHAPE, f"runs of {SUIT_NAMES[suit]} end at {rank_str(rule.max_rank)} in {variant.id}"
     if 1 in ranks and 13 in ranks and not rule.wrap:
