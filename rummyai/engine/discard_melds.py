@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from rummyai.cards import Meaning, card_str
 from rummyai.engine.moves import Violation
@@ -95,6 +95,23 @@ def normalize(variant: Variant, meld: TableMeld, credit: Sequence[int] = ()) -> 
 
     `credit` gives the seat credited with each core card of `meld` in its given order.
     """
+    cache: dict[Any, tuple[TableMeld, MeldInfo] | Illegal] = variant.__dict__.setdefault("_dmd_cache", {})
+    key = (meld, tuple(credit))
+    hit = cache.get(key)
+    if hit is None:
+        try:
+            hit = _normalize(variant, meld, credit)
+        except Illegal as error:
+            hit = error
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[key] = hit
+    if isinstance(hit, Illegal):
+        raise Illegal(hit.violation)
+    return hit
+
+
+def _normalize(variant: Variant, meld: TableMeld, credit: Sequence[int]) -> tuple[TableMeld, MeldInfo]:
     info = analyze(variant, meld)
     deck = variant.deck
     escorts = meld.escorts or (None,) * len(meld.ids)

@@ -39,7 +39,7 @@ def run_windows(rule: RunRule, length: int) -> Iterator[list[int]]:
 class _Hand:
     """A hand split by role: naturals by kind, wilds, and hearts that may serve as escorts."""
 
-    def __init__(self, variant: Variant, hand: Sequence[int], must: int | None) -> None:
+    def __init__(self, variant: Variant, hand: Sequence[int], must: int | None, focus: bool = False) -> None:
         deck = variant.deck
         self.variant = variant
         self.must = must
@@ -56,6 +56,11 @@ class _Hand:
         for ids in self.by_kind.values():
             ids.sort(key=lambda i: (i != must, i))
         rule = variant.escorts
+        self.focus: int | None = None
+        if must is not None and focus:
+            kind = deck[must]
+            if not variant.is_wild(kind) and (rule is None or kind not in rule.escorts):
+                self.focus = kind
         self.hearts = [] if rule is None else [i for i in hand if deck[i] in rule.escorts]
         self.hearts.sort(key=lambda i: (i != must, variant.hand_value(deck[i]), i))
 
@@ -120,6 +125,8 @@ def _groups(hand: _Hand, limit: int) -> Iterator[Candidate]:
     variant = hand.variant
     deck = variant.deck
     for rank in range(1, 14):
+        if hand.focus is not None and rank_of(hand.focus) != rank:
+            continue
         naturals: list[int] = []
         for kind, ids in sorted(hand.by_kind.items()):
             if rank_of(kind) != rank:
@@ -163,7 +170,7 @@ def _runs(hand: _Hand, limit: int) -> Iterator[Candidate]:
     variant = hand.variant
     for suit in range(4):
         rule = variant.run_rules[suit]
-        if rule is None:
+        if rule is None or (hand.focus is not None and suit_of(hand.focus) != suit):
             continue
         made = 0
         in_suit = sum(1 for kind in hand.by_kind if suit_of(kind) == suit and not variant.is_wild(kind))
@@ -172,8 +179,9 @@ def _runs(hand: _Hand, limit: int) -> Iterator[Candidate]:
         for length in range(min(13, in_suit + len(hand.wilds)), variant.min_meld - 1, -1):
             for seq in run_windows(rule, length):
                 kinds = [make_card(p, suit) for p in seq]
-                present = [hand.by_kind.get(k, []) for k in kinds]
-                naturals = sum(1 for ids in present if ids)
+                if hand.focus is not None and hand.focus not in kinds:
+                    continue
+                naturals = sum(1 for k in kinds if k in hand.by_kind)
                 wild_need = length - naturals
                 if (
                     naturals == 0
@@ -181,6 +189,7 @@ def _runs(hand: _Hand, limit: int) -> Iterator[Candidate]:
                     or not _count_ok(variant, naturals, wild_need)
                 ):
                     continue
+                present = [hand.by_kind.get(k, []) for k in kinds]
                 core: list[tuple[int, Meaning | None, int]] = []
                 free_wilds = list(hand.wilds)
                 ok = True
@@ -232,7 +241,7 @@ def meld_candidates(
 ) -> list[Candidate]:
     """Valid new melds made of hand cards (containing `must` if given, using `prefer` before
     other copies of its card), deduplicated by cards."""
-    split = _Hand(variant, hand, must if must is not None else prefer)
+    split = _Hand(variant, hand, must if must is not None else prefer, focus=must is not None)
     seen: set[tuple[int, ...]] = set()
     out: list[Candidate] = []
     for meld, info in [*_royale(split), *_groups(split, limit), *_runs(split, limit)]:

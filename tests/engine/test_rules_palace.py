@@ -1,0 +1,344 @@
+"""Rummy Palace rules (VARIANTS.md §4), each with a legal and an illegal case."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rummyai.cards import JOKER, parse_card
+from rummyai.engine.discard import (
+    DeclineKnock,
+    Discard,
+    DiscardFamily,
+    DrawStock,
+    JokerSwap,
+    Knock,
+    LayOff,
+    MeldCards,
+    Opening,
+    TakeDiscard,
+)
+from rummyai.engine.discard_melds import analyze
+from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
+from rummyai.engine.game import apply, legal_moves, validate
+from rummyai.melds import opening_value
+
+FAMILY = DiscardFamily()
+
+
+def rule_of(state, move) -> str | None:
+    violation = validate(state, move)
+    return None if violation is None else violation.rule
+
+
+def meld(state, text: str, seat: int | None = None) -> MeldCards:
+    return MeldCards(hand_meld(state, state.round.turn if seat is None else seat, text))
+
+
+# ---------------------------------------------------------------------------- §4.2 turn
+def test_turn_starts_with_a_draw() -> None:
+    s = build_state("rummy-palace", ["TS JS QS 4C", "2C"], discard="9D", phase="draw")
+    assert rule_of(s, meld(s, "TS JS QS")) == "4.2"
+    assert rule_of(s, DrawStock()) is None
+    assert rule_of(s, TakeDiscard(0)) is None
+
+
+def test_only_the_top_discard_may_be_taken() -> None:
+    s = build_state("rummy-palace", ["TS JS QS 4C", "2C"], discard="9D 8D", phase="draw")
+    assert rule_of(s, TakeDiscard(0)) == "4.2"
+    after = apply(s, TakeDiscard(1))
+    assert parse_card("8D") in [after.variant.deck[i] for i in after.round.hands[0]]
+
+
+def test_card_taken_from_the_pile_may_not_be_discarded_again() -> None:
+    s = build_state("rummy-palace", ["TS JS QS 4C", "2C"], discard="9D", phase="draw")
+    s = apply(s, TakeDiscard(0))
+    nine = hand_ids(s, 0, "9D")[0]
+    assert rule_of(s, Discard(nine)) == "4.2"
+    assert rule_of(s, Discard(hand_ids(s, 0, "4C")[0])) is None
+
+
+def test_a_card_is_kept_for_the_final_discard() -> None:
+    s = build_state("rummy-palace", ["TS JS QS", "2C"], opened=[True, True])
+    assert rule_of(s, meld(s, "TS JS QS")) == "4.2"
+    s = build_state("rummy-palace", ["TS JS QS 4C", "2C"], opened=[True, True])
+    assert rule_of(s, meld(s, "TS JS QS")) is None
+
+
+def test_taken_card_alone_left_is_refused() -> None:
+    # 4.8.4: with the taken card unable to be discarded, a play leaving only it is refused.
+    s = build_state("rummy-palace", ["4C 5D", "2C"], table=["6D 7D 8D"], discard="", taken="5D")
+    four = hand_layoff(s, 0, 0, "5D", front=True)
+    assert rule_of(s, LayOff(0, four)) is None  # lays off the taken 5D, keeps 4C to discard
+    s = build_state("rummy-palace", ["9D 5C", "2C"], table=["6D 7D 8D"], taken="5C")
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "9D"))) == "4.2"
+
+
+def test_layoff_only_after_first_meld() -> None:
+    s = build_state("rummy-palace", ["9H 4C 5C", "2C"], table=["6H 7H 8H"], opened=[False, True])
+    layoff = LayOff(0, hand_layoff(s, 0, 0, "9H"))
+    assert rule_of(s, layoff) == "4.4"
+    s = replace(s, round=replace(s.round, opened=(True, True)))
+    assert rule_of(s, layoff) is None
+
+
+# ---------------------------------------------------------------------------- §4.3 melds
+def test_group_suits_distinct_and_at_most_four() -> None:
+    s = build_state("rummy-palace", ["7H 7H 7S 7C 7D 2C", "2C"])
+    assert rule_of(s, meld(s, "7H 7H 7S")) == "4.3"
+    assert rule_of(s, meld(s, "7H 7S 7C")) is None
+    assert rule_of(s, meld(s, "7H 7S 7C 7D")) is None
+
+
+def test_run_ace_low_or_high_but_no_wrap() -> None:
+    s = build_state("rummy-palace", ["QS KS AS 2S 3S 9C", "2C"])
+    assert rule_of(s, meld(s, "KS AS 2S")) == "4.3"
+    assert rule_of(s, meld(s, "QS KS AS")) is None
+    assert rule_of(s, meld(s, "AS 2S 3S")) is None
+
+
+def test_cyclic_laying_lets_runs_wrap() -> None:
+    s = build_state("rummy-palace", ["QS KS AS 2S 9C", "2C"], options=["cyclic_laying"])
+    move = meld(s, "QS KS AS 2S")
+    assert rule_of(s, move) is None
+    info = analyze(s.variant, move.meld)
+    # the ace follows the king: 11 points (§4.7)
+    assert opening_value(s.variant, info) == 10 + 10 + 11 + 2
+
+
+def test_jokers_may_not_outnumber_naturals() -> None:
+    s = build_state("rummy-palace", ["9H JK JK QH 3H 3D 8C JK", "2C"])
+    assert rule_of(s, meld(s, "JK=7H JK=8H 9H")) == "4.3"
+    # the seed's two-joker melds
+    assert rule_of(s, meld(s, "9H JK=TH JK=JH QH")) is None
+    assert rule_of(s, meld(s, "3H 3D JK JK")) is None
+
+
+def test_jokers_le_naturals_after_a_layoff() -> None:
+    s = build_state("rummy-palace", ["JK JK 2C", "2C"], table=["5H 6H JK=7H"])
+    one = LayOff(0, hand_layoff(s, 0, 0, "JK=8H"))
+    assert rule_of(s, one) is None
+    s = apply(s, one)
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "JK=9H"))) == "4.3"
+
+
+def test_joker_meaning_is_binding_in_a_run() -> None:
+    s = build_state("rummy-palace", ["TH 9H 3C", "2C"], table=["7H 8H JK=9H"])
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "TH"))) is None
+    # the joker keeps meaning 9H, so a natural 9H cannot join the run
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "9H"))) == "4.3"
+
+
+# ---------------------------------------------------------------------------- §4.4 opening
+def test_first_meld_needs_30_points() -> None:
+    s = build_state("rummy-palace", ["7S 8S 9S TS JS QS 2C", "2C"], opened=[False, True])
+    assert rule_of(s, meld(s, "7S 8S 9S")) == "4.4"  # 24
+    assert rule_of(s, meld(s, "TS JS QS")) is None  # 30
+
+
+def test_opening_ace_values() -> None:
+    s = build_state("rummy-palace", ["AS 2S 3S QH KH AH AD AC 5C", "2C"], opened=[False, True])
+    assert rule_of(s, meld(s, "AS 2S 3S")) == "4.4"  # 1 + 2 + 3
+    assert rule_of(s, meld(s, "QH KH AH")) is None  # 10 + 10 + 11
+    assert opening_value(s.variant, analyze(s.variant, meld(s, "AS AD AC").meld)) == 33
+
+
+def test_jack_queen_joker_ace_is_worth_41() -> None:
+    s = build_state("rummy-palace", ["JH QH JK AH 5C", "2C"], opened=[False, True])
+    move = meld(s, "JH QH JK AH")
+    info = analyze(s.variant, move.meld)
+    assert info.meant(2) == parse_card("KH")
+    assert opening_value(s.variant, info) == 41
+    assert rule_of(s, move) is None
+
+
+def test_joker_counts_as_the_card_it_stands_for() -> None:
+    s = build_state("rummy-palace", ["4C 4S JK 9D", "2C"], opened=[False, True])
+    info = analyze(s.variant, meld(s, "4C 4S JK").meld)
+    assert opening_value(s.variant, info) == 12
+
+
+def test_opening_may_be_several_melds_in_one_bundle() -> None:
+    s = build_state("rummy-palace", ["7S 8S 9S 4H 4D 4C 2D", "2C"], opened=[False, True])
+    bundle = Opening((meld(s, "7S 8S 9S"), meld(s, "4H 4D 4C")))  # 24 + 12
+    assert rule_of(s, bundle) is None
+    short = Opening((meld(s, "7S 8S 9S"),))
+    assert rule_of(s, short) == "4.4"
+
+
+def test_opening_single_meld_option() -> None:
+    hands = ["7S 8S 9S 4H 4D 4C 2D", "2C"]
+    s = build_state("rummy-palace", hands, opened=[False, True], options=["opening_single_meld"])
+    assert rule_of(s, Opening((meld(s, "7S 8S 9S"), meld(s, "4H 4D 4C")))) == "4.4"
+    s = build_state(
+        "rummy-palace", ["TS JS QS 2D", "2C"], opened=[False, True], options=["opening_single_meld"]
+    )
+    assert rule_of(s, meld(s, "TS JS QS")) is None
+
+
+def test_layoffs_allowed_later_in_the_opening_turn() -> None:
+    s = build_state("rummy-palace", ["TS JS QS 9H 2D", "2C"], table=["6H 7H 8H"], opened=[False, True])
+    layoff = LayOff(0, hand_layoff(s, 0, 0, "9H"))
+    assert rule_of(s, layoff) == "4.4"
+    s = apply(s, meld(s, "TS JS QS"))
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "9H"))) is None
+
+
+# ---------------------------------------------------------------------------- §4.5 joker swap
+def _swap_state(opened: bool = True):
+    return build_state(
+        "rummy-palace",
+        ["TH TD 5C 6C 2D", "2C"],
+        table=["9H JK=TH JK=JH QH", "4C 4S JK"],
+        opened=[opened, True],
+    )
+
+
+def _joker(state, meld_index: int, meaning_rank: int | None = None) -> int:
+    table_meld = state.round.table[meld_index]
+    for i, m in zip(table_meld.ids, table_meld.meanings, strict=True):
+        if state.variant.deck[i] == JOKER and (meaning_rank is None or (m and m.rank == meaning_rank)):
+            return i
+    raise AssertionError("no joker")
+
+
+def test_joker_swap_with_the_exact_card_and_replacing_the_joker() -> None:
+    s = _swap_state()
+    joker = _joker(s, 0, 10)
+    ten = hand_ids(s, 0, "TH")[0]
+    place = MeldCards(
+        replace(
+            hand_meld(s, 0, "5C 6C"), ids=(*hand_meld(s, 0, "5C 6C").ids, joker), meanings=(None, None, None)
+        )
+    )
+    swap = JokerSwap(0, joker, ten, place)
+    assert rule_of(s, swap) is None
+    after = apply(s, swap)
+    assert joker not in after.round.hands[0]
+    assert ten in after.round.table[0].ids
+    wrong = JokerSwap(0, joker, hand_ids(s, 0, "TD")[0], place)
+    assert rule_of(s, wrong) == "4.5"
+
+
+def test_joker_swap_needs_the_first_meld() -> None:
+    s = _swap_state(opened=False)
+    joker = _joker(s, 0, 10)
+    place = MeldCards(
+        replace(hand_meld(s, 0, "5C 6C"), ids=(*hand_meld(s, 0, "5C 6C").ids, joker), meanings=(None,) * 3)
+    )
+    assert rule_of(s, JokerSwap(0, joker, hand_ids(s, 0, "TH")[0], place)) == "4.5"
+
+
+def test_swapped_joker_must_return_to_the_table() -> None:
+    s = build_state("rummy-palace", ["TH 4D 5C 6C", "2C"], table=["9H JK=TH JK=JH QH", "4C 4S JK"])
+    joker = _joker(s, 0, 10)
+    ten = hand_ids(s, 0, "TH")[0]
+    # a valid lay-off that leaves the swapped joker in the hand is refused
+    keeps_joker = LayOff(1, hand_layoff(s, 0, 1, "4D"))
+    assert rule_of(s, JokerSwap(0, joker, ten, keeps_joker)) == "4.5"
+    with_joker = replace(keeps_joker.meld, ids=(*keeps_joker.meld.ids[:-1], joker))
+    # laid off into 4C 4S JK instead: two jokers beside two naturals is allowed
+    assert rule_of(s, JokerSwap(0, joker, ten, LayOff(1, with_joker))) is None
+
+
+def test_group_joker_either_missing_suit() -> None:
+    for suit in ("4D", "4H"):
+        s = build_state("rummy-palace", [f"{suit} 7C 8C 2D", "2C"], table=["4C 4S JK", "9C TC JC"])
+        joker = _joker(s, 0)
+        place = LayOff(
+            1,
+            replace(s.round.table[1], ids=(*s.round.table[1].ids, joker), meanings=(None, None, None, None)),
+        )
+        assert rule_of(s, JokerSwap(0, joker, hand_ids(s, 0, suit)[0], place)) is None, suit
+    s = build_state("rummy-palace", ["4C 7C 2D", "2C"], table=["4C 4S JK", "9C TC JC"])
+    joker = _joker(s, 0)
+    place = LayOff(1, replace(s.round.table[1], ids=(*s.round.table[1].ids, joker), meanings=(None,) * 4))
+    assert rule_of(s, JokerSwap(0, joker, hand_ids(s, 0, "4C")[0], place)) == "4.5"
+
+
+def test_swap_offered_only_with_a_placement() -> None:
+    s = _swap_state()
+    swaps = [m for m in legal_moves(s) if isinstance(m, JokerSwap)]
+    assert swaps
+    for swap in swaps:
+        after = apply(s, swap)
+        assert swap.joker not in after.round.hands[0]
+
+
+# ---------------------------------------------------------------------------- §4.6 scoring
+def test_going_out_by_discarding_the_last_card() -> None:
+    s = build_state(
+        "rummy-palace", ["5C", "AS JK 7D", "KH 2C"], table=["TS JS QS"], played=[True, True, True]
+    )
+    out = apply(s, Discard(hand_ids(s, 0, "5C")[0]))
+    result = out.history[-1]
+    assert result.reason == "out" and result.winner == 0
+    assert result.scores == (11 + 20 + 7 + 10 + 2, -(11 + 20 + 7), -(10 + 2))
+
+
+def test_going_rummy_doubles() -> None:
+    hand = "TS JS QS 4H 5H 6H 7H 9C"
+    s = build_state("rummy-palace", [hand, "AS JK"], opened=[False, True])
+    s = apply(s, Opening((meld(s, "TS JS QS"), meld(s, "4H 5H 6H 7H"))))
+    out = apply(s, Discard(hand_ids(s, 0, "9C")[0]))
+    assert out.history[-1].scores == (62, -62)
+    assert out.history[-1].detail == "Going Rummy"
+    # not Going Rummy if the player had played on an earlier turn
+    s = build_state("rummy-palace", ["9C 4H", "AS JK"], table=["5H 6H 7H"], played=[True, True])
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "4H", front=True)))
+    assert apply(s, Discard(hand_ids(s, 0, "9C")[0])).history[-1].scores == (31, -31)
+
+
+def test_stock_recycled_once_then_void_round() -> None:
+    s = build_state("rummy-palace", ["2C 3C", "4D 5D"], discard="9S 8S 7S", stock="KD", phase="draw")
+    s = apply(s, DrawStock())
+    assert s.round.recycles == 1
+    assert sorted(s.variant.deck[i] for i in s.round.stock) == sorted(map(parse_card, ["9S", "8S"]))
+    assert [s.variant.deck[i] for i in s.round.discard] == [parse_card("7S")]
+    # no recycle left: an empty stock at the start of a turn ends the round with no winner
+    s2 = build_state("rummy-palace", ["2C 3C", "4D 5D"], discard="7S", stock="", phase="play")
+    s2 = replace(s2, round=replace(s2.round, recycles=1))
+    out = apply(s2, Discard(hand_ids(s2, 0, "2C")[0]))
+    assert out.history[-1].reason == "void" and out.history[-1].winner is None
+    assert out.history[-1].scores == (-3, -9)
+
+
+# ---------------------------------------------------------------------------- §4.7 knocking
+def test_knocking_order_and_penalty() -> None:
+    s = build_state(
+        "rummy-palace",
+        ["5C 9D", "2H 3H", "4S 6S", "7C 8C"],
+        stock="KD QD",
+        opened=[True, True, False, True],
+        options=["knocking"],
+    )
+    s = apply(s, Discard(hand_ids(s, 0, "9D")[0]))
+    # q = seat 1 may not knock; seat 2 has not opened; seat 3 is asked
+    assert s.round.turn == 3
+    assert rule_of(s, Knock(1)) == "4.7"
+    assert legal_moves(s) == [Knock(3), DeclineKnock(3)]
+    knocked = apply(s, Knock(3))
+    kinds = sorted(knocked.variant.deck[i] for i in knocked.round.hands[3])
+    assert kinds == sorted(map(parse_card, ["7C", "8C", "9D", "QD"]))
+    assert knocked.round.turn == 1 and knocked.round.family_data.phase == "draw"
+    declined = apply(s, DeclineKnock(3))
+    assert declined.round.turn == 1 and len(declined.round.discard) == 1
+
+
+def test_no_knocking_without_the_option() -> None:
+    s = build_state("rummy-palace", ["5C 9D", "2H 3H", "7C 8C"], stock="KD QD")
+    s = apply(s, Discard(hand_ids(s, 0, "9D")[0]))
+    assert s.round.turn == 1
+    assert rule_of(s, Knock(2)) == "4.2"
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_deal_sizes(players: int) -> None:
+    from rummyai.engine.game import new_match
+
+    s = new_match("rummy-palace", players, seed=3)
+    assert all(len(h) == 13 for h in s.round.hands)
+    assert len(s.round.discard) == 1
+    assert len(s.round.stock) == 110 - 13 * players - 1
+    assert s.round.turn == (s.round.dealer + 1) % players
