@@ -1,0 +1,255 @@
+"""Tile Rummy (VARIANTS.md §2): one test per rule with a legal and an illegal case, and the seed's
+manipulation examples written as card tokens."""
+
+from __future__ import annotations
+
+from rummyai.engine import Draw, Give, Play, apply, judge_play, legal_moves, new_match, validate
+from rummyai.engine.tile import apply_or_penalize
+from rummyai.engine.tile_position import play_from_text, position
+from rummyai.errors import IllegalMoveError
+from rummyai.variants import get_variant
+
+V = "rummy-tiles"
+
+
+def legal(hand: str, table: str, new: str, opened: bool = True) -> None:
+    verdict = judge_play(V, hand.split(), table, new, opened=opened)
+    assert verdict.legal, verdict.reason
+
+
+def illegal(rule: str, hand: str, table: str, new: str, opened: bool = True) -> None:
+    verdict = judge_play(V, hand.split(), table, new, opened=opened)
+    assert not verdict.legal, f"expected a {rule} violation"
+    assert verdict.rule == rule, (verdict.rule, verdict.reason)
+
+
+# ------------------------------------------------------------------ §2.1 parameters
+def test_tiles_2_1_deck_deal_and_first_player() -> None:
+    assert len(get_variant(V).deck) == 106
+    state = new_match(V, 4, seed=2)
+    assert [len(h) for h in state.round.hands] == [14] * 4
+    assert len(state.round.stock) == 106 - 56
+    starts = {new_match(V, 4, seed=s).round.turn for s in range(30)}
+    assert len(starts) > 1  # a seeded random seat
+
+
+# ------------------------------------------------------------------ §2.2 turn
+def test_tiles_2_2_draw_with_empty_pool_is_a_pass() -> None:
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="")
+    after = apply(state, Draw())
+    assert after.round.hands[0] == state.round.hands[0] and after.round.passes == 1
+    assert after.round.turn == 1
+
+
+def test_tiles_2_2_invalid_play_penalty_draws_three() -> None:
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="AD 2D 3D 4D")
+    bad = play_from_text(state, "5S 6S 7S 7H 8H")
+    after = apply_or_penalize(state, bad)
+    assert after.round.table == state.round.table
+    assert len(after.round.hands[0]) == 5 and len(after.round.stock) == 1
+    assert after.round.passes == 1 and after.round.turn == 1
+    # a legal play is applied as is
+    state = position(V, ["8S 2C", "2C 3C"], "5S 6S 7S", stock="AD")
+    after = apply_or_penalize(state, play_from_text(state, "5S 6S 7S 8S"))
+    assert len(after.round.hands[0]) == 1 and len(after.round.stock) == 1
+
+
+def test_tiles_2_2_penalty_is_fewer_when_pool_short() -> None:
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="AD")
+    after = apply_or_penalize(state, play_from_text(state, "5S 6S 7S 7H"))
+    assert len(after.round.hands[0]) == 3 and not after.round.stock
+
+
+# ------------------------------------------------------------------ §2.3 melds
+def test_tiles_2_3_groups_three_or_four_distinct_suits() -> None:
+    legal("7C", "7S 7H 7D", "7S 7H 7D 7C")
+    illegal("2.5 T2", "7H", "7S 7H 7D", "7S 7H 7D 7H")
+
+
+def test_tiles_2_3_ace_low_only() -> None:
+    legal("AS 2S 3S", "", "AS 2S 3S")
+    illegal("2.5 T2", "QS KS AS", "", "QS KS AS")
+
+
+def test_tiles_2_3_one_joker_per_meld() -> None:
+    legal("JK", "7S 8S 9S", "7S 8S 9S JK")
+    illegal("2.5 T2", "JK JK", "7S 8S 9S", "7S 8S 9S JK JK")
+
+
+# ------------------------------------------------------------------ §2.4 opening
+def test_tiles_2_4_opening_thirty_points_without_jokers() -> None:
+    legal("TC JC QC", "", "TC JC QC", opened=False)  # 33
+    illegal("2.4", "2C 3C 4C", "", "2C 3C 4C", opened=False)  # 9
+    illegal("2.4", "TC JC JK", "", "TC JC JK", opened=False)
+    legal("2C 3C 4C 7S 7H 7D", "", "2C 3C 4C | 7S 7H 7D", opened=False)  # 9 + 21
+
+
+def test_tiles_2_4_opening_turn_is_exclusive() -> None:
+    legal("TC JC QC", "5S 6S 7S", "5S 6S 7S | TC JC QC", opened=False)
+    illegal("2.4", "TC JC QC 8S", "5S 6S 7S", "5S 6S 7S 8S | TC JC QC", opened=False)
+    illegal("2.4", "9S TS JS QS", "5S 6S 7S 8S", "5S 6S 7S | 8S 9S TS JS QS", opened=False)
+
+
+# ------------------------------------------------------------------ §2.5 T1-T4
+def test_tiles_2_5_t1_conservation() -> None:
+    legal("3C", "4C 5C 6C", "3C 4C 5C 6C")
+    illegal("2.5 T1", "3C", "4C 5C 6C 7C", "3C 4C 5C 6C")
+    illegal("2.5 T1", "", "4C 5C 6C", "4C 5C 6C")
+
+
+def test_tiles_2_5_t2_validity() -> None:
+    legal("8C", "4C 5C 6C 7C", "4C 5C 6C 7C 8C")
+    illegal("2.5 T2", "8C", "4C 5C 6C 7C", "4C 5C | 6C 7C 8C")
+
+
+def test_tiles_2_5_t3_joker_meld_locked_but_may_grow() -> None:
+    legal("9S", "5S 6S JK 8S", "5S 6S JK 8S 9S")  # additions are fine
+    legal("4S TH TD", "5S 6S JK 8S", "4S 5S 6S JK 8S")  # from the rack, on the low end
+    illegal("2.5 T3", "TS", "5S 6S JK 8S 9S", "5S 6S JK=7S | 8S 9S TS")  # split
+    illegal("2.5 T3", "4H 4D", "4S 5S JK 7S", "5S JK 7S | 4S 4H 4D")  # loses a tile
+
+
+def test_tiles_2_5_t4_retrieval() -> None:
+    # (b) the rack supplies 7S; (c) the joker goes into a new meld; (d) with rack tiles
+    legal("7S QH QD", "5S 6S JK 8S", "5S 6S 7S 8S | QH QD JK")
+    # (b) the replacement must come from the rack, not the table
+    illegal("2.5 T4", "QH QD", "5S 6S JK 8S | 7S 7H 7D 7C", "5S 6S 7S 8S | 7H 7D 7C | QH QD JK")
+    # (c) the joker may not go back into an old meld
+    illegal("2.5 T4", "7S 3C", "5S 6S JK 8S | 4C 5C 6C", "5S 6S 7S 8S | 3C 4C 5C 6C JK")
+    # (d) the new meld needs a rack tile besides the replacement
+    illegal("2.5 T4", "7S", "5S 6S JK 8S 9S TS", "5S 6S 7S 8S | 9S TS JK")
+    # group joker: a rack tile of a missing suit replaces it
+    legal("8H 4C 5C", "8S 8D JK", "8S 8D 8H | 4C 5C JK")
+
+
+def test_tiles_2_5_t4_a_no_retrieval_before_opening() -> None:
+    illegal("2.4", "7S QH QD", "5S 6S JK 8S", "5S 6S 7S 8S | QH QD JK", opened=False)
+    legal("7S QH QD", "5S 6S JK 8S", "5S 6S 7S 8S | QH QD JK", opened=True)
+
+
+def test_tiles_2_5_replaced_joker_meld_becomes_ordinary() -> None:
+    # after the joker is replaced, its old meld may be split in the same turn
+    legal("7S QH QD", "5S 6S JK 8S 9S TS", "5S 6S 7S | 8S 9S TS | QH QD JK")
+
+
+# ------------------------------------------------------------------ §2.6 end and scoring
+def test_tiles_2_6_going_out_winner_takes_sum() -> None:
+    state = position(V, ["8S", "AC KD JK", "2C"], "5S 6S 7S", stock="2H")
+    after = apply(state, play_from_text(state, "5S 6S 7S 8S"))
+    result = after.history[0]
+    assert result.winner == 0 and result.scores == (44 + 2, -44, -2)
+    assert sum(result.scores) == 0
+
+
+def test_tiles_2_6_stalemate_mini_pool() -> None:
+    state = position(V, ["KS QS", "2C 3C", "AD"], "5S 6S 7S", stock="", turn=0)
+    # three passes with an empty pool trigger the stalemate
+    state = apply(state, Draw())
+    state = apply(state, Draw())
+    assert validate(state, Give(0)) is not None  # not yet
+    state = apply(state, Draw())
+    rs = state.round
+    assert rs.family_data.phase == "give" and rs.turn == 0  # next seat after seat 2
+    moves = legal_moves(state)
+    assert moves and all(isinstance(m, Give) for m in moves)
+    assert validate(state, Draw()) is not None
+    state = apply(state, moves[0])  # seat 0 gives one of KS QS
+    assert state.round.turn == 1  # seat 2 holds one tile and gives none
+    state = apply(state, legal_moves(state)[0])
+    rs = state.round
+    assert rs.family_data.phase == "extra" and rs.turn == 0
+    assert len(rs.hands[0]) == 2  # took a mini-pool tile first
+    state = apply(state, Draw())  # pass
+    state = apply(state, Draw())
+    state = apply(state, Draw())
+    result = state.history[0]
+    assert result.reason == "stalemate"
+    totals = result.scores
+    assert sum(totals) == 0 and result.winner is not None
+    assert totals[result.winner] == max(totals)
+
+
+def test_tiles_2_6_stalemate_winner_may_go_out_in_extra_cycle() -> None:
+    state = position(V, ["8S", "9S 3C"], "5S 6S 7S", stock="")
+    state = apply(state, Draw())
+    state = apply(state, Draw())
+    # seat 0 holds one tile and gives none; seat 1 gives 9S
+    assert state.round.family_data.phase == "give" and state.round.turn == 1
+    nine = next(i for i in state.round.hands[1] if state.variant.deck[i] == 8)
+    state = apply(state, Give(nine))
+    assert state.round.family_data.phase == "extra" and state.round.turn == 0
+    state = apply(state, play_from_text(state, "5S 6S 7S 8S 9S"))
+    result = state.history[0]
+    assert result.reason == "out" and result.winner == 0 and result.scores == (3, -3)
+
+
+def test_tiles_2_6_stalemate_tie_breaks_fewer_tiles_then_seat() -> None:
+    from rummyai.engine.tile_score import score_blocked
+
+    variant = get_variant(V)
+    deck = variant.deck
+    ids = {}
+    for i, k in enumerate(deck):
+        ids.setdefault(k, []).append(i)
+    five_h = ids[13 + 4][0]
+    two_c, three_c = ids[39 + 1][0], ids[39 + 2][0]
+    five_d = ids[26 + 4][0]
+    result = score_blocked(variant, [(two_c, three_c), (five_h,), (five_d,)], (2, 0, 1), "stalemate")
+    assert result.winner == 2  # 5 points, one tile, earlier in the cycle than seat 1
+    assert result.scores == (0, 0, 0)
+    result = score_blocked(variant, [(two_c, three_c), (ids[0][0],), (five_d,)], (2, 0, 1), "stalemate")
+    assert result.winner == 1 and result.scores == (-4, 8, -4)
+
+
+# ------------------------------------------------------------------ §2.7 decisions
+def test_tiles_2_7_7_rack_joker_joins_any_meld_without_joker() -> None:
+    legal("JK", "5S 6S 7S", "5S 6S 7S JK")
+    illegal("2.5 T2", "JK", "5S 6S JK 8S", "5S 6S JK 8S JK")
+
+
+def test_tiles_2_7_9_rejected_play_restores_table_exactly() -> None:
+    state = position(V, ["8H 9H", "2C 3C"], "5S 6S 7S | 7H 7D 7C", stock="AD 2D 3D")
+    bad = play_from_text(state, "5S 6S | 7S 7H 7D 7C | 8H 9H")
+    assert validate(state, bad) is not None
+    after = apply_or_penalize(state, bad)
+    assert after.round.table == state.round.table
+    # without the penalty option the play is simply refused
+    board = position("rummy-board", ["8H 9H", "2C 3C"], "5S 6S 7S", stock="AD")
+    bad = play_from_text(board, "5S 6S 7S 8H 9H")
+    try:
+        apply_or_penalize(board, bad)
+    except IllegalMoveError as error:
+        assert error.rule == "3.3"
+    else:  # pragma: no cover - the test fails here
+        raise AssertionError("rummy-board has no invalid-play penalty")
+    assert isinstance(bad, Play)
+
+
+# ------------------------------------------------------------------ seed 001 examples
+def test_tiles_seed_manipulation_examples() -> None:
+    # add 3C to the run 4C 5C 6C and 8C to the group of eights
+    legal("3C 8C", "4C 5C 6C | 8S 8H 8D", "3C 4C 5C 6C | 8S 8H 8D 8C")
+    # take 4C from the group of fours to lay 3C 4C 5C 6C
+    legal("3C 5C 6C", "4S 4H 4D 4C", "4S 4H 4D | 3C 4C 5C 6C")
+    # add JC to the run and use the two eights for a new group
+    legal("JC 8H 8D", "8C 9C TC", "9C TC JC | 8C 8H 8D")
+    # split a run around a new 6H
+    legal("6H", "3H 4H 5H 6H 7H 8H", "3H 4H 5H 6H | 6H 7H 8H")
+    # combined split: AC from the rack, AD from a run, AH from a group
+    legal("AC", "AD 2D 3D 4D | AS AH AC AD", "2D 3D 4D | AS AC AD | AC AD AH")
+    # multiple split: TS and 5C from the rack make three groups and a run
+    legal(
+        "TS 5C",
+        "4S 5S 6S 7S 8S 9S | 4H 5H 6H | TH TD TC | 4D 5D 6D",
+        "4S 4H 4D | 5S 5H 5D 5C | 6S 6H 6D | 7S 8S 9S TS | TH TD TC",
+    )
+    # a wrong layout: tiles left over
+    illegal("2.5 T2", "6H", "3H 4H 5H 6H 7H 8H", "3H 4H 5H 6H 6H | 7H 8H")
+
+
+def test_tiles_seed_joker_examples() -> None:
+    # a group of three: either missing suit replaces the joker
+    legal("8H 4C 5C", "8S 8D JK", "8S 8D 8H | 4C 5C JK")
+    legal("8C 4C 5C", "8S 8D JK", "8S 8D 8C | 4C 5C JK")
+    # the replacement must come from the rack
+    illegal("2.5 T4", "4C 5C", "8S 8D JK | 8H 9H TH JH", "8S 8D 8H | 9H TH JH | 4C 5C JK")
