@@ -58,7 +58,9 @@ class MatchRecord:
 
 
 def _meld_text(meld: TableMeld) -> str:
-    return " ".join(str(i) + ("" if m is None else f"={m}") for i, m in zip(meld.ids, meld.meanings, strict=True))
+    return " ".join(
+        str(i) + ("" if m is None else f"={m}") for i, m in zip(meld.ids, meld.meanings, strict=True)
+    )
 
 
 def _meld_parse(text: str) -> TableMeld:
