@@ -45,19 +45,36 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ------------------------------------------------------------------------------ play
+def play_agents_match(
+    variant_id: str, options: Sequence[str], specs: Sequence[str], seed: int, max_turns: int | None = None
+) -> dict[str, Any]:
+    """Play one match with agents built from `specs` (one per seat); the same seed gives the same match."""
+    from rummyai.agents import make_agent_from_spec
+    from rummyai.engine.game import play_match, view
+    from rummyai.engine.selfplay import match_record
+
+    agents = [make_agent_from_spec(spec) for spec in specs]
+    for seat, agent in enumerate(agents):
+        agent.reset(seed * 1000 + seat)
+    moves = 0
+
+    def choose(state: Any, seat: int, legal: Any, rng: Any) -> Any:
+        nonlocal moves
+        moves += 1
+        return agents[seat].act(view(state, seat), legal)
+
+    state = play_match(variant_id, len(agents), seed, choose, options=list(options), max_turns=max_turns)
+    return match_record(state, specs, moves)
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play one whole match with the named agents and print it."""
-    from rummyai.engine.selfplay import play_match_record
-
-    variant = get_variant(args.variant, _options(args.option))
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else []
-    if not agents:
-        agents = ["random"] * args.players
-    if len(agents) == 1:
-        agents = agents * args.players
-    if len(agents) != args.players:
-        raise RummyError(f"--agents names {len(agents)} agents for {args.players} players")
-    record = play_match_record(variant, agents, args.seed, max_turns=args.max_turns)
+    specs = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else ["random"]
+    if len(specs) == 1:
+        specs = specs * args.players
+    if len(specs) != args.players:
+        raise RummyError(f"--agents names {len(specs)} agents for {args.players} players")
+    record = play_agents_match(args.variant, _options(args.option), specs, args.seed, args.max_turns)
     if args.json:
         out.write(json.dumps(record) + "\n")
         return 0
@@ -166,6 +183,50 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_agents(args: argparse.Namespace, out: TextIO) -> int:
+    """List the registered agents with a line each."""
+    from rummyai.agents import AGENTS
+
+    if args.json:
+        out.write(json.dumps(AGENTS) + "\n")
+        return 0
+    width = max(len(name) for name in AGENTS)
+    for name, description in AGENTS.items():
+        out.write(f"{name:<{width}}  {description}\n")
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
+    """Run a duplicate-deal tournament (see `rummyai.arena`)."""
+    from rummyai.arena.cli import tournament_main
+
+    return tournament_main(args)
+
+
+def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the best move with the steps to carry it out, and alternatives."""
+    from rummyai.hint.api import format_hint, hint_json
+
+    request = _position_from_args(args, {"objective": args.objective, "alternatives": args.alternatives})
+    answer = hint_json(request)
+    if "error" in answer:
+        raise RummyError(answer["error"])
+    out.write(json.dumps(answer) + "\n" if args.json else format_hint(answer))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the HTTP hint service (needs the `serve` extra)."""
+    try:
+        from rummyai.hint.service import serve
+    except ImportError as error:
+        raise RummyError(
+            f"the HTTP service needs the 'serve' extra: pip install 'rummyai[serve]' ({error})"
+        ) from None
+    serve(args.host, args.port)
+    return 0
+
+
 # ------------------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
@@ -207,6 +268,29 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             p.add_argument("--objective", default="cards", choices=("cards", "points", "penalty"))
             p.add_argument("--time-limit", type=float, default=None, help="seconds")
+    p = sub.add_parser("hint", help="best move with steps a person can follow")
+    variant_args(p)
+    p.add_argument("--hand", required=True)
+    p.add_argument("--table", default="")
+    p.add_argument("--not-opened", action="store_true")
+    p.add_argument("--objective", default="cards", choices=("cards", "points", "penalty"))
+    p.add_argument("--alternatives", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_hint)
+
+    p = sub.add_parser("serve", help="HTTP hint service (FastAPI)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("agents", help="list the agents")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_agents)
+
+    from rummyai.arena.cli import add_tournament_arguments
+
+    p = add_tournament_arguments(sub.add_parser("tournament", help="duplicate-deal tournament with ratings"))
+    p.set_defaults(run=cmd_tournament)
     return parser
 
 
@@ -216,6 +300,12 @@ def _check_variant_given(args: argparse.Namespace) -> None:
         raise RummyError("--variant is required (one of " + ", ".join(VARIANT_IDS) + ")")
     if getattr(args, "variant", None):
         get_variant(args.variant, _options(getattr(args, "option", None)))
+    if getattr(args, "players", None) is not None and args.command == "play":
+        variant = get_variant(args.variant, _options(args.option))
+        if not variant.min_players <= args.players <= variant.max_players:
+            raise RummyError(
+                f"{variant.id} is played by {variant.min_players} to {variant.max_players} players, not {args.players}"
+            )
 
 
 def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
