@@ -1,0 +1,99 @@
+"""Board Rummy (VARIANTS.md §3): one test per rule with a legal and an illegal case, and the
+seed's shifting, splitting and substituting examples written as card tokens."""
+
+from __future__ import annotations
+
+from rummyai.engine import Draw, apply, judge_play, new_match
+from rummyai.engine.tile_position import play_from_text, position
+from rummyai.variants import get_variant
+
+V = "rummy-board"
+
+
+def legal(hand: str, table: str, new: str, opened: bool = True) -> None:
+    verdict = judge_play(V, hand.split(), table, new, opened=opened)
+    assert verdict.legal, verdict.reason
+
+
+def illegal(rule: str, hand: str, table: str, new: str, opened: bool = True) -> None:
+    verdict = judge_play(V, hand.split(), table, new, opened=opened)
+    assert not verdict.legal, f"expected a {rule} violation"
+    assert verdict.rule == rule, (verdict.rule, verdict.reason)
+
+
+def test_board_3_1_deck_and_deal() -> None:
+    assert len(get_variant(V).deck) == 106
+    state = new_match(V, 4, seed=0)
+    assert [len(h) for h in state.round.hands] == [18] * 4 and len(state.round.stock) == 106 - 72
+
+
+def test_board_3_2_one_to_twelve_hand_cards_per_turn() -> None:
+    twelve = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS"
+    legal(twelve, "", twelve)
+    illegal("3.2", twelve + " KS", "", twelve + " KS")
+    illegal("3.5", "", "5H 6H 7H", "5H 6H 7H")  # no hand card
+
+
+def test_board_3_3_melds_groups_distinct_runs_low_ace_jokers_any_number() -> None:
+    legal("7C", "7S 7H 7D", "7S 7H 7D 7C")
+    illegal("3.3", "7H", "7S 7H 7D", "7S 7H 7D 7H")
+    illegal("3.3", "QS KS AS", "", "QS KS AS")
+    legal("JK JK 5S", "", "JK 5S JK")  # any number of jokers, one natural
+
+
+def test_board_3_4_opening_thirty_jokers_count_zero() -> None:
+    legal("TC JC QC", "", "TC JC QC", opened=False)  # 33
+    illegal("3.4", "TC JC JK", "", "TC JC JK", opened=False)  # 21: the joker counts 0
+    legal("TC JC QC JK", "", "TC JC QC JK", opened=False)
+
+
+def test_board_3_4_opening_builds_on_nothing_on_the_table() -> None:
+    legal("TC JC QC", "5S 6S JK", "5S 6S JK | TC JC QC", opened=False)
+    illegal("3.4", "TC JC QC 7S", "5S 6S JK", "5S 6S JK 7S | TC JC QC", opened=False)
+    # a table joker may not be harvested before the initial meld
+    illegal("3.4", "TC JC 7S", "5S 6S JK", "5S 6S 7S | TC JC JK", opened=False)
+
+
+def test_board_3_5_free_manipulation_table_jokers_need_no_replacement() -> None:
+    # a table joker moves to a new meld and a new meaning
+    legal("9D 9H", "5S 6S 7S JK", "5S 6S 7S | 9D 9H JK")
+    # harvested cards must stay on the table
+    illegal("3.5", "8S", "5S 6S 7S JK", "6S 7S 8S JK")
+
+
+def test_board_3_6_last_draw_ends_game_highest_hand_loses() -> None:
+    state = position(V, ["KS QS", "2C 3C"], "5S 6S 7S", stock="AD")
+    after = apply(state, Draw())
+    result = after.history[0]
+    assert result.reason == "last_draw" and after.match_over
+    assert result.scores == (-26, -5) and result.winner == 1
+    assert after.winners == (1,)
+
+
+def test_board_3_6_equal_totals_draw_and_going_out() -> None:
+    # seat 0 draws the last card (AD): 5 + 1 against 2 + 4, a draw
+    state = position(V, ["5S", "2C 4C"], "7S 8S 9S", stock="AD")
+    result = apply(state, Draw()).history[0]
+    assert result.winner is None and result.scores == (-6, -6)
+    state = position(V, ["TS", "3C 4C JK"], "7S 8S 9S", stock="AD")
+    result = apply(state, play_from_text(state, "7S 8S 9S TS")).history[0]
+    assert result.reason == "out" and result.winner == 0 and result.scores == (0, -32)
+
+
+def test_board_seed_examples() -> None:
+    # shifting a run: red 3 4 5 + red 6, the 3 is used elsewhere
+    legal("6H 3S 3D", "3H 4H 5H", "4H 5H 6H | 3H 3S 3D")
+    # splitting a run: blue 6..10 and a new blue 8
+    legal("8C", "6C 7C 8C 9C TC", "6C 7C 8C | 8C 9C TC")
+    # substituting in a group: green 6 in, the blue 6 out to a run
+    legal("6S 4C 5C", "6C 6H 6D", "6S 6H 6D | 4C 5C 6C")
+    # removing tiles: an end of a run, one tile of a four-group
+    legal(
+        "7H 8H 7C 8C",
+        "9H TH JH QH | 9S 9D 9C 9H",
+        "TH JH QH | 9S 9D 9H | 7H 8H 9H | 7C 8C 9C",
+    )
+    # joker substitution: a table joker moves to the hand's new meld
+    legal("KD KC", "5S 6S 7S JK", "5S 6S 7S | KD KC JK")
+    # harvested tiles must be played this turn
+    illegal("3.5", "6H", "3H 4H 5H", "4H 5H 6H")
