@@ -1,0 +1,480 @@
+"""The hint engine: the best move and a few alternatives, each with the steps a person follows.
+
+`hint(variant, hand, table)` asks the solver for the best move, then for alternatives that a
+player may prefer: the best move holding back spare cards (a fourth card of a group, the end of
+a run) for later turns, the move worth the most points, and the move that leaves the table as it
+is apart from lay-offs. Every answer carries its new table, its steps (`plan_steps`) and a
+one-line explanation. Alternatives built here rather than by the solver are checked by the
+engine's judge before they are offered. `hint_json` and `format_hint` serve the CLI and HTTP.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from rummyai.cards import JOKER, Slot, card_str, cards_str, sorted_cards
+from rummyai.errors import MeldError, RummyError
+from rummyai.hint.position import (
+    HandInput,
+    HintPosition,
+    OptionsInput,
+    TableInput,
+    position_from_json,
+    read_position,
+)
+from rummyai.hint.steps import StepPlan, plan_steps
+from rummyai.melds import analyze_meld
+
+OBJECTIVES = ("cards", "points", "penalty")
+TITLES = {
+    "cards": "Most cards",
+    "points": "Most points",
+    "penalty": "Least penalty left in hand",
+    "hold_back": "Hold back spare cards",
+    "fewest_changes": "Fewest table changes",
+}
+MAX_ALTERNATIVES = 5
+Meld = tuple[Slot, ...]
+
+
+class SolverUnavailable(RuntimeError):
+    """The solver (`rummyai.solvers`) cannot be imported in this installation."""
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One move: cards played, the whole new table, the steps to get there and why it is offered.
+
+    `label` is ``best``, ``cards``, ``points``, ``penalty``, ``hold_back`` or ``fewest_changes``;
+    `held_back` lists the spare cards a ``hold_back`` move keeps in hand.
+    """
+
+    label: str
+    title: str
+    played: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    plan: StepPlan
+    points: int
+    status: str
+    explanation: str
+    held_back: tuple[int, ...] = ()
+
+    @property
+    def cards_played(self) -> int:
+        """Number of hand cards played."""
+        return len(self.played)
+
+    def key(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """Identity of the move up to meld order and copies: played cards and the table's melds."""
+        melds = sorted(tuple(sorted(c for s in m for c in s.cards())) for m in self.melds)
+        return tuple(sorted(self.played)), tuple(melds)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-data form: the solve contract's keys plus steps, meld fates and explanation."""
+        return {
+            "label": self.label,
+            "title": self.title,
+            "status": self.status,
+            "played": [card_str(c) for c in self.played],
+            "melds": [[str(s) for s in m] for m in self.melds],
+            "cards_played": self.cards_played,
+            "points_played": self.points,
+            "held_back": [card_str(c) for c in self.held_back],
+            "explanation": self.explanation,
+            **self.plan.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The answer: the best move first, then alternatives (fewest steps first)."""
+
+    variant: str
+    status: str
+    best: Suggestion
+    alternatives: tuple[Suggestion, ...]
+    ms: float
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-data form of the hint contract."""
+        return {
+            "variant": self.variant,
+            "status": self.status,
+            "best": self.best.to_json(),
+            "alternatives": [a.to_json() for a in self.alternatives],
+            "notes": list(self.notes),
+            "ms": round(self.ms, 3),
+        }
+
+
+# ------------------------------------------------------------------------------ solver and judge
+@dataclass(frozen=True)
+class _Move:
+    played: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    status: str
+
+
+def _solve(
+    position: HintPosition,
+    objective: str,
+    time_limit: float | None,
+    hand: Sequence[int] | None = None,
+    table: Sequence[Meld] | None = None,
+) -> _Move:
+    try:
+        from rummyai.solvers import solve
+    except ImportError as error:
+        raise SolverUnavailable(f"the solver is not available in this installation ({error})") from error
+    solution = solve(
+        position.variant,
+        list(position.hand if hand is None else hand),
+        list(position.table if table is None else table),
+        opened=position.opened,
+        objective=objective,
+        time_limit=time_limit,
+    )
+    played = tuple(sorted_cards(solution.played))
+    return _Move(played, tuple(tuple(m) for m in solution.melds), str(solution.status))
+
+
+def position_json(position: HintPosition) -> dict[str, Any]:
+    """The position in the JSON contract (variant id with its options, tokens, melds)."""
+    obj: dict[str, Any] = {
+        "variant": position.variant.id,
+        "hand": [card_str(c) for c in position.hand],
+        "table": [[str(s) for s in m] for m in position.table],
+        "opened": position.opened,
+    }
+    if position.variant.options:
+        obj["options"] = sorted(position.variant.options)
+    return obj
+
+
+def judge_function() -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+    """The engine's `judge_json` (the validate contract), or None where it is not installed."""
+    try:
+        module = import_module("rummyai.engine.judge")
+    except ImportError:
+        return None
+    function: Callable[[dict[str, Any]], dict[str, Any]] | None = getattr(module, "judge_json", None)
+    return function
+
+
+def _judge(position: HintPosition, melds: Sequence[Meld]) -> bool | None:
+    """Whether the engine's judge finds this new table legal (None when no judge is installed)."""
+    judge_json = judge_function()
+    if judge_json is None:
+        return None
+    answer = judge_json({**position_json(position), "new_table": [[str(s) for s in m] for m in melds]})
+    return bool(answer.get("legal"))
+
+
+def _plainly_safe(position: HintPosition) -> bool:
+    """Without a judge, moves built here are offered only where no joker or opening rule can bite."""
+    v = position.variant
+    return v.tile_style and position.opened and v.joker_policy == "free"
+
+
+# ------------------------------------------------------------------------------ suggestions
+def _suggest(
+    position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
+) -> Suggestion:
+    plan = plan_steps(position.table, move.melds)
+    values = position.variant.hand_values
+    points = sum(values[c] for c in move.played)
+    if not move.played:
+        if position.opened:
+            explanation = "No card from your hand can be played: draw."
+        else:
+            explanation = "You cannot make your opening with this hand yet: draw."
+    else:
+        what = f"play {cards_str(move.played)} ({_n(len(move.played), 'card')}, {_n(points, 'point')})"
+        keep = f", keep {cards_str(held_back)} for later" if held_back else ""
+        explanation = f"{title}: {what}{keep}; {plan.summary()}."
+    return Suggestion(
+        label, title, move.played, move.melds, plan, points, move.status, explanation, tuple(held_back)
+    )
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _hold_back(position: HintPosition, best: Suggestion) -> _Move | None:
+    """The best move minus one spare hand card per meld longer than the minimum, if any.
+
+    A spare card is a hand card whose removal leaves its meld valid (the fourth card of a group,
+    the end of a run). The move still plays at least one card; the least valuable spare natural
+    is kept back first, a wild only when no natural is spare.
+    """
+    variant = position.variant
+    into: dict[int, Counter[int]] = {}
+    for step in best.plan.steps:
+        if step.action == "play" and step.target is not None:
+            into.setdefault(step.target, Counter()).update(step.cards)
+    melds = list(best.melds)
+    played = Counter(best.played)
+    held: list[int] = []
+    for j, hand_cards in sorted(into.items()):
+        meld = melds[j]
+        if len(meld) <= variant.min_meld or sum(played.values()) <= 1:
+            continue
+        order = sorted(hand_cards, key=lambda c: (variant.is_wild(c), variant.hand_values[c], c))
+        done = False
+        for card in order:
+            for index, slot in enumerate(meld):
+                if slot.card != card or slot.escort is not None:
+                    continue
+                try:
+                    info = analyze_meld(variant, meld[:index] + meld[index + 1 :])
+                except MeldError:
+                    continue
+                melds[j] = info.slots
+                played[card] -= 1
+                held.append(card)
+                done = True
+                break
+            if done:
+                break
+    if not held:
+        return None
+    return _Move(tuple(sorted_cards(played.elements())), tuple(melds), "feasible")
+
+
+def _lay_offs_only(position: HintPosition, objective: str, time_limit: float | None) -> _Move | None:
+    """New melds from the hand alone, then lay-offs onto melds left as they are."""
+    variant = position.variant
+    if not (variant.tile_style and position.opened and position.table):
+        return None
+    own = _solve(position, objective, time_limit, table=())
+    melds = list(position.table) + [m for m in own.melds]
+    left = Counter(position.hand) - Counter(own.played)
+    played = Counter(own.played)
+    added = True
+    while added:
+        added = False
+        for card in sorted(left, key=lambda c: (-variant.hand_values[c], c)):
+            if card == JOKER or variant.is_wild(card):
+                continue  # a wild laid off is where joker rules differ most; keep it simple
+            for j, meld in enumerate(melds):
+                try:
+                    info = analyze_meld(variant, (*meld, Slot(card)))
+                except MeldError:
+                    continue
+                melds[j] = info.slots
+                left[card] -= 1
+                played[card] += 1
+                added = True
+                break
+        left = +left
+    if not played:
+        return None
+    status = own.status
+    return _Move(tuple(sorted_cards(played.elements())), tuple(melds), status)
+
+
+def _remaining(deadline: float | None) -> float | None:
+    if deadline is None:
+        return None
+    return max(deadline - time.perf_counter(), 0.0)
+
+
+def hint_position(
+    position: HintPosition,
+    *,
+    objective: str = "cards",
+    alternatives: int = 3,
+    time_limit: float | None = None,
+) -> Hint:
+    """The hint for a checked position; `time_limit` (seconds) bounds the whole answer."""
+    if objective not in OBJECTIVES:
+        raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    if not 0 <= alternatives <= MAX_ALTERNATIVES:
+        raise RummyError(f"'alternatives' must be between 0 and {MAX_ALTERNATIVES}, got {alternatives}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    best_move = _solve(position, objective, time_limit)
+    best = _suggest(position, "best", best_move, TITLES[objective])
+    notes: list[str] = []
+    found: list[Suggestion] = []
+    if alternatives and best.played:
+        found = _alternatives(position, objective, best, deadline, notes)
+    seen = {best.key()}
+    unique: list[Suggestion] = []
+    for s in found:
+        if s.played and s.key() not in seen:
+            seen.add(s.key())
+            unique.append(s)
+    unique.sort(key=lambda s: (len(s.plan.steps), -s.cards_played))
+    ms = (time.perf_counter() - start) * 1000
+    return Hint(position.variant.id, best.status, best, tuple(unique[:alternatives]), ms, tuple(notes))
+
+
+def _alternatives(
+    position: HintPosition, objective: str, best: Suggestion, deadline: float | None, notes: list[str]
+) -> list[Suggestion]:
+    found: list[Suggestion] = []
+    judged: list[tuple[str, Callable[[], _Move | None]]] = [
+        ("hold_back", lambda: _hold_back(position, best)),
+        ("fewest_changes", lambda: _lay_offs_only(position, objective, _remaining(deadline))),
+    ]
+    other = "points" if objective != "points" else "cards"
+    solved: list[tuple[str, Callable[[], _Move | None]]] = [
+        (other, lambda: _solve(position, other, _remaining(deadline))),
+    ]
+    for label, make in solved + judged:
+        if deadline is not None and time.perf_counter() >= deadline:
+            notes.append(f"time limit reached before the {label} alternative")
+            continue
+        move = make()
+        if move is None:
+            continue
+        if label in ("hold_back", "fewest_changes"):
+            verdict = _judge(position, move.melds)
+            if verdict is False or (verdict is None and not _plainly_safe(position)):
+                continue
+        held = (
+            sorted_cards((Counter(best.played) - Counter(move.played)).elements())
+            if label == "hold_back"
+            else ()
+        )
+        found.append(_suggest(position, label, move, TITLES[label], held))
+    return found
+
+
+def hint(
+    variant: Any,
+    hand: HandInput,
+    table: TableInput = (),
+    *,
+    opened: bool = True,
+    objective: str = "cards",
+    alternatives: int = 3,
+    time_limit: float | None = None,
+    options: OptionsInput = None,
+) -> Hint:
+    """The best move for `hand` against `table` under `variant`, plus up to `alternatives` others.
+
+    `variant` is an id or a `Variant`; cards and melds are text, tokens or card kinds. Raises a
+    `RummyError` subclass naming a bad card, meld or variant, `SolverUnavailable` if the solver
+    is not installed. `time_limit` (seconds) bounds the whole hint; when it cuts the search the
+    answer's status is ``feasible``.
+    """
+    position = read_position(variant, hand, table, opened=opened, options=options)
+    return hint_position(position, objective=objective, alternatives=alternatives, time_limit=time_limit)
+
+
+# ------------------------------------------------------------------------------ JSON and text
+HINT_KEYS = ("objective", "alternatives", "time_limit")
+
+
+def read_hint_request(obj: object) -> tuple[HintPosition, str, int, float | None]:
+    """Checked position, objective, number of alternatives and time limit of a JSON hint request."""
+    position, extra = position_from_json(obj, HINT_KEYS)
+    objective = extra.get("objective", "cards")
+    if objective not in OBJECTIVES:
+        raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    count = extra.get("alternatives", 3)
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_ALTERNATIVES:
+        raise RummyError(f"'alternatives' must be an integer 0..{MAX_ALTERNATIVES}, got {count!r}")
+    limit = extra.get("time_limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0):
+        raise RummyError(f"'time_limit' must be a positive number of seconds, got {limit!r}")
+    return position, str(objective), count, None if limit is None else float(limit)
+
+
+def hint_json(obj: object) -> dict[str, Any]:
+    """Answer a JSON hint request; bad input gives ``{"error": "..."}`` naming the problem.
+
+    Keys: ``variant`` (default ``rummikub``), ``options``, ``hand``, ``table``, ``opened``,
+    ``objective``, ``alternatives`` (0..5, default 3) and ``time_limit`` (seconds).
+    """
+    try:
+        position, objective, count, limit = read_hint_request(obj)
+        return hint_position(position, objective=objective, alternatives=count, time_limit=limit).to_json()
+    except RummyError as error:
+        return {"error": str(error)}
+
+
+def solve_request_json(obj: object) -> dict[str, Any]:
+    """The solve contract over a checked position (``options`` allowed); errors as ``{"error"}``."""
+    try:
+        position, extra = position_from_json(obj, ("objective", "time_limit", "max_cards"))
+        objective = extra.get("objective", "cards")
+        if objective not in OBJECTIVES:
+            raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+        limit = extra.get("time_limit")
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0
+        ):
+            raise RummyError(f"'time_limit' must be a positive number of seconds, got {limit!r}")
+        cap = extra.get("max_cards")
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
+            raise RummyError(f"'max_cards' must be a non-negative integer, got {cap!r}")
+        try:
+            from rummyai.solvers import solve
+        except ImportError as error:
+            raise SolverUnavailable(f"the solver is not available in this installation ({error})") from error
+        solution = solve(
+            position.variant,
+            list(position.hand),
+            list(position.table),
+            opened=position.opened,
+            objective=str(objective),
+            time_limit=None if limit is None else float(limit),
+            max_cards=cap,
+        )
+    except RummyError as error:
+        return {"error": str(error)}
+    return {
+        "status": solution.status,
+        "played": [card_str(c) for c in solution.played],
+        "melds": [[str(s) for s in m] for m in solution.melds],
+        "cards_played": solution.cards_played,
+        "points_played": solution.points_played,
+        "ms": round(solution.ms, 3),
+    }
+
+
+def format_hint(result: Hint | dict[str, Any]) -> str:
+    """Readable text of a hint (a `Hint` or its JSON form): each move, its steps and new table."""
+    data = result.to_json() if isinstance(result, Hint) else result
+    if "error" in data:
+        return f"error: {data['error']}\n"
+    lines: list[str] = []
+    for n, move in enumerate([data["best"], *data["alternatives"]]):
+        if n == 1:
+            lines.append("")
+            lines.append("Alternatives:")
+        indent = "  " if n else ""
+        lines.append(f"{indent}{move['explanation']}" + (f" [{data['status']}]" if n == 0 else ""))
+        for k, step in enumerate(move["steps"], start=1):
+            lines.append(f"{indent}  {k}. {step['text']}")
+        if move["played"]:
+            table = " | ".join(" ".join(m) for m in move["melds"])
+            lines.append(f"{indent}  Table after: {table}")
+    for note in data.get("notes", []):
+        lines.append(f"note: {note}")
+    lines.append(f"({data['ms']:.1f} ms)")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "Hint",
+    "SolverUnavailable",
+    "Suggestion",
+    "format_hint",
+    "hint",
+    "hint_json",
+    "hint_position",
+    "position_json",
+    "read_hint_request",
+    "solve_request_json",
+]

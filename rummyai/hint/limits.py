@@ -1,0 +1,66 @@
+"""Limits of the hint service: request size, cards per request, solve time and the worker pool.
+
+Every request is bounded before it reaches a solver: the body's size, the number of cards it
+names, and the seconds a solve may take (a request may ask for less, never for more; when the
+limit cuts a search the answer is the best move found, with status ``feasible``). Solves run in
+a pool of `workers`; at most `max_pending` further requests wait for a worker, the rest are
+turned away at once with 503 so that a burst cannot pile up without end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from rummyai.errors import RummyError
+
+PoolKind = Literal["process", "thread"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds of one service instance (see the module docstring)."""
+
+    max_body_bytes: int = 64 * 1024
+    max_cards: int = 200
+    time_limit: float = 2.0
+    workers: int = 2
+    max_pending: int = 64
+    pool: PoolKind = "process"
+
+    def __post_init__(self) -> None:
+        if self.max_body_bytes < 1 or self.max_cards < 1 or self.workers < 1 or self.max_pending < 0:
+            raise ValueError(f"limits must be positive: {self}")
+        if not self.time_limit > 0:
+            raise ValueError(f"time_limit must be positive, got {self.time_limit}")
+
+    def solve_time(self, requested: float | None) -> float:
+        """Seconds a solve may take: the request's own limit, capped by the service's."""
+        if requested is None:
+            return self.time_limit
+        return min(float(requested), self.time_limit)
+
+
+_TOKEN = re.compile(r"[^\s,|]+")
+
+
+def count_cards(values: Iterable[object]) -> int:
+    """Card tokens in hand/table values (strings, or lists of strings or of lists of strings)."""
+    total = 0
+    for value in values:
+        if isinstance(value, str):
+            total += len(_TOKEN.findall(value))
+        elif isinstance(value, list):
+            total += count_cards(value)
+    return total
+
+
+def check_card_count(limits: Limits, values: Iterable[object]) -> None:
+    """Raise `RummyError` when a request names more cards than the service accepts."""
+    n = count_cards(values)
+    if n > limits.max_cards:
+        raise RummyError(
+            f"too many cards in the request: {n} (this service accepts at most {limits.max_cards})"
+        )

@@ -1,0 +1,159 @@
+"""A checked hint position: variant, hand and table, rejected with a typed error naming the problem.
+
+The hint engine and its HTTP service check input here before any solver runs, so that a bad card,
+a card the deck lacks, too many copies or an invalid table meld gets a clear message at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummyai.cards import NUM_KINDS, Slot, card_str, parse_cards, parse_meld, parse_table, sort_key
+from rummyai.errors import CardError, DeckError, MeldError, RummyError
+from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.variants import Variant, get_variant
+
+HandInput = str | Iterable[int | str]
+TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int] | MeldInfo]
+OptionsInput = Mapping[str, Any] | Iterable[str] | None
+
+
+@dataclass(frozen=True)
+class HintPosition:
+    """A checked position: the variant, the hand's card kinds and the table's melds as slots."""
+
+    variant: Variant
+    hand: tuple[int, ...]
+    table: tuple[tuple[Slot, ...], ...]
+    opened: bool
+
+    @property
+    def card_count(self) -> int:
+        """Cards in hand and on the table (escorts included)."""
+        return len(self.hand) + sum(len(s.cards()) for m in self.table for s in m)
+
+
+def _hand(hand: HandInput) -> list[int]:
+    if isinstance(hand, str):
+        return parse_cards(hand)
+    kinds: list[int] = []
+    for item in hand:
+        if isinstance(item, str):
+            kinds.extend(parse_cards(item))
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < NUM_KINDS:
+            kinds.append(item)
+        else:
+            raise CardError(f"unknown card {item!r} in the hand (give tokens such as '7H' or kinds 0..52)")
+    return kinds
+
+
+def _meld(item: object) -> tuple[Slot, ...]:
+    if isinstance(item, MeldInfo):
+        return item.slots
+    if isinstance(item, str):
+        return parse_meld(item)
+    if not isinstance(item, Sequence):
+        raise CardError(f"a table meld is a list of cards or a string, got {item!r}")
+    items = list(item)
+    if items and all(isinstance(x, str) for x in items):
+        return parse_meld(" ".join(items))
+    slots: list[Slot] = []
+    for x in items:
+        if isinstance(x, Slot):
+            slots.append(x)
+        elif isinstance(x, int) and not isinstance(x, bool) and 0 <= x < NUM_KINDS:
+            slots.append(Slot(x))
+        else:
+            raise CardError(f"unknown card {x!r} in table meld {items!r}")
+    if not slots:
+        raise CardError("empty meld on the table")
+    return tuple(slots)
+
+
+def _table(table: TableInput) -> list[tuple[Slot, ...]]:
+    if isinstance(table, str):
+        return parse_table(table)
+    return [_meld(m) for m in table]
+
+
+def check_copies(variant: Variant, kinds: Iterable[int]) -> None:
+    """Raise `DeckError` naming the first card held more often than the variant's deck has it."""
+    tally = Counter(kinds)
+    for kind in sorted(tally, key=sort_key):
+        have = variant.copies[kind]
+        if tally[kind] > have:
+            deck = f"holds {have}" if have else f"has no {card_str(kind)}"
+            raise DeckError(
+                f"{tally[kind]} copies of {card_str(kind)} in hand and table, but the {variant.id} deck {deck}"
+            )
+
+
+def read_position(
+    variant: Variant | str,
+    hand: HandInput,
+    table: TableInput = (),
+    *,
+    opened: bool = True,
+    options: OptionsInput = None,
+) -> HintPosition:
+    """A checked `HintPosition`; raises a `RummyError` subclass naming the bad variant, card or meld."""
+    rules = get_variant(variant, options)
+    kinds = _hand(hand)
+    melds = _table(table)
+    for k, meld in enumerate(melds, start=1):
+        try:
+            analyze_meld(rules, meld)
+        except MeldError as error:
+            raise MeldError(f"table meld {k}: {error}") from None
+    check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()])
+    return HintPosition(rules, tuple(kinds), tuple(melds), bool(opened))
+
+
+# ------------------------------------------------------------------------------ JSON requests
+POSITION_KEYS = frozenset({"variant", "options", "hand", "table", "opened"})
+
+
+def _tokens_ok(value: object) -> bool:
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(x, str) for x in value))
+
+
+def position_from_json(obj: object, extra_keys: Iterable[str] = ()) -> tuple[HintPosition, dict[str, Any]]:
+    """Read a JSON position (``variant``, ``options``, ``hand``, ``table``, ``opened``).
+
+    Returns the checked position and the remaining (extra) keys; raises `RummyError` for a body
+    that is not an object, an unknown key, a value of the wrong type or bad cards and melds.
+    ``variant`` defaults to ``rummikub`` as in the solve contract.
+    """
+    if not isinstance(obj, dict):
+        raise RummyError(f"a position must be a JSON object, got {type(obj).__name__}")
+    allowed = POSITION_KEYS | set(extra_keys)
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise RummyError(
+            f"unknown key(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(allowed))})"
+        )
+    variant = obj.get("variant", "rummikub")
+    if not isinstance(variant, str):
+        raise RummyError(f"'variant' must be a string, got {variant!r}")
+    options = obj.get("options")
+    if options is not None and not (
+        (isinstance(options, list) and all(isinstance(o, str) for o in options)) or isinstance(options, dict)
+    ):
+        raise RummyError(f"'options' must be a list of 'name[=value]' strings or an object, got {options!r}")
+    hand = obj.get("hand", [])
+    if not _tokens_ok(hand):
+        raise RummyError("'hand' must be a string of cards or a list of card tokens")
+    table = obj.get("table", [])
+    if not (isinstance(table, str) or (isinstance(table, list) and all(_tokens_ok(m) for m in table))):
+        raise RummyError(
+            "'table' must be a string of melds separated by '|' or a list of melds (lists of tokens)"
+        )
+    opened = obj.get("opened", True)
+    if not isinstance(opened, bool):
+        raise RummyError(f"'opened' must be true or false, got {opened!r}")
+    position = read_position(variant, hand, table, opened=opened, options=options)
+    extra = {k: v for k, v in obj.items() if k not in POSITION_KEYS}
+    return position, extra

@@ -1,0 +1,263 @@
+"""The HTTP service (extra ``serve``): hints, solves and move checks as JSON over FastAPI.
+
+Endpoints: ``POST /v1/hint``, ``POST /v1/solve``, ``POST /v1/validate``, ``GET /v1/variants``,
+``GET /healthz``; OpenAPI docs at ``/docs``. Bodies are the JSON of the CLI contract. Bad input
+(malformed JSON, a wrong type, an unknown card or variant, too many copies, an invalid table, too
+many cards) is answered 422 with ``{"error": "..."}`` naming the problem; a body over the size
+limit 413; a full waiting line 503. Solves run in a bounded worker pool (`rummyai.hint.pool`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from rummyai import __version__
+from rummyai.errors import RummyError
+from rummyai.hint.limits import Limits, check_card_count
+from rummyai.hint.pool import Busy, SolvePool, WorkerLost
+from rummyai.variants import BUILTINS, VARIANT_IDS
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+Cards = str | list[str]
+Table = str | list[str | list[str]]
+Objective = Literal["cards", "points", "penalty"]
+
+_EXAMPLE: dict[str, Any] = {
+    "variant": "rummikub",
+    "hand": ["6C", "9D", "TD", "JD", "KS", "KH", "KD", "2H"],
+    "table": [["3C", "4C", "5C"], ["8S", "8D", "8H"]],
+    "opened": True,
+}
+
+
+class PositionBody(BaseModel):
+    """A position: variant (with options), hand and table, and whether the player has opened."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [_EXAMPLE]})
+
+    variant: str = Field("rummikub", description=f"one of {', '.join(VARIANT_IDS)}")
+    options: list[str] | dict[str, Any] | None = Field(None, description="variant options, e.g. ['decks=2']")
+    hand: Cards = Field(default_factory=list, description='cards as tokens or one string, e.g. "7H 8H JK"')
+    table: Table = Field(default_factory=list, description="melds as token lists, or one string with '|'")
+    opened: bool = Field(True, description="whether the player has made the opening")
+
+
+class HintBody(PositionBody):
+    """A hint request: the position, the objective and how many alternatives to return."""
+
+    objective: Objective = "cards"
+    alternatives: int = Field(3, ge=0, le=5)
+    time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
+
+
+class SolveBody(PositionBody):
+    """A solve request (the `rummyai solve` JSON contract)."""
+
+    objective: Objective = "cards"
+    time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
+    max_cards: int | None = Field(None, ge=0)
+
+
+class ValidateBody(PositionBody):
+    """A validate request: is `new_table` a legal result of playing from hand onto table?"""
+
+    new_table: Table = Field(description="the table after the play")
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: one message naming the problem."""
+
+    error: str
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorBody, "description": "body too large"},
+    422: {"model": ErrorBody, "description": "bad input, the message names the problem"},
+    503: {"model": ErrorBody, "description": "busy, or the solver/judge is not installed"},
+}
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+_FIELD_HELP = {
+    "hand": "expected a string of cards or a list of card tokens",
+    "table": "expected a string of melds separated by '|' or a list of melds (lists of card tokens)",
+    "new_table": "expected a string of melds separated by '|' or a list of melds (lists of card tokens)",
+    "options": "expected a list of 'name[=value]' strings or an object",
+}
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    """One line naming each bad field of a request that failed the schema."""
+    by_field: dict[str, list[str]] = {}
+    for item in error.errors():
+        kind = item.get("type", "")
+        loc = [str(x) for x in item.get("loc", ()) if x != "body"]
+        if kind == "json_invalid":
+            detail = item.get("ctx", {}).get("error", "")
+            return f"malformed JSON: {detail}" if detail else "malformed JSON"
+        if not loc:
+            return "the request body must be a JSON object"
+        by_field.setdefault(loc[0], []).append(f"{'.'.join(loc)}: {item.get('msg', 'invalid')}")
+    parts = []
+    for name, messages in list(by_field.items())[:3]:
+        if len(messages) > 1 and name in _FIELD_HELP:
+            parts.append(f"{name}: {_FIELD_HELP[name]}")
+        else:
+            parts.append(messages[0])
+    return "; ".join(parts) or "invalid request"
+
+
+class BodyLimit:
+    """ASGI middleware: refuse bodies over `max_bytes` with 413 before the app reads them.
+
+    Bodies are read as JSON whatever their declared type (``curl -d`` sends a form type), since
+    every endpoint takes JSON.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await _error(413, f"request body over {self.max_bytes} bytes")(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await _error(413, f"request body over {self.max_bytes} bytes")(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        headers = [(k, v) for k, v in scope.get("headers") or [] if k != b"content-type"]
+        scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """The FastAPI application with its own worker pool, bounded by `limits`."""
+    limits = limits or Limits()
+    pool = SolvePool(limits)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(pool.start)
+        try:
+            yield
+        finally:
+            pool.stop()
+
+    app = FastAPI(
+        title="rummyai hint service",
+        version=__version__,
+        description="Best moves, alternatives with steps, solves and move checks for rummy variants.",
+        lifespan=lifespan,
+    )
+    app.state.limits = limits
+    app.state.pool = pool
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(422, _validation_message(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return _error(error.status_code, str(error.detail))
+
+    async def dispatch(job: str, body: BaseModel, card_fields: tuple[str, ...]) -> JSONResponse:
+        obj = body.model_dump(exclude_none=True)
+        try:
+            check_card_count(limits, (obj.get(f) for f in card_fields))
+        except RummyError as error:
+            return _error(422, str(error))
+        if job != "validate":
+            obj["time_limit"] = limits.solve_time(obj.get("time_limit"))
+        try:
+            answer = await pool.run(job, obj)
+        except (Busy, WorkerLost) as error:
+            return _error(503, str(error))
+        if "error" in answer:
+            return _error(422, str(answer["error"]))
+        if "unavailable" in answer:
+            return _error(503, str(answer["unavailable"]))
+        if "failure" in answer:
+            return _error(500, f"internal error: {answer['failure']}")
+        return JSONResponse(answer)
+
+    @app.post("/v1/hint", responses=_ERRORS, summary="best move, alternatives and the steps to play them")
+    async def post_hint(body: HintBody) -> JSONResponse:
+        return await dispatch("hint", body, ("hand", "table"))
+
+    @app.post("/v1/solve", responses=_ERRORS, summary="best move (the solve contract)")
+    async def post_solve(body: SolveBody) -> JSONResponse:
+        return await dispatch("solve", body, ("hand", "table"))
+
+    @app.post("/v1/validate", responses=_ERRORS, summary="is new_table a legal play from hand onto table")
+    async def post_validate(body: ValidateBody) -> JSONResponse:
+        return await dispatch("validate", body, ("hand", "table", "new_table"))
+
+    @app.get("/v1/variants", summary="the built-in variants")
+    async def get_variants() -> list[dict[str, Any]]:
+        return [BUILTINS[v].describe() for v in VARIANT_IDS]
+
+    @app.get("/healthz", summary="liveness and load")
+    async def healthz() -> dict[str, Any]:
+        return {
+            "status": "ok",
+            "version": __version__,
+            "in_flight": pool.in_flight,
+            "workers": limits.workers,
+        }
+
+    return app
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None, log_level: str = "info"
+) -> None:
+    """Run the service with uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(create_app(limits), host=host, port=port, log_level=log_level)
+
+
+__all__ = ["BodyLimit", "Limits", "create_app", "serve"]

@@ -1,0 +1,156 @@
+"""The Python hint API: best move, alternatives that the judge accepts, explanations and text."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rummyai.solvers import solve
+from rummyai.solvers.random_positions import random_position
+
+from rummyai.cards import card_str, parse_cards
+from rummyai.engine.judge import judge_json
+from rummyai.errors import CardError, DeckError, MeldError, VariantError
+from rummyai.hint import Hint, format_hint, hint, hint_json
+from rummyai.hint.api import Suggestion, position_json
+from rummyai.hint.position import read_position
+from rummyai.melds import analyze_meld
+
+HAND = "6C 9D TD JD 5S 5D KS KH KD KC 2H"
+TABLE = "3C 4C 5C | 8S 8D 8H | 5H 6H 7H 8H"
+
+
+def _kinds(melds: object) -> Counter[int]:
+    return Counter(c for m in melds for s in m for c in s.cards())  # type: ignore[attr-defined]
+
+
+def check_suggestion(variant: str, hand: object, table: object, opened: bool, move: Suggestion) -> None:
+    """The move's melds are valid, its steps carry exactly its cards, and a move built by the hint
+    engine (not taken from the solver as it is) is legal by the engine's judge."""
+    position = read_position(variant, hand, table, opened=opened)  # type: ignore[arg-type]
+    for meld in move.melds:
+        analyze_meld(position.variant, meld)
+    assert _kinds(move.melds) == _kinds(position.table) + Counter(move.played)
+    assert Counter(move.played) <= Counter(position.hand)
+    played_in_steps = Counter(c for s in move.plan.steps if s.action == "play" for c in s.cards)
+    assert played_in_steps == Counter(move.played)
+    if move.played and move.label in ("hold_back", "fewest_changes"):
+        verdict = judge_json(
+            {**position_json(position), "new_table": [[str(s) for s in m] for m in move.melds]}
+        )
+        assert verdict.get("legal") is True, verdict
+        assert sorted(verdict["played"]) == sorted(card_str(c) for c in move.played)
+
+
+def check_hint(variant: str, hand: object, table: object, opened: bool, result: Hint) -> None:
+    moves = [result.best, *result.alternatives]
+    for move in moves:
+        check_suggestion(variant, hand, table, opened, move)
+    keys = [m.key() for m in moves]
+    assert len(keys) == len(set(keys)), "an alternative repeats another move"
+    assert all(alt.played for alt in result.alternatives)
+    for alt in result.alternatives:
+        assert alt.cards_played <= result.best.cards_played
+        if alt.label == "hold_back":
+            assert alt.held_back
+            assert Counter(alt.played) + Counter(alt.held_back) == Counter(result.best.played)
+    steps = [len(a.plan.steps) for a in result.alternatives]
+    assert steps == sorted(steps), "alternatives are listed fewest steps first"
+
+
+def test_best_move_is_the_solvers_and_alternatives_are_legal() -> None:
+    result = hint("rummikub", HAND, TABLE)
+    solution = solve("rummikub", HAND, TABLE)
+    assert result.best.cards_played == solution.cards_played == 10
+    assert result.status == "optimal"
+    check_hint("rummikub", HAND, TABLE, True, result)
+    labels = {a.label for a in result.alternatives}
+    assert {"hold_back", "fewest_changes"} <= labels
+    simple = next(a for a in result.alternatives if a.label == "fewest_changes")
+    assert simple.plan.melds_with("changed") == [] and simple.plan.melds_with("taken_apart") == []
+
+
+def test_hold_back_keeps_the_fourth_king() -> None:
+    result = hint("rummikub", "9D TD JD KS KH KD KC", "", alternatives=3)
+    held = next(a for a in result.alternatives if a.label == "hold_back")
+    assert len(held.held_back) == 1 and card_str(held.held_back[0])[0] == "K"
+    assert held.cards_played == 6
+    assert "keep" in held.explanation and "for later" in held.explanation
+
+
+def test_points_objective_puts_the_most_points_first() -> None:
+    result = hint("rummikub", HAND, TABLE, objective="points")
+    assert result.best.title == "Most points"
+    assert all(a.points <= result.best.points for a in result.alternatives)
+
+
+def test_no_move_says_draw() -> None:
+    result = hint("rummikub", "2H 9C KS", "3C 4C 5C")
+    assert result.best.played == ()
+    assert result.alternatives == ()
+    assert "draw" in result.best.explanation
+    closed = hint("rummikub", "2H 3H 4H", "", opened=False)
+    assert closed.best.played == () and "opening" in closed.best.explanation
+
+
+def test_opening_alternatives_still_open() -> None:
+    result = hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", opened=False)
+    check_hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", False, result)
+
+
+def test_zero_alternatives() -> None:
+    assert hint("rummikub", HAND, TABLE, alternatives=0).alternatives == ()
+
+
+def test_format_hint_lists_numbered_steps() -> None:
+    text = format_hint(hint("rummikub", HAND, TABLE))
+    assert text.startswith("Most cards: play")
+    assert "  1. " in text and "Table after:" in text and "Alternatives:" in text
+    assert format_hint(hint_json({"hand": "7X"})).startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "needle"),
+    [
+        ({"variant": "nope"}, VariantError, "unknown variant 'nope'"),
+        ({"hand": "7H 7X"}, CardError, "7X"),
+        ({"hand": "7H 7H 7H"}, DeckError, "3 copies of 7H"),
+        ({"table": "7H 8H"}, MeldError, "table meld 1"),
+    ],
+)
+def test_bad_input_raises_typed_errors(kwargs: dict[str, str], error: type[Exception], needle: str) -> None:
+    args = {"variant": "rummikub", "hand": "7H", "table": "", **kwargs}
+    with pytest.raises(error, match=needle):
+        hint(args["variant"], args["hand"], args["table"])
+
+
+def test_hint_json_contract() -> None:
+    answer = hint_json({"variant": "rummikub", "hand": HAND.split(), "table": TABLE, "alternatives": 2})
+    assert set(answer) == {"variant", "status", "best", "alternatives", "notes", "ms"}
+    best = answer["best"]
+    for key in ("status", "played", "melds", "cards_played", "points_played", "steps", "explanation"):
+        assert key in best
+    assert len(answer["alternatives"]) <= 2
+    assert hint_json({"hand": "7H", "objective": "most"})["error"].startswith("unknown objective 'most'")
+    assert "alternatives" in hint_json({"hand": "7H", "alternatives": 9})["error"]
+    assert "unknown key" in hint_json({"hand": "7H", "hnad": "8H"})["error"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(["rummikub", "rhine", "rummy-tiles", "rummy-board"]),
+    st.integers(0, 10**6),
+    st.sampled_from([0, 12, 30]),
+    st.booleans(),
+)
+def test_random_positions_give_legal_hints(variant: str, seed: int, table_cards: int, opened: bool) -> None:
+    hand, table = random_position(variant, seed, table_cards, 10)
+    result = hint(variant, hand, table, opened=opened, time_limit=5.0)
+    check_hint(variant, hand, table, opened, result)
+
+
+def test_parse_cards_round_trip_for_hand_tokens() -> None:
+    # Kinds and tokens name the same hand.
+    assert hint("rummikub", parse_cards("9D TD JD"), "").best.cards_played == 3
