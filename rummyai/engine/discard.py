@@ -578,20 +578,31 @@ def _end_round(w: _Work, winner: int | None, reason: RoundEnd, by_play: bool = F
 
 
 # --------------------------------------------------------------------------- placement search
-def can_place_work(w: _Work, card: int) -> bool:
+def can_place_work(w: _Work, card: int, swaps: bool = True) -> bool:
     """Whether `card` (in the player's hand) has some legal play this turn: a lay-off or a new
-    meld once opened, else an opening bundle holding it. Swaps are not searched."""
+    meld once opened, else an opening bundle holding it; or a diamond swap that puts it on the
+    table while the diamond it frees can be placed."""
     v, seat = w.variant, w.turn
     hand = w.hand
     if w.opened[seat]:
         if layoff_candidates(v, hand, w.table, seat, must=card):
             return True
-        return bool(meld_candidates(v, hand, must=card, limit=4))
-    req = requirement(v, w.scores[seat])
-    if req is None:
-        return bool(meld_candidates(v, hand, must=card, limit=4))
-    candidates = meld_candidates(v, hand, prefer=card)
-    return bool(opening_bundles(v, req, candidates, must=card, limit=1))
+        if meld_candidates(v, hand, must=card, limit=4):
+            return True
+    else:
+        req = requirement(v, w.scores[seat])
+        if req is None:
+            if meld_candidates(v, hand, must=card, limit=4):
+                return True
+        elif opening_bundles(v, req, meld_candidates(v, hand, prefer=card), must=card, limit=1):
+            return True
+    if swaps and v.joker_policy == "diamond_swap":
+        for option in _diamond_swap_options(w, (card,)):
+            if card in (option[2], option[3]):
+                swapped = _after_swap(w, option)
+                if _placements(swapped, option[1], limit=1):
+                    return True
+    return False
 
 
 def can_place(state: GameState, card: int) -> bool:
@@ -655,16 +666,19 @@ def _joker_swaps(state: GameState) -> list[Move]:
     return moves
 
 
-def _diamond_swaps(state: GameState) -> list[Move]:
-    v, r = state.variant, state.round
-    hand = r.hands[r.turn]
-    committed = (r.family_data or DiscardData()).committed
+def _diamond_swap_options(
+    w: _Work, committed: tuple[int, ...]
+) -> list[tuple[int, int, int, int | None, bool]]:
+    """Diamond swaps open to the player: (meld, diamond, replacement, new escort, diamond was an
+    escort); one replacement per card kind, plus the committed copy."""
+    v = w.variant
+    hand = w.hand
     rule = v.escorts
     hearts = (
         [] if rule is None else [c for c in hand if v.deck[c] in rule.escorts and not v.is_wild(v.deck[c])]
     )
-    moves: list[Move] = []
-    for t, meld in enumerate(r.table):
+    out: list[tuple[int, int, int, int | None, bool]] = []
+    for t, meld in enumerate(w.table):
         info = analyze(v, meld)
         if info.kind == "royale":
             continue
@@ -694,17 +708,38 @@ def _diamond_swaps(state: GameState) -> list[Move]:
                     new_escort = next((h for h in hearts if h != card), None)
                     if new_escort is None:
                         continue
-                if card in committed or new_escort in committed:
-                    w = _Work(state)
-                    w.hand.remove(card)
-                    if new_escort is not None:
-                        w.hand.remove(new_escort)
-                    w.hand.append(d)
-                    w.table[t] = _swapped(meld, k, card, new_escort, as_escort, v)
-                    for place in _placements(w, d):
-                        moves.append(DiamondSwap(t, d, card, new_escort, place))
-                else:
-                    moves.append(DiamondSwap(t, d, card, new_escort))
+                out.append((t, d, card, new_escort, as_escort))
+    return out
+
+
+def _after_swap(w: _Work, option: tuple[int, int, int, int | None, bool]) -> _Work:
+    """A copy of the work with a diamond swap made (not validated), for placement search."""
+    t, d, card, new_escort, as_escort = option
+    copy = _Work.__new__(_Work)
+    copy.__dict__.update(w.__dict__)
+    copy.hands = [list(h) for h in w.hands]
+    copy.table = list(w.table)
+    copy.hand.remove(card)
+    if new_escort is not None:
+        copy.hand.remove(new_escort)
+    copy.hand.append(d)
+    meld = w.table[t]
+    k = meld.ids.index(d) if not as_escort else (meld.escorts or ()).index(d)
+    copy.table[t] = _swapped(meld, k, card, new_escort, as_escort, w.variant)
+    return copy
+
+
+def _diamond_swaps(state: GameState) -> list[Move]:
+    w = _Work(state)
+    committed = w.data.committed
+    moves: list[Move] = []
+    for option in _diamond_swap_options(w, committed):
+        t, d, card, new_escort, _ = option
+        if card in committed or new_escort in committed:
+            for place in _placements(_after_swap(w, option), d):
+                moves.append(DiamondSwap(t, d, card, new_escort, place))
+        else:
+            moves.append(DiamondSwap(t, d, card, new_escort))
     return moves
 
 
