@@ -19,6 +19,21 @@ register_agent(
     "rummyai.agents.random_agent:RandomAgent",
     "uniform over the engine's legal moves (seeded baseline)",
 )
+register_agent(
+    "greedy",
+    "rummyai.agents.greedy:GreedyAgent",
+    "plays the solver's most-cards move every turn, else draws",
+)
+register_agent(
+    "greedy-points",
+    "rummyai.agents.greedy:greedy_points",
+    "plays the solver's most-points move every turn, else draws",
+)
+register_agent(
+    "holdback",
+    "rummyai.agents.holdback:HoldbackAgent",
+    "greedy that holds back the 4th card of new melds and keeps jokers while no opponent is close to out",
+)
 
 __all__ = [
     "AGENTS",

@@ -1,0 +1,86 @@
+"""Greedy agents: every turn, the solver's best play (most cards, or most points), else draw.
+
+On tile-style variants the solver searches every rearrangement of the table the rules allow.
+Where the solver cannot help (draw-and-discard variants, the Tile Rummy mini-pool step, or a
+solution the engine would reject), the agent falls back to the legal move that puts the most hand
+cards on the table (ties: the first listed), and gives away its highest-value card to a mini-pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rummyai.agents.base import View
+from rummyai.agents.solver_play import SeatPosition, hand_cards_in, seat_position, solution_play, solve_view
+from rummyai.engine.moves import Draw, Give, Move, Play
+from rummyai.errors import RummyError
+
+
+class GreedyAgent:
+    """Plays the solver's most-cards (or most-points) move every turn; draws when it cannot play."""
+
+    def __init__(self, objective: str = "cards", time_limit: float = 5.0, seed: int = 0) -> None:
+        if objective not in ("cards", "points"):
+            raise RummyError(f"greedy objective must be cards or points, got {objective!r}")
+        self.objective = objective
+        self.time_limit = time_limit
+        self.name = "greedy" if objective == "cards" else "greedy-points"
+        self.fallbacks = 0
+
+    def reset(self, seed: int) -> None:
+        """Nothing random to reseed: the solver runs single-threaded and deterministic."""
+
+    def act(self, view: View, legal: Sequence[Move]) -> Move:
+        """The solver's best play from this view, or a fallback among `legal`."""
+        if not legal:
+            raise RummyError(f"{self.name} asked to act at seat {view.get('seat')} with no legal move")
+        if view.get("family") != "play_or_draw":
+            return most_cards(view, legal)
+        if view.get("phase") == "give":
+            return give_highest(view, legal)
+        position = seat_position(view)
+        play = self.best_play(position)
+        if play is not None:
+            return play
+        return draw_or_best(view, legal)
+
+    def best_play(self, position: SeatPosition) -> Play | None:
+        """The solver's play as a legal engine move (None when the best is to draw)."""
+        solution = solve_view(position, self.objective, self.time_limit)
+        if not solution.played:
+            return None
+        play = solution_play(position, solution)
+        if play is None:
+            self.fallbacks += 1
+        return play
+
+
+def greedy_points(time_limit: float = 5.0, seed: int = 0) -> GreedyAgent:
+    """The greedy agent maximising points played instead of cards."""
+    return GreedyAgent("points", time_limit, seed)
+
+
+def most_cards(view: View, legal: Sequence[Move]) -> Move:
+    """The legal move placing the most hand cards (the first listed on ties)."""
+    hand = view.get("hand", [])
+    return max(legal, key=lambda move: hand_cards_in(move, hand))
+
+
+def draw_or_best(view: View, legal: Sequence[Move]) -> Move:
+    """The best listed play if any places a card, else the draw."""
+    best = most_cards(view, legal)
+    if hand_cards_in(best, view.get("hand", [])) > 0:
+        return best
+    return next((m for m in legal if isinstance(m, Draw)), best)
+
+
+def give_highest(view: View, legal: Sequence[Move]) -> Move:
+    """Mini-pool step (Tile Rummy stalemate): give away the card worth most in hand."""
+    from rummyai.agents.solver_play import variant_of
+
+    values = variant_of(view).hand_values
+    deck = variant_of(view).deck
+    gives = [m for m in legal if isinstance(m, Give)]
+    if not gives:
+        return legal[0]
+    return max(gives, key=lambda m: values[deck[m.card]])

@@ -1,0 +1,112 @@
+"""Hold-back agent: the strategy tips of the Tile Rummy rules, on top of the greedy solver play.
+
+* hold back the fourth card: when a new meld from the hand has four or more cards, lay it
+  without its top card (the meld stays valid), keeping a card to lay off on a later turn
+  instead of drawing;
+* keep a joker: play without the hand's jokers whenever some play without them exists;
+* safety: play everything (plain greedy) when an opponent holds at most `danger` cards, when
+  the full play would go out, and after `hold_turns` of the agent's own turns in the round.
+
+Every modified play is checked with the engine's rules; if holding back would make it illegal
+(an opening below its minimum, say), the agent plays the full greedy move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rummyai.agents.base import View
+from rummyai.agents.greedy import GreedyAgent, draw_or_best, give_highest, most_cards
+from rummyai.agents.solver_play import SeatPosition, legal_play, seat_position, solution_play, solve_view
+from rummyai.engine.moves import Move, Play
+from rummyai.engine.state import TableMeld
+from rummyai.errors import RummyError
+
+
+class HoldbackAgent(GreedyAgent):
+    """Greedy, but holds back the fourth card of new melds and keeps jokers while it is safe."""
+
+    def __init__(
+        self,
+        hold_fourth: bool = True,
+        keep_joker: bool = True,
+        danger: int = 4,
+        hold_turns: int = 1000,
+        objective: str = "cards",
+        time_limit: float = 5.0,
+        seed: int = 0,
+    ) -> None:
+        super().__init__(objective, time_limit, seed)
+        if danger < 0 or hold_turns < 0:
+            raise RummyError(f"holdback needs danger >= 0 and hold_turns >= 0, got {danger} and {hold_turns}")
+        self.name = "holdback"
+        self.hold_fourth = hold_fourth
+        self.keep_joker = keep_joker
+        self.danger = danger
+        self.hold_turns = hold_turns
+        self.held = 0
+
+    def act(self, view: View, legal: Sequence[Move]) -> Move:
+        """Greedy with the hold-back rules applied while it is safe."""
+        if not legal:
+            raise RummyError(f"holdback asked to act at seat {view.get('seat')} with no legal move")
+        if view.get("family") != "play_or_draw":
+            return most_cards(view, legal)
+        if view.get("phase") == "give":
+            return give_highest(view, legal)
+        position = seat_position(view)
+        full = self.best_play(position)
+        if full is None:
+            return draw_or_best(view, legal)
+        if not self.safe_to_hold(view, position, full):
+            return full
+        play = full
+        if self.keep_joker:
+            play = self.without_jokers(position) or play
+        if self.hold_fourth:
+            play = self.hold_back_fourth(position, play) or play
+        if play is not full:
+            self.held += 1
+        return play
+
+    def safe_to_hold(self, view: View, position: SeatPosition, full: Play) -> bool:
+        """Holding back is safe early in the round, with no opponent close to going out and no out now."""
+        seat = position.seat
+        sizes = list(view["hand_sizes"])
+        own_turns = int(view.get("turn_count", 0)) // max(1, len(sizes))
+        if own_turns >= self.hold_turns:
+            return False
+        if any(size <= self.danger for s, size in enumerate(sizes) if s != seat):
+            return False
+        table_ids = {i for m in full.table for i in m.ids}
+        return not set(position.hand) <= table_ids
+
+    def without_jokers(self, position: SeatPosition) -> Play | None:
+        """The best play keeping every joker in hand, if one exists."""
+        deck = position.variant.deck
+        jokers = [i for i in position.hand if position.variant.always_wild(deck[i])]
+        if not jokers:
+            return None
+        rest = replace(position, hand=tuple(i for i in position.hand if i not in jokers))
+        solution = solve_view(rest, self.objective, self.time_limit)
+        if not solution.played:
+            return None
+        play = solution_play(rest, solution)
+        # judged again from the full hand (the same play; it must not depend on the kept jokers)
+        return None if play is None else legal_play(position, play.table)
+
+    def hold_back_fourth(self, position: SeatPosition, play: Play) -> Play | None:
+        """`play` with the top card of each new hand-only meld of 4+ cards kept back, if still legal."""
+        hand = set(position.hand)
+        melds: list[TableMeld] = []
+        changed = False
+        for meld in play.table:
+            if len(meld.ids) >= 4 and set(meld.ids) <= hand:
+                melds.append(TableMeld(meld.ids[:-1], meld.meanings[:-1]))
+                changed = True
+            else:
+                melds.append(meld)
+        if not changed:
+            return None
+        return legal_play(position, melds)

@@ -1,0 +1,165 @@
+"""Bridge between a seat's view and the meld solver: the position the seat sees, and a solver
+`Solution` turned back into an engine `Play` over physical card ids.
+
+The solver works on card kinds; the engine judges a play by physical ids (which joker was in
+which meld matters for the joker rules). New melds are matched to the start melds they continue
+(`rummyai.hint.steps.match_melds`), each keeps its own cards first, and the remaining cards come
+from the other melds and the hand. Every candidate is checked with the engine's own
+`check_play`, so an agent never submits an illegal play.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummyai.cards import parse_meld
+from rummyai.engine.moves import Move, Play
+from rummyai.engine.state import TableMeld
+from rummyai.engine.tile_rules import check_play
+from rummyai.hint.steps import match_melds
+from rummyai.solvers import Solution, solve
+from rummyai.variants import Variant, get_variant
+
+
+@dataclass(frozen=True)
+class SeatPosition:
+    """What a seat sees of a tile-style position, with physical ids: hand, table, opened flag."""
+
+    variant: Variant
+    seat: int
+    hand: tuple[int, ...]
+    table: tuple[TableMeld, ...]
+    opened: bool
+
+    def hand_kinds(self) -> list[int]:
+        """Card kinds of the hand (the solver's input)."""
+        return [self.variant.deck[i] for i in self.hand]
+
+    def table_slots(self) -> list[str]:
+        """The table as written melds with the wilds' meanings (the solver's input)."""
+        return [" ".join(_tokens(self.variant, m)) for m in self.table]
+
+
+def _tokens(variant: Variant, meld: TableMeld) -> list[str]:
+    from rummyai.cards import card_str
+
+    out = []
+    for i, meaning in zip(meld.ids, meld.meanings, strict=True):
+        token = card_str(variant.deck[i])
+        out.append(token if meaning is None else f"{token}={meaning}")
+    return out
+
+
+def variant_of(view: Mapping[str, Any]) -> Variant:
+    """The variant a view belongs to (with its options when the view lists them)."""
+    return get_variant(str(view["variant"]), view.get("options") or None)
+
+
+def seat_position(view: Mapping[str, Any]) -> SeatPosition:
+    """The tile-style position in a view (`rummyai.engine.tile` view format)."""
+    variant = variant_of(view)
+    table = []
+    for meld in view["table"]:
+        slots = parse_meld(meld["cards"])
+        meanings = tuple(slot.meaning for slot in slots)
+        table.append(TableMeld(tuple(int(i) for i in meld["ids"]), meanings))
+    seat = int(view["seat"])
+    return SeatPosition(
+        variant, seat, tuple(int(i) for i in view["hand"]), tuple(table), bool(view["opened"][seat])
+    )
+
+
+def solve_view(position: SeatPosition, objective: str = "cards", time_limit: float | None = None) -> Solution:
+    """The solver's best play for the seat (most cards or most points)."""
+    return solve(
+        position.variant,
+        position.hand_kinds(),
+        position.table_slots(),
+        opened=position.opened,
+        objective=objective,
+        time_limit=time_limit,
+        max_cards=position.variant.max_hand_cards_per_turn,
+    )
+
+
+def assign_ids(
+    position: SeatPosition, melds: Sequence[Sequence[Any]], hand_first: bool = False
+) -> tuple[TableMeld, ...] | None:
+    """Physical ids for a table written in kinds (solver slots); None if the cards do not add up."""
+    deck = position.variant.deck
+    old = [Counter(deck[i] for i in m.ids) for m in position.table]
+    new = [Counter(slot.card for slot in meld) for meld in melds]
+    origin = match_melds(old, new)
+    own: list[dict[int, list[int]]] = []
+    for m in position.table:
+        pools: dict[int, list[int]] = {}
+        for i in m.ids:
+            pools.setdefault(deck[i], []).append(i)
+        own.append(pools)
+    hand: dict[int, list[int]] = {}
+    for i in position.hand:
+        hand.setdefault(deck[i], []).append(i)
+    ids: list[list[int | None]] = [[None] * len(meld) for meld in melds]
+    for j, meld in enumerate(melds):
+        start = origin[j]
+        if start is None:
+            continue
+        for k, slot in enumerate(meld):
+            pool = own[start].get(slot.card)
+            if pool:
+                ids[j][k] = pool.pop(0)
+    leftovers: dict[int, list[int]] = {}
+    for pools in own:
+        for kind, rest in pools.items():
+            leftovers.setdefault(kind, []).extend(rest)
+    sources = (hand, leftovers) if hand_first else (leftovers, hand)
+    for j, meld in enumerate(melds):
+        for k, slot in enumerate(meld):
+            if ids[j][k] is not None:
+                continue
+            for source in sources:
+                pool = source.get(slot.card)
+                if pool:
+                    ids[j][k] = pool.pop(0)
+                    break
+            else:
+                return None
+    if any(leftovers.values()):
+        return None
+    return tuple(
+        TableMeld(tuple(i for i in row if i is not None), tuple(slot.meaning for slot in meld))
+        for row, meld in zip(ids, melds, strict=True)
+    )
+
+
+def legal_play(position: SeatPosition, table: Sequence[TableMeld]) -> Play | None:
+    """`table` as a Play if the engine's rules accept it from this seat, else None."""
+    check = check_play(position.variant, position.table, position.hand, table, position.opened)
+    if check.violation is not None:
+        return None
+    # an unopened seat's opening melds are left for the engine to find, exactly as checked here
+    return Play(tuple(table))
+
+
+def solution_play(position: SeatPosition, solution: Solution) -> Play | None:
+    """The solver's solution as a legal engine Play, or None if none of the id assignments is legal."""
+    if not solution.played:
+        return None
+    for hand_first in (False, True):
+        table = assign_ids(position, solution.melds, hand_first)
+        if table is not None:
+            play = legal_play(position, table)
+            if play is not None:
+                return play
+    return None
+
+
+def hand_cards_in(move: Move, hand: Sequence[int]) -> int:
+    """How many of the seat's hand cards a move puts on the table (0 for draws and the like)."""
+    if not isinstance(move, Play):
+        return 0
+    held = set(hand)
+    return sum(1 for meld in move.table for i in meld.ids if i in held)
