@@ -449,10 +449,10 @@ def _as_run(
         info = fit(variant, slots, roles, suit, seq, escort_reasons)
         if info is not None:
             return info
-    if written_only:
-        return None
     if escort_reasons.items:
         reasons.add(_MEANING, escort_reasons.best())
+        return None
+    if written_only:
         return None
     reasons.add(*_run_reason(variant, rule, slots, roles, suit))
     return None
@@ -575,9 +575,11 @@ def _match_wilds(
     if not wild_ids:
         return {}
     first, rest = wild_ids[0], wild_ids[1:]
-    rule = variant.wild_map[slots[first].card]
+    slot = slots[first]
+    rule = variant.wild_map[slot.card]
     for k in free:
-        if _wild_fits(rule, slots[first], make_card(seq[k], suit)):
+        card = make_card(seq[k], suit)
+        if _wild_fits(rule, slot, card) and _escort_problem(variant, slot, card, True) is None:
             sub = _match_wilds(variant, slots, rest, [f for f in free if f != k], seq, suit)
             if sub is not None:
                 return {first: k, **sub}

@@ -209,7 +209,7 @@ _plain_slots = st.builds(Slot, st.integers(0, 52), _meanings)
 _slots = st.builds(Slot, st.integers(0, 52), _meanings, st.one_of(st.none(), _plain_slots))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(_slots, min_size=1, max_size=8), min_size=0, max_size=4))
 def test_any_slot_sequence_prints_and_parses_back(table: list[list[Slot]]) -> None:
     for meld in table:
