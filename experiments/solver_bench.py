@@ -25,10 +25,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from rummyai.cards import JOKER
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
+
+from rummyai.cards import JOKER
 
 CACHE = Path(os.environ.get("RUMMYAI_CACHE", Path.home() / ".cache" / "rummyai"))
 VENV = CACHE / "rummikub-solver-venv"
@@ -99,7 +100,9 @@ def baseline(cases: list[tuple[list[int], list]]) -> list[dict[str, float]]:
         {"rack": to_tiles(hand), "table": to_tiles([s.card for meld in table for s in meld])}
         for hand, table in cases
     ]
-    done = subprocess.run([str(python), "-c", CHILD], input=json.dumps(payload), capture_output=True, text=True)
+    done = subprocess.run(
+        [str(python), "-c", CHILD], input=json.dumps(payload), capture_output=True, text=True
+    )
     if done.returncode:
         raise SystemExit(f"rummikub-solver failed:\n{done.stderr[-2000:]}")
     result: list[dict[str, float]] = json.loads(done.stdout)
@@ -138,22 +141,30 @@ def main() -> None:
     print(f"{len(cases)} rummikub positions, seed {ns.seed}; times in ms per warm solve")
     print(f"{'solver':44s}  median     p90     max  optimal")
     mine = ours("rummikub", cases)
-    print(f"{'rummyai CP-SAT (cards, fewest melds broken)':44s} {stats([m for _, m, _ in mine])}  "
-          f"{sum(s == 'optimal' for *_, s in mine)}/{len(mine)}")
+    print(
+        f"{'rummyai CP-SAT (cards, fewest melds broken)':44s} {stats([m for _, m, _ in mine])}  "
+        f"{sum(s == 'optimal' for *_, s in mine)}/{len(mine)}"
+    )
     plain = ours("rummikub", cases, minimize_changes=False)
-    print(f"{'rummyai CP-SAT (cards only)':44s} {stats([m for _, m, _ in plain])}  "
-          f"{sum(s == 'optimal' for *_, s in plain)}/{len(plain)}")
+    print(
+        f"{'rummyai CP-SAT (cards only)':44s} {stats([m for _, m, _ in plain])}  "
+        f"{sum(s == 'optimal' for *_, s in plain)}/{len(plain)}"
+    )
     base: list[dict[str, float]] = []
     if not ns.no_baseline:
         base = baseline(cases)
         print(f"{'rummikub-solver 1.0.0 GLPK_MI':44s} {stats([b['ms'] for b in base])}")
         differ = [i for i, (m, b) in enumerate(zip(mine, base, strict=True)) if m[0] != b["tiles"]]
-        print(f"tiles played agree with rummikub-solver on {len(cases) - len(differ)}/{len(cases)}"
-              + (f" (differ: {differ[:10]})" if differ else ""))
+        print(
+            f"tiles played agree with rummikub-solver on {len(cases) - len(differ)}/{len(cases)}"
+            + (f" (differ: {differ[:10]})" if differ else "")
+        )
     board = positions("rummy-board", ns.positions, ns.seed + 1)
     res = ours("rummy-board", board)
-    print(f"{'rummyai CP-SAT on rummy-board':44s} {stats([m for _, m, _ in res])}  "
-          f"{sum(s == 'optimal' for *_, s in res)}/{len(res)}")
+    print(
+        f"{'rummyai CP-SAT on rummy-board':44s} {stats([m for _, m, _ in res])}  "
+        f"{sum(s == 'optimal' for *_, s in res)}/{len(res)}"
+    )
     if ns.plot:
         import matplotlib
 

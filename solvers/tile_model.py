@@ -104,6 +104,16 @@ class TileModel:
         self.jokers = self.avail[JOKER]
         if opening and self.variant.opening_wild_value == "forbidden":
             self.jokers = table[JOKER]
+        v = self.variant
+        # Pooled jokers: a count of jokers per card kind they stand for, instead of per meld
+        # position. Exact when no meld can be all jokers and no per-meld wild cap applies.
+        self.pooled = (
+            v.max_wilds_per_meld is None
+            and not v.wilds_le_naturals
+            and self.jokers <= v.min_meld - max(v.min_naturals_per_meld, 1)
+            and (not opening or v.opening_group_ace == v.opening_values[1])
+        )
+        self.allowance: dict[int, IntVar] = {}
         self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
         self.runs: list[_Run] = []
         self.groups: list[_Group] = []
@@ -138,10 +148,20 @@ class TileModel:
             self._add_kept(k, info, forced=k in locked)
         self._add_runs()
         self._add_groups()
+        if self.pooled and self.jokers:
+            for card in range(52):
+                if self.usage[card]:
+                    self.allowance[card] = m.new_int_var(0, self.jokers, f"J{card}")
+            self.usage[JOKER].extend(self.allowance.values())
+            if self.opening and v.opening_wild_value == "zero":
+                for card, var in self.allowance.items():
+                    self.open_value.append(-v.opening_values[rank_of(card)] * var)
         # hand variables and conservation
         self.played: dict[int, IntVar] = {}
         for card in range(53):
-            terms = self.usage[card]
+            terms = list(self.usage[card])
+            if card in self.allowance:
+                terms.append(-self.allowance[card])
             blocked = card == JOKER and self.jokers < self.avail[JOKER]
             if self.hand_counts[card] == 0 or blocked or not terms:
                 played: LinearExpr = 0
@@ -219,6 +239,13 @@ class TileModel:
                     card = make_card(p, info.suit)
                     if self.avail[card] == 0 and not jokers_ok:
                         break
+                    if self.pooled:
+                        filled = m.new_bool_var(f"e{k}_{p}")
+                        m.add(filled <= (prev if prev is not None else keep))
+                        self.usage[card].append(filled)
+                        kept.ext[p] = (filled, filled)
+                        prev = filled
+                        continue
                     filled = m.new_bool_var(f"e{k}_{p}")
                     natural = m.new_bool_var(f"n{k}_{p}") if self.avail[card] else m.new_constant(0)
                     m.add(natural <= filled)
@@ -242,13 +269,15 @@ class TileModel:
                     card = make_card(info.rank, suit)
                     if self.variant.group_distinct_suits and suit in present:
                         continue
-                    if self.avail[card] == 0:
+                    if self.avail[card] == 0 and not (self.pooled and jokers_ok):
                         continue
                     ub = 1 if self.variant.group_distinct_suits else min(room, self.avail[card])
+                    if self.pooled:
+                        ub = 1 if self.variant.group_distinct_suits else room
                     var = m.new_int_var(0, ub, f"g{k}_{suit}")
                     kept.group_nat[suit] = var
                     self.usage[card].append(var)
-                if jokers_ok:
+                if jokers_ok and not self.pooled:
                     jv = m.new_int_var(0, min(room, self.jokers, wild_room), f"gj{k}")
                     kept.group_jok = jv
                     ext_jokers.append(jv)
@@ -279,7 +308,7 @@ class TileModel:
             count = m.new_int_var(0, ub, f"r{window.suit}_{window.positions[0]}_{size}")
             joker_vars: list[IntVar | None] = []
             for card in window.cards:
-                if jokers == 0:
+                if jokers == 0 or self.pooled:
                     joker_vars.append(None)
                     self.usage[card].append(count)
                     continue
@@ -320,7 +349,13 @@ class TileModel:
             count = m.new_int_var(0, ub, f"G{rank}")
             nat: dict[int, IntVar] = {}
             for suit, card in enumerate(cards):
-                if self.avail[card]:
+                if self.pooled and (self.avail[card] or jokers):
+                    var = m.new_int_var(0, self.avail[card] + jokers, f"G{rank}_{suit}")
+                    if v.group_distinct_suits:
+                        m.add(var <= count)
+                    nat[suit] = var
+                    self.usage[card].append(var)
+                elif self.avail[card]:
                     var = m.new_int_var(0, self.avail[card], f"G{rank}_{suit}")
                     if v.group_distinct_suits:
                         m.add(var <= count)
@@ -329,7 +364,7 @@ class TileModel:
             total_nat = sum(nat.values())
             jv: IntVar | None = None
             size: LinearExpr = total_nat
-            if jokers > 0 and wild_cap > 0:
+            if jokers > 0 and wild_cap > 0 and not self.pooled:
                 jv = m.new_int_var(0, jokers, f"GJ{rank}")
                 self.usage[JOKER].append(jv)
                 size = total_nat + jv
@@ -408,10 +443,11 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
     """The played cards, the new table and the number of start melds broken."""
     val = solver.value
     played = sorted(c for c, var in tm.played.items() for _ in range(int(val(var))))
-    melds: list[list[Slot]] = []
+    # each entry: meld kind, slots, and which slots a pooled joker may take over
+    entries: list[tuple[str, list[Slot], list[bool]]] = []
     broken = 0
     if tm.opening:
-        melds.extend(list(info.slots) for info in tm.position.table)
+        entries.extend((i.kind, list(i.slots), [False] * len(i.slots)) for i in tm.position.table)
     for kept in tm.kept:
         if not val(kept.keep):
             broken += 1
@@ -419,20 +455,27 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
         info = kept.info
         if info.kind == "run":
             assert info.suit is not None
-            slots = dict(zip(info.positions, info.slots, strict=True))
+            slots = {p: (s, False) for p, s in zip(info.positions, info.slots, strict=True)}
             for p, (filled, natural) in kept.ext.items():
                 if val(filled):
                     card = make_card(p, info.suit)
-                    slots[p] = Slot(card) if val(natural) else Slot(JOKER, Meaning(rank_of(card), info.suit))
-            melds.append([slots[p] for p in sorted(slots)])
+                    joker = Slot(JOKER, Meaning(rank_of(card), info.suit))
+                    slots[p] = (Slot(card), True) if val(natural) else (joker, False)
+            order = sorted(slots)
+            entries.append(("run", [slots[p][0] for p in order], [slots[p][1] for p in order]))
         else:
             assert info.rank is not None
             slots_list = list(info.slots)
+            flags = [False] * len(slots_list)
             for suit, var in kept.group_nat.items():
-                slots_list.extend(Slot(make_card(info.rank, suit)) for _ in range(int(val(var))))
+                for _ in range(int(val(var))):
+                    slots_list.append(Slot(make_card(info.rank, suit)))
+                    flags.append(True)
             if kept.group_jok is not None:
-                slots_list.extend(Slot(JOKER, Meaning(info.rank)) for _ in range(int(val(kept.group_jok))))
-            melds.append(slots_list)
+                for _ in range(int(val(kept.group_jok))):
+                    slots_list.append(Slot(JOKER, Meaning(info.rank)))
+                    flags.append(False)
+            entries.append(("group", slots_list, flags))
     for run in tm.runs:
         n = int(val(run.count))
         if n == 0:
@@ -449,15 +492,35 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
                 card = run.window.cards[i]
                 instances[choice][i] = Slot(JOKER, Meaning(rank_of(card), suit_of(card)))
                 joker_load[choice] += 1
-        melds.extend(instances)
+        entries.extend(("run", inst, [True] * len(inst)) for inst in instances)
     for group in tm.groups:
         n = int(val(group.count))
         if n == 0:
             continue
         naturals = {s: int(val(var)) for s, var in group.naturals.items()}
         jokers = int(val(group.jokers)) if group.jokers is not None else 0
-        melds.extend(_deal_groups(group.rank, n, naturals, jokers, tm.variant))
-    return played, [tuple(m) for m in melds], broken
+        for inst in _deal_groups(group.rank, n, naturals, jokers, tm.variant):
+            entries.append(("group", inst, [s.card != JOKER for s in inst]))
+    for card, var in tm.allowance.items():
+        _place_jokers(entries, card, int(val(var)))
+    return played, [tuple(e[1]) for e in entries], broken
+
+
+def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, count: int) -> None:
+    """Pooled jokers: let `count` jokers take the place of natural `card` slots, spreading them
+    over melds (fewest jokers first)."""
+    for _ in range(count):
+        spots = [
+            (sum(s.card == JOKER for s in slots), e, i)
+            for e, (_, slots, flags) in enumerate(entries)
+            for i, slot in enumerate(slots)
+            if flags[i] and slot.card == card
+        ]
+        _, e, i = min(spots)
+        kind, slots, flags = entries[e]
+        meaning = Meaning(rank_of(card), suit_of(card)) if kind == "run" else Meaning(rank_of(card))
+        slots[i] = Slot(JOKER, meaning)
+        flags[i] = False
 
 
 def solve_tile(
