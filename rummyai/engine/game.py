@@ -134,7 +134,7 @@ def _finish_round(state: GameState) -> GameState:
     assert result is not None
     scores = tuple(a + b for a, b in zip(state.scores, result.scores, strict=True))
     history = (*state.history, result)
-    state = replace(state, scores=scores, history=history)
+    state = replace(state, scores=scores, history=history, finished=state.round)
     winners = match_winners(variant, scores, history)
     if winners:
         return replace(state, winners=winners)

@@ -81,7 +81,11 @@ class RoundState:
 
 @dataclass(frozen=True)
 class GameState:
-    """A match: the variant, seats, cumulative scores, finished rounds and the round in play."""
+    """A match: the variant, seats, cumulative scores, finished rounds and the round in play.
+
+    `finished` keeps the last round that ended (its final hands and table), for display and
+    checks; `round` is then the next round dealt, or the same round when the match is over.
+    """
 
     variant: Variant
     seed: int
@@ -92,6 +96,7 @@ class GameState:
     history: tuple[RoundResult, ...] = ()
     max_turns: int | None = None
     winners: tuple[int, ...] = field(default=())
+    finished: RoundState | None = None
 
     @property
     def match_over(self) -> bool:
