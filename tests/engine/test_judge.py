@@ -1,0 +1,95 @@
+"""The text judge behind `rummyai validate`: the JSON contract, typed errors, copies and meanings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rummyai.engine import judge_json, judge_play
+from rummyai.errors import CardError, DeckError, MeldError, VariantError
+
+
+def test_contract_examples() -> None:
+    position = {
+        "variant": "rhine",
+        "hand": ["8C", "JC"],
+        "table": [["7C", "JK", "9C"]],
+        "new_table": [["7C", "8C", "9C", "JK", "JC"]],
+        "opened": True,
+    }
+    assert judge_json(position) == {"legal": True, "played": ["8C", "JC"]}
+    position["new_table"] = [["7C", "8C", "9C", "JK"]]
+    position["hand"] = ["8C"]
+    answer = judge_json(position)
+    assert answer["legal"] is False and answer["rule"] == "1.5 R5"
+    assert set(answer) == {"legal", "rule", "reason"} and answer["reason"]
+    json.dumps(answer)
+
+
+def test_bad_input_gets_an_error_line() -> None:
+    base = {"variant": "rhine", "hand": ["8C"], "table": [], "new_table": [["8C"]]}
+    assert "unknown" in judge_json({**base, "hand": ["8X"]})["error"]
+    assert "copies" in judge_json({**base, "table": [["JK", "JK", "JK", "JK"]], "hand": ["JK"]})["error"]
+    assert "not a valid meld" in judge_json({**base, "table": [["7C", "8H", "9C"]]})["error"]
+    assert "missing" in judge_json({"variant": "rhine"})["error"]
+    assert "unknown variant" in judge_json({**base, "variant": "poker"})["error"]
+    assert "error" in judge_json({**base, "opened": "yes"})
+
+
+def test_typed_errors() -> None:
+    with pytest.raises(CardError, match="8X"):
+        judge_play("rhine", ["8X"], "", "")
+    with pytest.raises(DeckError, match="JK"):
+        judge_play("rummikub", ["JK"], "JK 5S JK", "JK 5S JK JK")
+    with pytest.raises(MeldError, match="table meld 2"):
+        judge_play("rhine", ["8C"], "5S 6S 7S | 7C 8H 9C", "")
+    with pytest.raises(VariantError):
+        judge_play("standard", ["8C"], "", "")
+
+
+def test_new_cards_counted_against_the_deck() -> None:
+    with pytest.raises(DeckError, match="3 copies of 8C"):
+        judge_play("rummikub", ["8C"], "8S 8D 8C", "8S 8D 8C | 8C 8C 8H")
+
+
+def test_copies_are_indistinguishable() -> None:
+    # two 6C: which copy stays with which meld is the judge's choice
+    verdict = judge_play("rhine", ["5C"], "4C JK 6C | 6C 7C 8C", "4C 5C 6C | JK 6C 7C 8C")
+    assert verdict.legal, verdict.reason
+    # a hand copy and a table copy of the same card
+    verdict = judge_play("rummy-tiles", ["8C", "9C"], "8C 8D 8H | 5C 6C 7C", "8C 8D 8H | 5C 6C 7C 8C 9C")
+    assert verdict.legal and verdict.played == ["8C", "9C"]
+
+
+def test_unstated_meanings_use_some_fitting_choice() -> None:
+    verdict = judge_play("rhine", ["9C"], "3C 4C JK 6C 7C 8C", "JK 3C 4C | 6C 7C 8C 9C")
+    assert verdict.legal  # JK=5C written out of order keeps its meaning
+    assert ["3C", "4C", "JK=5C"] in verdict.new_table
+    # a stated meaning binds
+    verdict = judge_play("rhine", ["9C"], "3C 4C JK 6C 7C 8C", "JK=2C 3C 4C | 6C 7C 8C 9C")
+    assert not verdict.legal and verdict.rule == "1.5 R4"
+
+
+def test_stated_table_meaning_is_held() -> None:
+    # a group joker stated as a 9 on the table
+    verdict = judge_play("rhine", ["9D"], "9S 9H JK=9", "9S 9H 9D JK")
+    assert verdict.legal
+    verdict = judge_play("rummy-board", ["5C"], "3C 4C JK=5C", "3C 4C 5C JK")
+    assert verdict.legal and ["3C", "4C", "5C", "JK=6C"] in verdict.new_table
+
+
+def test_unopened_player_opening_found_inside_new_table() -> None:
+    verdict = judge_play(
+        "rhine", ["7H", "8H", "9H", "8S"], "5S 6S 7S", "5S 6S 7S 8S | 7H 8H 9H", opened=False
+    )
+    assert verdict.legal and verdict.played == ["7H", "8S", "8H", "9H"]
+    verdict = judge_play("rummikub", ["TC", "JC", "QC"], "5S 6S 7S", "5S 6S 7S | TC JC QC", opened=False)
+    assert verdict.legal
+    verdict = judge_play("rummikub", ["TC", "JC", "QC"], "5S 6S 7S", "5S 6S 7S | TC JC QC", opened=True)
+    assert verdict.legal
+
+
+def test_text_inputs_accept_strings() -> None:
+    verdict = judge_play("rummikub", "8S 9S", "5S 6S 7S", "5S 6S 7S 8S 9S")
+    assert verdict.legal and verdict.to_json() == {"legal": True, "played": ["8S", "9S"]}
