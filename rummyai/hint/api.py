@@ -177,7 +177,9 @@ def _judge(position: HintPosition, melds: Sequence[Meld]) -> bool | None:
 
 
 def _plainly_safe(position: HintPosition) -> bool:
-    """Without a judge, moves built here are offered only where no joker or opening rule can bite."""
+    """Whether a move built here is legal as soon as its melds are valid: the player has opened
+    and the variant lets jokers move freely, so no joker or opening rule can bite. Elsewhere the
+    engine's judge decides (and without a judge such moves are not offered)."""
     v = position.variant
     return v.tile_style and position.opened and v.joker_policy == "free"
 
@@ -320,26 +322,26 @@ def hint_position(
 def _alternatives(
     position: HintPosition, objective: str, best: Suggestion, deadline: float | None, notes: list[str]
 ) -> list[Suggestion]:
-    found: list[Suggestion] = []
-    judged: list[tuple[str, Callable[[], _Move | None]]] = [
-        ("hold_back", lambda: _hold_back(position, best)),
-        ("fewest_changes", lambda: _lay_offs_only(position, objective, _remaining(deadline))),
-    ]
+    """Candidate alternatives to `best`; ones that cannot differ from it are not computed at all."""
+    candidates: list[tuple[str, Callable[[], _Move | None]]] = []
     other = "points" if objective != "points" else "cards"
-    solved: list[tuple[str, Callable[[], _Move | None]]] = [
-        (other, lambda: _solve(position, other, _remaining(deadline))),
-    ]
-    for label, make in solved + judged:
+    if len(best.played) < len(position.hand):  # playing the whole hand is best by every objective
+        candidates.append((other, lambda: _solve(position, other, _remaining(deadline))))
+    candidates.append(("hold_back", lambda: _hold_back(position, best)))
+    if best.plan.melds_with("changed") or best.plan.melds_with("taken_apart"):
+        candidates.append(
+            ("fewest_changes", lambda: _lay_offs_only(position, objective, _remaining(deadline)))
+        )
+    found: list[Suggestion] = []
+    for label, make in candidates:
         if deadline is not None and time.perf_counter() >= deadline:
             notes.append(f"time limit reached before the {label} alternative")
             continue
         move = make()
         if move is None:
             continue
-        if label in ("hold_back", "fewest_changes"):
-            verdict = _judge(position, move.melds)
-            if verdict is False or (verdict is None and not _plainly_safe(position)):
-                continue
+        if label in _BUILT_HERE and not _plainly_safe(position) and _judge(position, move.melds) is not True:
+            continue
         held = (
             sorted_cards((Counter(best.played) - Counter(move.played)).elements())
             if label == "hold_back"
@@ -347,6 +349,9 @@ def _alternatives(
         )
         found.append(_suggest(position, label, move, TITLES[label], held))
     return found
+
+
+_BUILT_HERE = ("hold_back", "fewest_changes")
 
 
 def hint(

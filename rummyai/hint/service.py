@@ -260,4 +260,27 @@ def serve(
     uvicorn.run(create_app(limits), host=host, port=port, log_level=log_level)
 
 
-__all__ = ["BodyLimit", "Limits", "create_app", "serve"]
+def main(argv: list[str] | None = None) -> None:
+    """``python -m rummyai.hint.service [--host H] [--port P] [--workers N] [--time-limit S]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m rummyai.hint.service", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=Limits.workers, help="solver worker processes")
+    parser.add_argument(
+        "--time-limit", type=float, default=Limits.time_limit, help="seconds per solve, at most"
+    )
+    parser.add_argument("--pool", choices=("process", "thread"), default=Limits.pool)
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args(argv)
+    limits = Limits(workers=args.workers, time_limit=args.time_limit, pool=args.pool)
+    serve(args.host, args.port, limits, log_level=args.log_level)
+
+
+__all__ = ["BodyLimit", "Limits", "create_app", "main", "serve"]
+
+if __name__ == "__main__":
+    main()
