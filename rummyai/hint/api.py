@@ -192,7 +192,9 @@ def _suggest(
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played)
     if not move.played:
-        if position.opened:
+        if move.status != "optimal":
+            explanation = "No move found within the time limit: draw, or ask again with more time."
+        elif position.opened:
             explanation = "No card from your hand can be played: draw."
         else:
             explanation = "You cannot make your opening with this hand yet: draw."
@@ -305,6 +307,8 @@ def hint_position(
     best_move = _solve(position, objective, time_limit)
     best = _suggest(position, "best", best_move, TITLES[objective])
     notes: list[str] = []
+    if best.status != "optimal":
+        notes.append("the time limit cut the search: this is the best move found, not proven the best")
     found: list[Suggestion] = []
     if alternatives and best.played:
         found = _alternatives(position, objective, best, deadline, notes)

@@ -11,8 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
+from rummyai.solvers.random_positions import random_position
 
-from rummyai.cards import parse_cards, parse_meld
+from rummyai.cards import card_str, parse_cards, parse_meld
 from rummyai.hint import pool as pool_module
 from rummyai.hint.limits import Limits, count_cards
 from rummyai.hint.pool import Busy, SolvePool
@@ -150,6 +151,19 @@ def test_concurrent_clients_get_the_same_answers(client: httpx.Client, service_u
 
     with ThreadPoolExecutor(8) as threads:
         assert list(threads.map(ask, bodies)) == sequential
+
+
+def test_a_time_limit_that_cuts_the_search_answers_feasible(client: httpx.Client) -> None:
+    hand, table = random_position("rummikub", 1001, 30, 12)
+    body = {"hand": [card_str(c) for c in hand], "table": [[str(s) for s in m] for m in table]}
+    answer = client.post("/v1/hint", json={**body, "time_limit": 1e-6})
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["status"] == "feasible" and any("time limit" in n for n in data["notes"])
+    if not data["best"]["played"]:
+        assert "time limit" in data["best"]["explanation"]
+    solved = client.post("/v1/solve", json={**body, "time_limit": 1e-6})
+    assert solved.status_code == 200 and solved.json()["status"] == "feasible"
 
 
 def test_time_limit_is_capped_by_the_service() -> None:
