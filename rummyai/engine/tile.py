@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from rummyai.cards import sort_key
 from rummyai.engine.game import register_family
 from rummyai.engine.moves import Draw, Give, Move, Play, Rejected, Violation
 from rummyai.engine.state import GameState, RoundState, TableMeld
@@ -253,7 +254,7 @@ class TileFamily:
         rs = state.round
         deck = state.variant.deck
         data = _data(rs)
-        hand = sorted(rs.hands[seat])
+        hand = sorted(rs.hands[seat], key=lambda i: (sort_key(deck[i]), i))
         result = rs.result
         return {
             "family": "play_or_draw",
