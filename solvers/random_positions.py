@@ -15,7 +15,7 @@ from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
 
 
-def _try_meld(variant: Variant, pool: list[int], rng: random.Random) -> list[Slot] | None:
+def _try_meld(variant: Variant, pool: list[int], rng: random.Random, joker_rate: float) -> list[Slot] | None:
     jokers = pool.count(JOKER)
     if rng.random() < 0.55:
         suit = rng.randrange(4)
@@ -26,7 +26,7 @@ def _try_meld(variant: Variant, pool: list[int], rng: random.Random) -> list[Slo
         used_jokers = 0
         for p in positions:
             card = make_card(p, suit)
-            want_joker = jokers > used_jokers and rng.random() < 0.12
+            want_joker = jokers > used_jokers and rng.random() < joker_rate
             if card in pool and not want_joker:
                 slots.append(Slot(card))
             elif jokers > used_jokers:
@@ -42,7 +42,7 @@ def _try_meld(variant: Variant, pool: list[int], rng: random.Random) -> list[Slo
         used_jokers = 0
         for suit in suits:
             card = make_card(rank, suit)
-            want_joker = jokers > used_jokers and rng.random() < 0.12
+            want_joker = jokers > used_jokers and rng.random() < joker_rate
             if card in pool and not want_joker:
                 slots.append(Slot(card))
             elif jokers > used_jokers:
@@ -58,9 +58,19 @@ def _try_meld(variant: Variant, pool: list[int], rng: random.Random) -> list[Slo
 
 
 def random_position(
-    variant: Variant | str, seed: int, table_cards: int, hand_cards: int
+    variant: Variant | str,
+    seed: int,
+    table_cards: int,
+    hand_cards: int,
+    joker_rate: float = 0.12,
+    related: float = 0.0,
 ) -> tuple[list[int], list[tuple[Slot, ...]]]:
-    """A hand of `hand_cards` card kinds and a table of about `table_cards` cards in valid melds."""
+    """A hand of `hand_cards` card kinds and a table of about `table_cards` cards in valid melds.
+
+    `joker_rate` is the chance that a table meld's card is a joker; `related` the chance that a
+    hand card is drawn among cards that fit next to the table's (same rank, or same suit within
+    two ranks, jokers' meanings included), which makes rearrangements and joker rules matter.
+    """
     rules = get_variant(variant)
     rng = random.Random(seed)
     pool = list(rules.deck)
@@ -70,12 +80,28 @@ def random_position(
     attempts = 0
     while size < table_cards - 2 and attempts < 2000:
         attempts += 1
-        meld = _try_meld(rules, pool, rng)
+        meld = _try_meld(rules, pool, rng, joker_rate)
         if meld is None or size + len(meld) > table_cards:
             continue
         for slot in meld:
             pool.remove(slot.card)
         table.append(tuple(meld))
         size += len(meld)
-    hand = pool[:hand_cards]
+    near: set[int] = set()
+    for placed in table:
+        for slot in placed:
+            meant = slot.meaning.card() if slot.meaning is not None else slot.card
+            if slot.meaning is not None and slot.meaning.suit is None:
+                near.update(make_card(slot.meaning.rank, s) for s in range(4))
+            if meant is None or meant == JOKER:
+                continue
+            rank, suit = meant % 13 + 1, meant // 13
+            near.update(make_card(rank, s) for s in range(4))
+            near.update(make_card(r, suit) for r in range(max(1, rank - 2), min(13, rank + 2) + 1))
+    hand: list[int] = []
+    for _ in range(min(hand_cards, len(pool))):
+        choices = [c for c in pool if c in near] if rng.random() < related else []
+        card = rng.choice(choices) if choices else pool[0]
+        pool.remove(card)
+        hand.append(card)
     return sorted(hand), table

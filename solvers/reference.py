@@ -16,7 +16,7 @@ from itertools import combinations, product
 
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 
-from rummyai.cards import JOKER, Meaning, Slot, make_card
+from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card
 from rummyai.errors import MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.variants import Variant
@@ -96,6 +96,20 @@ def _score(position: Position, objective: str, played: list[int]) -> tuple[int, 
     return (points, len(played))
 
 
+def _judge(position: Position, layout: list[tuple[Slot, ...]]) -> bool:
+    """The engine's own validator on the text form of the play (joker and opening rules)."""
+    from rummyai.engine.judge import judge_play
+
+    verdict = judge_play(
+        position.variant,
+        [card_str(c) for c in position.hand],
+        [[str(s) for s in info.slots] for info in position.table],
+        [[str(s) for s in meld] for meld in layout],
+        opened=position.opened,
+    )
+    return verdict.legal
+
+
 def reference_solve(
     variant: Variant | str,
     hand: HandInput,
@@ -109,30 +123,29 @@ def reference_solve(
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
     rules = position.variant
-    if not rules.tile_style or rules.joker_policy not in ("free",):
+    if not rules.tile_style:
         raise RummyError(f"the reference solver does not support variant {rules.id!r}")
+    free = rules.joker_policy == "free"
     start = time.perf_counter()
     caps = [c for c in (max_cards, rules.max_hand_cards_per_turn) if c is not None]
     cap = min(caps) if caps else 99
     hand = position.hand_counts()
-    table_counts = [0] * 53 if not opened else position.table_counts()
+    exclusive = not opened and rules.opening_turn_exclusive
+    table_counts = [0] * 53 if exclusive else position.table_counts()
     avail = [h + t for h, t in zip(hand, table_counts, strict=True)]
-    if not opened and rules.opening_wild_value == "forbidden":
+    if exclusive and rules.opening_wild_value == "forbidden":
         avail[JOKER] = 0
     candidates = candidate_melds(rules, avail)
-    best: tuple[tuple[int, int], list[int], list[MeldInfo]] = ((0, 0), [], [])
+    found: list[tuple[tuple[int, int], list[int], list[MeldInfo]]] = []
 
     def search(index: int, used: list[int], chosen: list[_Candidate]) -> None:
-        nonlocal best
         if all(u >= t for u, t in zip(used, table_counts, strict=True)):
             played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
             ok = 0 < len(played) <= cap
-            if ok and not opened:
+            if ok and exclusive:
                 ok = sum(c.open_value for c in chosen) >= rules.opening_points
             if ok:
-                score = _score(position, objective, played)
-                if score > best[0]:
-                    best = (score, played, [c.info for c in chosen])
+                found.append((_score(position, objective, played), played, [c.info for c in chosen]))
         for k in range(index, len(candidates)):
             cand = candidates[k]
             new = [u + c for u, c in zip(used, cand.counts, strict=True)]
@@ -143,10 +156,20 @@ def reference_solve(
             chosen.pop()
 
     search(0, [0] * 53, [])
-    _, played, infos = best
-    melds = [tuple(i.slots) for i in infos]
-    if not opened:
-        melds = [tuple(i.slots) for i in position.table] + melds
+    found.sort(key=lambda f: f[0], reverse=True)
+    played: list[int] = []
+    for _, cand_played, cand_infos in found:
+        layout = [tuple(i.slots) for i in cand_infos]
+        if exclusive:
+            layout = [tuple(i.slots) for i in position.table] + layout
+        if exclusive or (free and opened):
+            played, melds = cand_played, layout
+            break
+        if _judge(position, layout):
+            played, melds = cand_played, layout
+            break
+    else:
+        melds = []
     if not played:
         melds = [tuple(i.slots) for i in position.table]
     hv = rules.hand_values

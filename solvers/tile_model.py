@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -63,16 +64,14 @@ class _Group:
 
 @dataclass
 class _Retrieval:
-    """Tile Rummy T4: table joker `joker_meld` (start meld index) retrieved into a new meld."""
+    """Tile Rummy T4: the joker of locked start meld `meld` leaves it for a new meld S.
+
+    `shapes` are S's possible forms: (kind, natural cards, joker meaning, chosen flag).
+    """
 
     meld: int
     flag: IntVar
-    replacement: list[int]  # kinds that may replace it
-    repl_vars: dict[int, IntVar]
-    runs: list[tuple[RunWindow, int, IntVar]]  # window, joker position index, chosen
-    groups: list[tuple[int, IntVar]]  # rank, chosen (joker plus naturals below)
-    group_nat: dict[tuple[int, int], IntVar]
-    hand_in: dict[int, IntVar]
+    shapes: list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]]
 
 
 def _avail(position: Position) -> tuple[list[int], list[int]]:
@@ -145,9 +144,12 @@ class TileModel:
         v = self.variant
         locked = self._locked_melds()
         for k, info in enumerate(() if self.opening else self.position.table):
-            self._add_kept(k, info, forced=k in locked)
+            self._add_kept(k, info, forced=k in locked and not self.position.opened)
         self._add_runs()
         self._add_groups()
+        self.hand_claims: list[tuple[int, dict[int, IntVar], dict[int, IntVar], dict[int, IntVar]]] = []
+        if locked and self.position.opened:
+            self._add_retrievals(locked)
         if self.pooled and self.jokers:
             for card in range(52):
                 if self.usage[card]:
@@ -174,6 +176,7 @@ class TileModel:
                     m.add_bool_or([])  # a table card with no place: cannot happen for valid tables
                 continue
             m.add(sum(terms) == self.table_counts[card] + played)
+        self._hand_claims()
         cards = sum(self.played.values()) if self.played else 0
         hv = self.variant.hand_values
         points = sum(hv[c] * var for c, var in self.played.items()) if self.played else 0
@@ -187,6 +190,45 @@ class TileModel:
             m.add(cards <= len(self.position.hand) * play)
             m.add(sum(self.open_value) >= v.opening_points * play)
         self._objective()
+
+    def _hand_claims(self) -> None:
+        """Retrievals need rack tiles: each its own replacement, and a tile in its new meld.
+
+        A replacement may be a rack tile lying in another retrieval's new meld (even its witness),
+        or a non-witness rack tile in its own; `share` variables pair such tiles.
+        """
+        m = self.model
+        need: dict[int, list[LinearExpr]] = {}
+        shares: dict[tuple[str, int, int], list[IntVar]] = {}
+        for k, repl, own, _witness in self.hand_claims:
+            for c, o in own.items():
+                need.setdefault(c, []).append(o)
+            for c, r in repl.items():
+                need.setdefault(c, []).append(r)
+                for k2, _, own2, witness2 in self.hand_claims:
+                    if c not in own2:
+                        continue
+                    share = m.new_bool_var(f"sh{k}_{k2}_{c}")
+                    m.add(share <= r)
+                    if k2 == k:
+                        m.add(share <= own2[c] - witness2[c])
+                    else:
+                        m.add(share <= own2[c])
+                    need[c].append(-share)
+                    shares.setdefault(("r", k, c), []).append(share)
+                    shares.setdefault(("o", k2, c), []).append(share)
+        for key, lst in shares.items():
+            _, k, c = key
+            bound = next(
+                (repl if key[0] == "r" else own)[c] for kk, repl, own, _ in self.hand_claims if kk == k
+            )
+            m.add(sum(lst) <= bound)
+        for c, terms in need.items():
+            played = self.played.get(c)
+            if played is None:
+                m.add(sum(terms) <= 0)
+            else:
+                m.add(sum(terms) <= played)
 
     def _cap(self) -> int | None:
         caps = [c for c in (self.max_cards, self.variant.max_hand_cards_per_turn) if c is not None]
@@ -383,31 +425,119 @@ class TileModel:
                 self.open_value.append(value * counted)
             self.groups.append(_Group(rank, count, nat, jv))
 
-    def _add_retrieval(self, k: int) -> None:
-        """T4: the joker of locked start meld k may leave it if the rack supplies its card."""
+    def _add_retrievals(self, locked: set[int]) -> None:
+        """T4: a locked meld's joker may leave it when the rack gives a natural with its meaning.
+
+        The joker then goes into an explicit new meld S (one joker, any length) holding a rack
+        tile besides the replacement; S may not hold every card of any start meld, which is
+        checked over an assignment of S's table cards to the start melds' copies.
+        """
         m = self.model
-        kept = self.kept[k]
-        info = kept.info
-        flag = m.new_bool_var(f"retrieve{k}")
-        m.add(kept.keep == 0).only_enforce_if(flag)
-        m.add(kept.keep == 1).only_enforce_if(flag.Not())
-        if not self.position.opened:
-            m.add(flag == 0)
-        j = info.as_wild.index(True)
-        meaning = info.slots[j].meaning
-        assert meaning is not None
-        if info.kind == "run":
-            assert info.suit is not None
-            replacement = [make_card(info.positions[j], info.suit)]
-        else:
-            present = {suit_of(s.card) for s, w in zip(info.slots, info.as_wild, strict=True) if not w}
-            replacement = [make_card(meaning.rank, s) for s in range(4) if s not in present]
-        self.retrieval_data = getattr(self, "retrieval_data", [])
-        self.retrieval_data.append((k, flag, replacement))
+        table = self.position.table
+        # every start meld's natural copies, by kind
+        copies = [
+            {
+                c: sum(1 for s, w in zip(i.slots, i.as_wild, strict=True) if not w and s.card == c)
+                for c in range(52)
+            }
+            for i in table
+        ]
+        flags: dict[int, IntVar] = {}
+        for k in sorted(locked):
+            flag = m.new_bool_var(f"ret{k}")
+            m.add(self.kept[k].keep + flag == 1)
+            flags[k] = flag
+        attributed: dict[tuple[int, int], list[IntVar]] = {}
+        for k in sorted(locked):
+            info = table[k]
+            flag = flags[k]
+            j = info.as_wild.index(True)
+            if info.kind == "run":
+                assert info.suit is not None
+                options = [make_card(info.positions[j], info.suit)]
+            else:
+                assert info.rank is not None
+                present = {suit_of(s.card) for s, w in zip(info.slots, info.as_wild, strict=True) if not w}
+                options = [make_card(info.rank, x) for x in range(4) if x not in present]
+            options = [c for c in options if self.hand_counts[c]]
+            if not options or not self.position.opened:
+                m.add(flag == 0)
+                continue
+            repl = {c: m.new_bool_var(f"rep{k}_{c}") for c in options}
+            m.add(sum(repl.values()) == flag)
+            shapes = self._shapes(k)
+            if not shapes:
+                m.add(flag == 0)
+                continue
+            m.add(sum(var for *_, var in shapes) == flag)
+            self.usage[JOKER].append(flag)
+            in_s: dict[int, list[IntVar]] = {}
+            mine: dict[tuple[int, int], IntVar] = {}
+            for naturals, _, var in shapes:
+                for c in naturals:
+                    in_s.setdefault(c, []).append(var)
+            own_hand: dict[int, IntVar] = {}
+            witness: dict[int, IntVar] = {}
+            for c, vars_ in in_s.items():
+                present_expr = sum(vars_)
+                self.usage[c].append(present_expr)
+                table_parts: list[IntVar] = []
+                for u, meld_copies in enumerate(copies):
+                    if meld_copies[c] == 0:
+                        continue
+                    a = m.new_bool_var(f"a{k}_{c}_{u}")
+                    if u in flags and u != k:
+                        m.add(a <= flags[u])
+                    table_parts.append(a)
+                    mine[(c, u)] = a
+                    attributed.setdefault((c, u), []).append(a)
+                if self.hand_counts[c]:
+                    o = m.new_bool_var(f"o{k}_{c}")
+                    w = m.new_bool_var(f"w{k}_{c}")
+                    m.add(w <= o)
+                    own_hand[c], witness[c] = o, w
+                    table_parts.append(o)
+                m.add(sum(table_parts) == present_expr)
+            if not witness:
+                m.add(flag == 0)
+                continue
+            m.add(sum(witness.values()) == flag)
+            # S holds no start meld whole (melds with another joker cannot fit: one joker per meld)
+            for u, info_u in enumerate(table):
+                if info_u.wild_count and u != k:
+                    continue
+                kinds = [c for c in range(52) if copies[u][c]]
+                parts = [a for (c, uu), a in mine.items() if uu == u]
+                if kinds and all(c in in_s for c in kinds):
+                    m.add(sum(parts) <= sum(copies[u].values()) - 1)
+            self.retrievals.append(_Retrieval(k, flag, shapes))
+            self.hand_claims.append((k, repl, own_hand, witness))
+        for (c, u), lst in attributed.items():
+            if len(lst) > 1:
+                m.add(sum(lst) <= copies[u][c])
 
-
-class _Decoded:
-    pass
+    def _shapes(self, k: int) -> list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]]:
+        """Every meld with exactly one joker that the available cards allow (runs of any length,
+        groups): its natural cards, its written slots and its choice flag."""
+        m = self.model
+        v = self.variant
+        out: list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]] = []
+        for window in run_windows(v, 13):
+            for i, card in enumerate(window.cards):
+                naturals = window.cards[:i] + window.cards[i + 1 :]
+                if all(self.avail[c] for c in naturals):
+                    joker = Slot(JOKER, Meaning(rank_of(card), window.suit))
+                    slots = tuple(joker if n == i else Slot(c) for n, c in enumerate(window.cards))
+                    out.append((naturals, slots, m.new_bool_var(f"S{k}r")))
+        for rank in range(1, 14):
+            suits = [x for x in range(4) if self.avail[make_card(rank, x)]]
+            top = (v.group_max or 4) - 1
+            for size in range(max(v.min_meld - 1, 2), top + 1):
+                for combo in combinations(suits, size):
+                    naturals = tuple(make_card(rank, x) for x in combo)
+                    slots = (*(Slot(c) for c in naturals), Slot(JOKER, Meaning(rank)))
+                    out.append((naturals, slots, m.new_bool_var(f"S{k}g")))
+        return out
 
 
 def _deal_groups(
@@ -501,6 +631,11 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
         jokers = int(val(group.jokers)) if group.jokers is not None else 0
         for inst in _deal_groups(group.rank, n, naturals, jokers, tm.variant):
             entries.append(("group", inst, [s.card != JOKER for s in inst]))
+    for ret in tm.retrievals:
+        for _, slots_, var in ret.shapes:
+            if val(var):
+                is_group = any(x.meaning is not None and x.meaning.suit is None for x in slots_)
+                entries.append(("group" if is_group else "run", list(slots_), [False] * len(slots_)))
     for card, var in tm.allowance.items():
         _place_jokers(entries, card, int(val(var)))
     return played, [tuple(e[1]) for e in entries], broken

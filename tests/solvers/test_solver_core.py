@@ -12,18 +12,37 @@ from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
 
-from rummyai.cards import parse_cards
+from rummyai.cards import card_str, parse_cards, parse_table
+from rummyai.engine.judge import judge_play
 from rummyai.errors import DeckError, MeldError, RummyError
 
 
 def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:
     rng = random.Random(seed)
-    hand, table = random_position(variant, seed, rng.choice([0, 3, 6, 9]), rng.randint(3, 7))
-    return hand, table, rng.random() < 0.7, rng.choice(["cards", "points", "penalty"])
+    hand, table = random_position(
+        variant,
+        seed,
+        rng.choice([0, 3, 6, 9]),
+        rng.randint(3, 6),
+        joker_rate=rng.choice([0.12, 0.3]),
+        related=rng.choice([0.0, 0.7]),
+    )
+    return hand, table, rng.random() < 0.75, rng.choice(["cards", "points", "penalty"])
 
 
-@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
-@settings(max_examples=60, deadline=None)
+def _judged_legal(variant: str, hand: list[int], table: list, melds: tuple, opened: bool) -> bool:
+    verdict = judge_play(
+        variant,
+        [card_str(c) for c in hand],
+        [[str(s) for s in meld] for meld in table],
+        [[str(s) for s in meld] for meld in melds],
+        opened=opened,
+    )
+    return verdict.legal
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board", "rummy-tiles"])
+@settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 10**9))
 def test_matches_reference(variant: str, seed: int) -> None:
     hand, table, opened, objective = _random_case(variant, seed)
@@ -33,6 +52,33 @@ def test_matches_reference(variant: str, seed: int) -> None:
     assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
     assert fast.value == slow.value
     check_solution(make_position(variant, hand, table, opened), fast)
+    if fast.played:
+        assert _judged_legal(variant, hand, table, fast.melds, opened)
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "played"),
+    [
+        ("6H 9C 9D", "5H JK 7H", "6H 9C 9D"),  # retrieve the joker into a new meld
+        ("6H 9C", "5H JK 7H | 9S 9D 9H", "9C"),  # no new meld for it: only 9C fits
+        ("6H", "5H JK 7H", ""),  # the new meld needs a rack tile besides 6H
+        ("6H 4H", "5H JK 7H", "4H"),  # locked meld may grow, not split
+        ("6H TH", "5H JK 7H 8H", "6H TH"),
+        ("6S 6D", "6H JK 6C", "6S"),  # the joker has no new meld to go to
+        ("6S 6D", "6H JK 6C | 7D 8D 9D TD", "6S 6D"),  # either missing suit replaces it
+    ],
+)
+def test_tiles_joker_retrieval(hand: str, table: str, played: str) -> None:
+    sol = solve("rummy-tiles", hand, table)
+    assert sorted(sol.played) == sorted(parse_cards(played))
+    check_solution(make_position("rummy-tiles", hand, table), sol)
+    if sol.played:
+        assert _judged_legal("rummy-tiles", parse_cards(hand), parse_table(table), sol.melds, True)
+
+
+def test_tiles_opening_forbids_jokers() -> None:
+    assert solve("rummy-tiles", "JH QH JK", opened=False).cards_played == 0
+    assert solve("rummy-tiles", "JH QH KH JK", opened=False).cards_played == 3
 
 
 def test_plays_onto_rearranged_table() -> None:
