@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummyai.agents.base import View
-from rummyai.agents.solver_play import SeatPosition, hand_cards_in, seat_position, solution_play, solve_view
+from rummyai.agents.solver_play import SeatPosition, best_legal_play, hand_cards_in, seat_position
 from rummyai.engine.moves import Draw, Give, Move, Play
 from rummyai.errors import RummyError
 
@@ -46,11 +46,8 @@ class GreedyAgent:
 
     def best_play(self, position: SeatPosition) -> Play | None:
         """The solver's play as a legal engine move (None when the best is to draw)."""
-        solution = solve_view(position, self.objective, self.time_limit)
-        if not solution.played:
-            return None
-        play = solution_play(position, solution)
-        if play is None:
+        play, how = best_legal_play(position, self.objective, self.time_limit)
+        if how != "solver" and how != "none":
             self.fallbacks += 1
         return play
 

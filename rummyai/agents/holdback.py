@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from rummyai.agents.base import View
 from rummyai.agents.greedy import GreedyAgent, draw_or_best, give_highest, most_cards
-from rummyai.agents.solver_play import SeatPosition, legal_play, seat_position, solution_play, solve_view
+from rummyai.agents.solver_play import SeatPosition, best_legal_play, legal_play, seat_position
 from rummyai.engine.moves import Move, Play
 from rummyai.engine.state import TableMeld
 from rummyai.errors import RummyError
@@ -89,10 +89,7 @@ class HoldbackAgent(GreedyAgent):
         if not jokers:
             return None
         rest = replace(position, hand=tuple(i for i in position.hand if i not in jokers))
-        solution = solve_view(rest, self.objective, self.time_limit)
-        if not solution.played:
-            return None
-        play = solution_play(rest, solution)
+        play, _ = best_legal_play(rest, self.objective, self.time_limit)
         # judged again from the full hand (the same play; it must not depend on the kept jokers)
         return None if play is None else legal_play(position, play.table)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummyai.cards import parse_meld
@@ -155,6 +155,42 @@ def solution_play(position: SeatPosition, solution: Solution) -> Play | None:
             if play is not None:
                 return play
     return None
+
+
+def with_wild_melds_frozen(position: SeatPosition) -> tuple[SeatPosition, tuple[TableMeld, ...]]:
+    """The position without the table melds holding a wild, and those melds (left untouched).
+
+    Leaving every joker meld exactly as it is satisfies each variant's table-joker rules, so the
+    solver's answer on the rest of the table is a safe fallback where it does not model them.
+    """
+    deck = position.variant.deck
+    frozen = tuple(m for m in position.table if any(position.variant.is_wild(deck[i]) for i in m.ids))
+    rest = tuple(m for m in position.table if m not in frozen)
+    return replace(position, table=rest), frozen
+
+
+def best_legal_play(
+    position: SeatPosition, objective: str = "cards", time_limit: float | None = None
+) -> tuple[Play | None, str]:
+    """The solver's best play made legal, and how: ``solver``, ``frozen`` (joker melds left as they
+    are), ``none`` (nothing to play) or ``illegal`` (no legal play found this way)."""
+    solution = solve_view(position, objective, time_limit)
+    if not solution.played:
+        return None, "none"
+    play = solution_play(position, solution)
+    if play is not None:
+        return play, "solver"
+    rest, frozen = with_wild_melds_frozen(position)
+    if frozen:
+        solution = solve_view(rest, objective, time_limit)
+        if solution.played:
+            for hand_first in (False, True):
+                table = assign_ids(rest, solution.melds, hand_first)
+                if table is not None:
+                    play = legal_play(position, (*frozen, *table))
+                    if play is not None:
+                        return play, "frozen"
+    return None, "illegal"
 
 
 def hand_cards_in(move: Move, hand: Sequence[int]) -> int:
