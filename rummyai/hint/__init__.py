@@ -4,10 +4,15 @@
 and returns the JSON contract; `format_hint` prints an answer readably; `plan_steps` turns a table
 change into steps. `create_app` and `serve` (extra ``serve``: FastAPI and uvicorn) expose it all
 over HTTP. Names are imported lazily so that `import rummyai.hint` stays light.
+
+The package itself is callable, so ``rummyai.hint(variant, hand, table)`` is the same as
+``rummyai.hint.hint(...)`` (the latter is the spelling type checkers understand).
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -51,3 +56,13 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'rummyai.hint' has no attribute {name!r}")
     return getattr(import_module(module), name)
+
+
+class _CallableModule(types.ModuleType):
+    """This package's module type: calling the package calls `hint`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return import_module("rummyai.hint.api").hint(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -154,3 +154,10 @@ def test_random_positions_give_legal_hints(variant: str, seed: int, table_cards:
 def test_parse_cards_round_trip_for_hand_tokens() -> None:
     # Kinds and tokens name the same hand.
     assert hint("rummikub", parse_cards("9D TD JD"), "").best.cards_played == 3
+
+
+def test_the_package_is_callable_as_rummyai_hint() -> None:
+    import rummyai
+    import rummyai.hint
+
+    assert rummyai.hint("rummikub", "9D TD JD", "").best.cards_played == 3  # type: ignore[operator]
