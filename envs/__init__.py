@@ -18,6 +18,7 @@ Importing this package registers ``rummyai/Rummikub-v0``, ``rummyai/Rhine-v0``,
 from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
+
 from rummyai.envs.aec import RummyAECEnv, aec_env
 from rummyai.envs.candidates import (
     FEATURES,

@@ -15,6 +15,9 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv
+
+from rummyai.engine.game import apply, new_match
+from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, EngineCandidates
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
@@ -26,9 +29,6 @@ from rummyai.envs.core import (
 from rummyai.envs.encoding import ObservationEncoder
 from rummyai.envs.rendering import render_rgb, render_text
 from rummyai.envs.variant_envs import ENV_CLASSES
-
-from rummyai.engine.game import apply, new_match
-from rummyai.engine.state import GameState
 from rummyai.errors import RummyError
 from rummyai.variants import Variant, get_variant
 

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from rummyai.envs.candidates import NUM_FEATURES, Candidate
-from rummyai.envs.encoding import ObservationEncoder
 
 from rummyai.engine.state import GameState
+from rummyai.envs.candidates import NUM_FEATURES, Candidate
+from rummyai.envs.encoding import ObservationEncoder
 from rummyai.errors import RummyError
 from rummyai.variants import Variant
 

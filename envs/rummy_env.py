@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, SupportsFloat
 import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
+
+from rummyai.engine.game import apply, legal_moves, new_match, view
+from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, EngineCandidates
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
@@ -23,9 +26,6 @@ from rummyai.envs.core import (
 )
 from rummyai.envs.encoding import ObservationEncoder
 from rummyai.envs.rendering import render_rgb, render_text
-
-from rummyai.engine.game import apply, legal_moves, new_match, view
-from rummyai.engine.state import GameState
 from rummyai.errors import RummyError
 from rummyai.variants import Variant, get_variant
 

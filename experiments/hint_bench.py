@@ -22,9 +22,9 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 import httpx
-from rummyai.solvers.random_positions import random_position
 
 from rummyai.cards import card_str
+from rummyai.solvers.random_positions import random_position
 
 
 @dataclass

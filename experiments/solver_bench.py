@@ -25,11 +25,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from rummyai.cards import JOKER
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
-
-from rummyai.cards import JOKER
 
 CACHE = Path(os.environ.get("RUMMYAI_CACHE", Path.home() / ".cache" / "rummyai"))
 VENV = CACHE / "rummikub-solver-venv"

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummyai.solvers.position import HandInput, Solution, TableInput, check_objective, make_position
-from rummyai.solvers.tile_model import solve_tile
-
 from rummyai.cards import card_str
 from rummyai.errors import RummyError
+from rummyai.solvers.position import HandInput, Solution, TableInput, check_objective, make_position
+from rummyai.solvers.tile_model import solve_tile
 from rummyai.variants import Variant
 
 

@@ -6,11 +6,10 @@ are the engine's job (`rummyai.engine.judge`), not repeated here.
 
 from __future__ import annotations
 
-from rummyai.solvers.position import Position, Solution
-
 from rummyai.cards import NUM_KINDS, card_str
 from rummyai.errors import IllegalMoveError
 from rummyai.melds import analyze_meld, opening_value
+from rummyai.solvers.position import Position, Solution
 
 
 def check_solution(position: Position, solution: Solution) -> None:

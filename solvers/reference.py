@@ -14,11 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
-
 from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card
 from rummyai.errors import MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
+from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 from rummyai.variants import Variant
 
 

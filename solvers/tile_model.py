@@ -23,11 +23,11 @@ from itertools import combinations
 from typing import Any
 
 from ortools.sat.python import cp_model
-from rummyai.solvers.position import Position, Solution
-from rummyai.solvers.universe import RunWindow, position_range, run_windows
 
 from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
 from rummyai.melds import MeldInfo
+from rummyai.solvers.position import Position, Solution
+from rummyai.solvers.universe import RunWindow, position_range, run_windows
 from rummyai.variants import Variant
 
 IntVar = cp_model.IntVar

@@ -11,13 +11,13 @@ from typing import Any
 
 import httpx
 import pytest
-from rummyai.solvers.random_positions import random_position
 
 from rummyai.cards import card_str, parse_cards, parse_meld
 from rummyai.hint import pool as pool_module
 from rummyai.hint.limits import Limits, count_cards
 from rummyai.hint.pool import Busy, SolvePool
 from rummyai.melds import analyze_meld
+from rummyai.solvers.random_positions import random_position
 from rummyai.variants import VARIANT_IDS, get_variant
 
 HAND = ["6C", "9D", "TD", "JD", "5S", "5D", "KS", "KH", "KD", "KC", "2H"]

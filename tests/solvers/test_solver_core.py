@@ -7,14 +7,14 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rummyai.solvers import make_position, solve, solve_json
-from rummyai.solvers.check import check_solution
-from rummyai.solvers.random_positions import random_position
-from rummyai.solvers.reference import reference_solve
 
 from rummyai.cards import card_str, parse_cards, parse_table
 from rummyai.engine.judge import judge_play
 from rummyai.errors import DeckError, MeldError, RummyError
+from rummyai.solvers import make_position, solve, solve_json
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.reference import reference_solve
 
 
 def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:
