@@ -22,7 +22,7 @@ lint: $(STAMP)
 	$(BIN)/mypy rummyai solvers envs
 
 test: lint
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --nbmake tests notebooks
 
 bench: $(STAMP)
 	$(BIN)/python experiments/selfplay_bench.py
