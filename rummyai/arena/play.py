@@ -14,7 +14,7 @@ from typing import Any
 from rummyai.agents import Agent, make_agent_from_spec
 from rummyai.arena.duplicate import GameTask
 from rummyai.engine import game
-from rummyai.errors import RummyError
+from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
 
 GameRecord = dict[str, Any]
@@ -69,7 +69,12 @@ def play_game(task: GameTask) -> GameRecord:
         move = agents[seat].act(view, legal)
         think[seat] += time.perf_counter() - tick
         decisions[seat] += 1
-        state = game.apply(state, move)
+        try:
+            state = game.apply(state, move)
+        except IllegalMoveError as error:
+            raise RummyError(
+                f"agent {task.seats[seat]!r} at seat {seat} of game {task.key} chose an illegal move: {error}"
+            ) from error
         if sum(decisions) > MAX_DECISIONS:
             raise RummyError(f"game {task.key} did not end after {MAX_DECISIONS} decisions")
     variant = get_variant(task.variant, list(task.options))

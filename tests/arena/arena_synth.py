@@ -69,3 +69,17 @@ def stable(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     drop = {"seconds", "think_s"}
     rows = [{k: v for k, v in r.items() if k not in drop} for r in records]
     return sorted(rows, key=lambda r: (r["set"], r["seating"]))
+
+
+class IllegalAgent:
+    """An agent that always submits an empty table (never legal), to test error reporting."""
+
+    name = "illegal"
+
+    def reset(self, seed: int) -> None:
+        """Nothing to reset."""
+
+    def act(self, view: Any, legal: Any) -> Any:
+        from rummyai.engine.moves import Play
+
+        return Play(table=())

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from arena_synth import stable
 
+from rummyai.agents import register_agent
 from rummyai.arena import main, run_tournament
 from rummyai.arena.store import load_records
+from rummyai.errors import RummyError
 
 
 def test_engine_tournament_is_consistent_and_reproducible(tmp_path: Path) -> None:
@@ -49,3 +52,12 @@ def test_command_line_runs_a_tournament_and_reports_errors(tmp_path: Path) -> No
     assert len(records) == 2 * 3
     bad = ["--variant", "rummikub", "--agents", "random,nobody", "--games", "1", "--players", "2"]
     assert main([*bad, "--out", str(tmp_path / "bad")]) == 2
+
+
+def test_an_illegal_move_stops_the_tournament_naming_the_agent(tmp_path: Path) -> None:
+    register_agent("illegal-test", "arena_synth:IllegalAgent", "always submits an empty table")
+    with pytest.raises(
+        RummyError, match=r"agent 'illegal-test' at seat \d of game \(0, 0\) chose an illegal move"
+    ):
+        run_tournament("rummikub", ["illegal-test", "random"], 1, 2, 0, tmp_path, progress=False)
+    assert load_records(tmp_path / "games.jsonl") == []
