@@ -91,10 +91,22 @@ class SolvePool:
         warm_up()
 
     def stop(self) -> None:
-        """Shut the executor down (running jobs finish, waiting ones are cancelled)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Shut the executor down: waiting jobs are cancelled, running ones (bounded by the solve
+        time limit) finish, and no worker process outlives the service."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = (
+            list(getattr(executor, "_processes", None) or {})
+            if isinstance(executor, ProcessPoolExecutor)
+            else []
+        )
+        children = [p for p in multiprocessing.active_children() if p.pid in processes]
+        executor.shutdown(wait=True, cancel_futures=True)
+        for child in children:
+            child.join(timeout=5)
+            if child.is_alive():
+                child.terminate()
 
     @property
     def in_flight(self) -> int:
