@@ -69,6 +69,7 @@ __all__ = [
 ]
 
 Phase = Literal["draw", "play", "knock"]
+MAX_SWAPS_EXPLORED = 3  # joker swaps whose placements the move generator searches per turn
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,14 @@ class _Work:
         self.recycles = r.recycles
         self.data: DiscardData = r.family_data if r.family_data is not None else DiscardData()
         self.result = r.result
-        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self._rng = rng
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The move's generator (a fixed one while only validating)."""
+        if self._rng is None:
+            self._rng = np.random.default_rng(0)
+        return self._rng
 
     def freeze(self) -> RoundState:
         return RoundState(
@@ -642,6 +650,7 @@ def _joker_swaps(state: GameState) -> list[Move]:
     v, r = state.variant, state.round
     seat = r.turn
     moves: list[Move] = []
+    explored = 0
     for t, meld in enumerate(r.table):
         info = analyze(v, meld)
         for k, joker in enumerate(meld.ids):
@@ -656,6 +665,9 @@ def _joker_swaps(state: GameState) -> list[Move]:
                 if not fits:
                     continue
                 seen.add(kind)
+                explored += 1
+                if explored > MAX_SWAPS_EXPLORED:
+                    return moves
                 w = _Work(state)
                 new = replace(meld, ids=_put(meld.ids, k, card), meanings=_put(meld.meanings, k, None))
                 w.table[t] = new

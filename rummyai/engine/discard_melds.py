@@ -78,6 +78,22 @@ def _meld_error(variant: Variant, error: MeldError) -> Illegal:
 
 def analyze(variant: Variant, meld: TableMeld) -> MeldInfo:
     """The meld's interpretation under the variant, or `Illegal` with the meld section."""
+    cache: dict[TableMeld, MeldInfo | Illegal] = variant.__dict__.setdefault("_dmd_analyze_cache", {})
+    hit = cache.get(meld)
+    if hit is None:
+        try:
+            hit = _analyze(variant, meld)
+        except Illegal as error:
+            hit = error
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[meld] = hit
+    if isinstance(hit, Illegal):
+        raise Illegal(hit.violation)
+    return hit
+
+
+def _analyze(variant: Variant, meld: TableMeld) -> MeldInfo:
     if variant.escorts is None and any(e is not None for e in meld.escorts):
         raise fail(variant, "meld", f"escorts do not exist in {variant.id}")
     if meld.escorts and len(meld.escorts) != len(meld.ids):

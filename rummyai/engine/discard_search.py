@@ -8,6 +8,7 @@ opening bundles of up to three melds. Every candidate returned is a valid meld i
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from rummyai.cards import Meaning, make_card, rank_of, suit_of
@@ -34,6 +35,12 @@ def run_windows(rule: RunRule, length: int) -> Iterator[list[int]]:
     high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
     for start in range(low, high - length + 2):
         yield list(range(start, start + length))
+
+
+@lru_cache(maxsize=4096)
+def _window_kinds(rule: RunRule, length: int, suit: int) -> tuple[tuple[list[int], list[int]], ...]:
+    """Each run window of this length with the card kinds it needs in `suit`."""
+    return tuple((seq, [make_card(p, suit) for p in seq]) for seq in run_windows(rule, length))
 
 
 class _Hand:
@@ -177,8 +184,7 @@ def _runs(hand: _Hand, limit: int) -> Iterator[Candidate]:
         if in_suit == 0:
             continue
         for length in range(min(13, in_suit + len(hand.wilds)), variant.min_meld - 1, -1):
-            for seq in run_windows(rule, length):
-                kinds = [make_card(p, suit) for p in seq]
+            for _seq, kinds in _window_kinds(rule, length, suit):
                 if hand.focus is not None and hand.focus not in kinds:
                     continue
                 naturals = sum(1 for k in kinds if k in hand.by_kind)
