@@ -41,6 +41,7 @@ MOVE_KINDS: tuple[str, ...] = (
     "decline",
     "knock",
     "end",
+    "give",
 )
 
 #: Column names of a candidate's feature vector.

@@ -23,6 +23,9 @@ Array = npt.NDArray[Any]
 SCORE_BOUND = 100_000
 #: Bound for turn and round counters.
 COUNTER_BOUND = 1_000_000
+#: Turn phases a family may report in its round data (tile: normal/give/extra; draw-meld-discard:
+#: draw/play/knock), one-hot in ``phase``.
+PHASES: tuple[str, ...] = ("normal", "draw", "play", "knock", "give", "extra")
 
 
 class ObservationEncoder:
@@ -32,7 +35,10 @@ class ObservationEncoder:
     physical counts then 52 counts of the natural cards the meld's slots stand for), ``discard``
     (53 counts), ``discard_depth`` (per kind, 1 + how many cards lie above its newest copy in the
     pile or row, 0 if absent), ``hand_sizes``, ``opened``, ``scores`` (relative seats), ``stock``
-    (cards left) and ``counters`` (turns completed this round, round index).
+    (cards left), ``counters`` (turns completed this round, round index), ``phase`` (one-hot of
+    the turn phase the family reports, `PHASES`), ``taken`` and ``committed`` (53 counts: cards
+    the player to act took from the discard pile or row this turn, and those of them that must
+    reach the table this turn; both were taken face up).
     """
 
     def __init__(self, variant: Variant, num_players: int) -> None:
@@ -47,7 +53,7 @@ class ObservationEncoder:
             {
                 "hand": spaces.Box(0, copies, (NUM_KINDS,), np.int16),
                 "table": spaces.Box(0, copies, (NUM_KINDS,), np.int16),
-                "melds": spaces.Box(0, copies, (self.max_melds, 2 * NUM_KINDS - 1), np.int16),
+                "melds": spaces.Box(0, deck_size, (self.max_melds, 2 * NUM_KINDS - 1), np.int16),
                 "discard": spaces.Box(0, copies, (NUM_KINDS,), np.int16),
                 "discard_depth": spaces.Box(0, deck_size, (NUM_KINDS,), np.int16),
                 "hand_sizes": spaces.Box(0, deck_size, (num_players,), np.int16),
@@ -55,6 +61,9 @@ class ObservationEncoder:
                 "scores": spaces.Box(-SCORE_BOUND, SCORE_BOUND, (num_players,), np.int32),
                 "stock": spaces.Box(0, deck_size, (1,), np.int16),
                 "counters": spaces.Box(0, COUNTER_BOUND, (2,), np.int32),
+                "phase": spaces.Box(0, 1, (len(PHASES),), np.int8),
+                "taken": spaces.Box(0, copies, (NUM_KINDS,), np.int16),
+                "committed": spaces.Box(0, copies, (NUM_KINDS,), np.int16),
             }
         )
 
@@ -87,6 +96,11 @@ class ObservationEncoder:
             if depth[kind] == 0:
                 depth[kind] = above + 1
         opened = round_.opened or (True,) * n
+        data = round_.family_data
+        phase = np.zeros(len(PHASES), dtype=np.int8)
+        name = getattr(data, "phase", None)
+        if name in PHASES:
+            phase[PHASES.index(name)] = 1
         return {
             "hand": self._counts(round_.hands[seat]),
             "table": self._counts(table_ids),
@@ -103,4 +117,7 @@ class ObservationEncoder:
                 [min(round_.turn_count, COUNTER_BOUND), min(state.round_index, COUNTER_BOUND)],
                 dtype=np.int32,
             ),
+            "phase": phase,
+            "taken": self._counts(tuple(getattr(data, "taken", ()))),
+            "committed": self._counts(tuple(getattr(data, "committed", ()))),
         }

@@ -27,8 +27,11 @@ _SHARED = """
       (one row per table meld: 53 physical counts then 52 counts of the natural cards its slots
       stand for), `discard_depth` (per kind, 1 + cards above its newest copy in the pile or
       row, 0 if absent), `hand_sizes`, `opened`, `scores` (per seat), `stock` (cards left),
-      `counters` (turns completed this round, round index). Other hands and the stock order are
-      never encoded; the face-up discard pile or row is, whole.
+      `counters` (turns completed this round, round index), `phase` (one-hot: normal, draw,
+      play, knock, give, extra), `taken` and `committed` (53 counts: cards the player to act
+      took face up from the discard pile or row this turn, and those that must reach the table
+      this turn). Other hands and the stock order are never encoded; the face-up discard pile or
+      row is, whole.
     * `"action_mask"`: `int8` of shape (K,), 1 for a valid slot (only slot 0 once the match is over).
     * `"candidates"`: `float32` of shape (K, {nfeat}), one row per slot: {features}.
 
