@@ -438,7 +438,7 @@ def solve_request_json(obj: object) -> dict[str, Any]:
             opened=position.opened,
             objective=str(objective),
             time_limit=None if limit is None else float(limit),
-            max_cards=cap,
+            max_cards=None if cap is None else min(cap, len(position.hand)),
         )
     except RummyError as error:
         return {"error": str(error)}

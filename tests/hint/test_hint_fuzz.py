@@ -52,9 +52,9 @@ bodies = st.fixed_dictionaries(
         "new_table": table,
         "opened": st.booleans() | json_values,
         "objective": st.sampled_from(["cards", "points", "penalty", "most"]) | json_values,
-        "alternatives": st.integers(-2, 8) | json_values,
-        "time_limit": st.sampled_from([0.05, 0.5, 1e9, -1.0, 0.0]) | json_values,
-        "max_cards": st.integers(-2, 20) | json_values,
+        "alternatives": st.integers(-2, 8) | st.integers() | json_values,
+        "time_limit": st.sampled_from([0.05, 0.5, 1e9, 1e300, -1.0, 0.0, 10**40]) | json_values,
+        "max_cards": st.integers(-2, 20) | st.integers() | json_values,
         "surprise": json_values,
     },
 )

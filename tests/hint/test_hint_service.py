@@ -134,6 +134,12 @@ def test_body_over_the_size_limit_is_413(client: httpx.Client) -> None:
     assert streamed.status_code == 413
 
 
+def test_huge_numbers_are_clamped_or_refused(client: httpx.Client) -> None:
+    solved = client.post("/v1/solve", json={**POSITION, "max_cards": 10**20, "time_limit": 1e300})
+    assert solved.status_code == 200 and solved.json()["cards_played"] == 10
+    assert client.post("/v1/hint", json={**POSITION, "alternatives": 10**20}).status_code == 422
+
+
 def test_json_without_a_content_type_is_accepted(client: httpx.Client) -> None:
     answer = client.post("/v1/solve", content=json.dumps(POSITION), headers={"content-type": "text/plain"})
     assert answer.status_code == 200 and answer.json()["cards_played"] == 10
