@@ -44,6 +44,9 @@ def family_of(variant: Variant) -> TurnFamily:
         raise RummyError(f"the {variant.family} turn family is not implemented") from None
 
 
+_UNUSED_RNG = np.random.default_rng(0)
+
+
 def round_rng(seed: int, round_index: int, step: int = 0) -> np.random.Generator:
     """Deterministic generator for one round (step > 0 for later random events in it)."""
     return np.random.default_rng([seed, round_index, step])
@@ -99,7 +102,11 @@ def apply(state: GameState, move: Move) -> GameState:
     if violation is not None:
         raise IllegalMoveError(violation.rule, violation.reason)
     family = family_of(state.variant)
-    rng = round_rng(state.seed, state.round_index, state.round.turn_count + 1)
+    needs_rng = getattr(family, "needs_rng", None)
+    if needs_rng is None or needs_rng(state, move):
+        rng = round_rng(state.seed, state.round_index, state.round.turn_count + 1)
+    else:
+        rng = _UNUSED_RNG  # the family declared it draws nothing random for this move
     round_state = family.apply(state, move, rng)
     state = replace(state, round=round_state)
     if (

@@ -157,6 +157,9 @@ class TileFamily:
     # ------------------------------------------------------------------ apply
     def apply(self, state: GameState, move: Move, rng: np.random.Generator) -> RoundState:
         """The round after a legal move (validated by the caller)."""
+        fast = self._fast_apply(state, move)
+        if fast is not None:
+            return fast
         rs = replace(state.round, turn_count=state.round.turn_count + 1)
         variant = state.variant
         seat = rs.turn
@@ -199,6 +202,55 @@ class TileFamily:
                 rs, result=score_blocked(variant, rs.hands, order, "stock_exhausted"), passes=rs.passes + 1
             )
         return self._no_play(variant, rs, seat, n, rng)
+
+    def needs_rng(self, state: GameState, move: Move) -> bool:
+        """Whether applying `move` may shuffle (the stalemate mini-pool); lets `game.apply` skip
+        building a generator for ordinary plays and draws."""
+        if isinstance(move, Play):
+            return False
+        return not (isinstance(move, Draw) and len(state.round.stock) > 1)
+
+    def _fast_apply(self, state: GameState, move: Move) -> RoundState | None:
+        """The common cases in one step: a play that does not go out, a draw that leaves cards."""
+        rs = state.round
+        if _data(rs).phase != "normal":
+            return None
+        seat = rs.turn
+        n = state.num_players
+        if isinstance(move, Draw) and len(rs.stock) > 1:
+            hand = (*rs.hands[seat], rs.stock[-1])
+            return replace(
+                rs,
+                turn_count=rs.turn_count + 1,
+                hands=_set_hand(rs.hands, seat, hand),
+                stock=rs.stock[:-1],
+                passes=rs.passes + 1,
+                turn=(seat + 1) % n,
+            )
+        if isinstance(move, Play):
+            check = self.check(state, move)
+            assert check.violation is None, check.violation
+            played = set(check.played)
+            hand = tuple(i for i in rs.hands[seat] if i not in played)
+            if not hand:
+                return None
+            opened = rs.opened
+            if check.opened_now:
+                opened = (*opened[:seat], True, *opened[seat + 1 :])
+            before = rs.played_before
+            if not before[seat]:
+                before = (*before[:seat], True, *before[seat + 1 :])
+            return replace(
+                rs,
+                turn_count=rs.turn_count + 1,
+                hands=_set_hand(rs.hands, seat, hand),
+                table=check.table,
+                opened=opened,
+                played_before=before,
+                passes=0,
+                turn=(seat + 1) % n,
+            )
+        return None
 
     def _draw(self, rs: RoundState, seat: int, count: int) -> RoundState:
         if count <= 0:

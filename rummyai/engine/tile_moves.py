@@ -89,32 +89,33 @@ def candidate_melds(variant: Variant, hand: Sequence[int]) -> list[Candidate]:
         if value is not None:
             found[key] = Candidate(key[0], key[1], wilds, value)
 
-    for rank in range(1, 14):
-        kinds = [make_card(rank, s) for s in range(4) if naturals.get(make_card(rank, s))]
+    for rank in sorted({k % 13 + 1 for k in naturals}):
+        kinds = [s * 13 + rank - 1 for s in range(4) if s * 13 + rank - 1 in naturals]
+        if len(kinds) < need_naturals and variant.group_distinct_suits:
+            continue
         if variant.group_distinct_suits:
-            pools = [kinds]
+            subsets = [sub for sub in _subsets(kinds) if len(sub) >= need_naturals]
         else:
             flat = [k for k in kinds for _ in naturals[k]]
-            pools = [flat[:n] for n in range(2, len(flat) + 1)]
-        for pool in pools:
-            subsets = _subsets(pool) if variant.group_distinct_suits else [pool]
-            for subset in subsets:
-                for w in range(limit + 1):
-                    size = len(subset) + w
-                    if len(subset) < need_naturals or size < variant.min_meld:
-                        continue
-                    if variant.group_max is not None and size > variant.group_max:
-                        continue
-                    add(list(subset) + wild_kinds[:w], [None] * len(subset) + [Meaning(rank)] * w, w)
-    for suit in range(4):
+            subsets = [flat[:n] for n in range(need_naturals, len(flat) + 1)]
+        for subset in subsets:
+            for w in range(limit + 1):
+                size = len(subset) + w
+                if size < variant.min_meld:
+                    continue
+                if variant.group_max is not None and size > variant.group_max:
+                    break
+                add(list(subset) + wild_kinds[:w], [None] * len(subset) + [Meaning(rank)] * w, w)
+    for suit in sorted({k // 13 for k in naturals}):
         rule = variant.run_rules[suit]
         if rule is None or rule.wrap:
             continue
         low = 1 if rule.ace_low else 2
         high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
+        base = suit * 13
         have = [False] * 16
         for p in range(low, high + 1):
-            have[p] = bool(naturals.get(make_card(p, suit)))
+            have[p] = (base + (p - 1) % 13) in naturals
         for start in range(low, high - 1):
             if not have[start] and limit == 0:
                 continue
@@ -133,13 +134,12 @@ def candidate_melds(variant: Variant, hand: Sequence[int]) -> list[Candidate]:
                 meanings: list[Meaning | None] = []
                 w = 0
                 for p in range(start, end + 1):
-                    kind = make_card(p, suit)
                     if have[p]:
-                        cards.append(kind)
+                        cards.append(base + (p - 1) % 13)
                         meanings.append(None)
                     else:
                         cards.append(wild_kinds[w])
-                        meanings.append(Meaning(rank_of(kind), suit))
+                        meanings.append(Meaning((p - 1) % 13 + 1, suit))
                         w += 1
                 add(cards, meanings, w)
     result = sorted(found.values(), key=lambda c: (-c.value, -len(c.cards), c.cards))
