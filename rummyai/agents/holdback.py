@@ -1,8 +1,8 @@
 """Hold-back agent: the strategy tips of the Tile Rummy rules, on top of the greedy solver play.
 
-* hold back the fourth card: when a new meld from the hand has four or more cards, lay it
-  without its top card (the meld stays valid), keeping a card to lay off on a later turn
-  instead of drawing;
+* hold back the fourth card: when the play leaves a meld of four or more cards with a hand card
+  at one end, keep that card back (up to `hold` cards a turn; the meld stays valid and the card
+  still fits it), so that a later turn can lay it off instead of drawing;
 * keep a joker: play without the hand's jokers whenever some play without them exists;
 * safety: play everything (plain greedy) when an opponent holds at most `danger` cards, when
   the full play would go out, and after `hold_turns` of the agent's own turns in the round.
@@ -33,18 +33,22 @@ class HoldbackAgent(GreedyAgent):
         keep_joker: bool = True,
         danger: int = 4,
         hold_turns: int = 1000,
+        hold: int = 1,
         objective: str = "cards",
         time_limit: float = 5.0,
         seed: int = 0,
     ) -> None:
         super().__init__(objective, time_limit, seed)
-        if danger < 0 or hold_turns < 0:
-            raise RummyError(f"holdback needs danger >= 0 and hold_turns >= 0, got {danger} and {hold_turns}")
+        if min(danger, hold_turns, hold) < 0:
+            raise RummyError(
+                f"holdback needs danger, hold_turns and hold >= 0, got {danger}, {hold_turns}, {hold}"
+            )
         self.name = "holdback"
         self.hold_fourth = hold_fourth
         self.keep_joker = keep_joker
         self.danger = danger
         self.hold_turns = hold_turns
+        self.hold = hold
         self.held = 0
 
     def act(self, view: View, legal: Sequence[Move]) -> Move:
@@ -94,16 +98,39 @@ class HoldbackAgent(GreedyAgent):
         return None if play is None else legal_play(position, play.table)
 
     def hold_back_fourth(self, position: SeatPosition, play: Play) -> Play | None:
-        """`play` with the top card of each new hand-only meld of 4+ cards kept back, if still legal."""
+        """`play` with up to `hold` hand cards kept back from the ends of melds of 4+ cards.
+
+        Each held card leaves a valid meld of 3+ behind that it still fits, so it can be laid off on
+        a later turn instead of drawing. Low-value cards are held first (less to lose if an
+        opponent goes out); at least one hand card is always still played.
+        """
         hand = set(position.hand)
-        melds: list[TableMeld] = []
-        changed = False
-        for meld in play.table:
-            if len(meld.ids) >= 4 and set(meld.ids) <= hand:
-                melds.append(TableMeld(meld.ids[:-1], meld.meanings[:-1]))
-                changed = True
+        deck = position.variant.deck
+        values = position.variant.hand_values
+        table = list(play.table)
+        played = sum(1 for m in table for i in m.ids if i in hand)
+        held = 0
+        while held < self.hold and played > 1:
+            options = []
+            for index, meld in enumerate(table):
+                if len(meld.ids) < 4:
+                    continue
+                for end in (len(meld.ids) - 1, 0):
+                    card = meld.ids[end]
+                    if card in hand and not position.variant.is_wild(deck[card]):
+                        options.append((values[deck[card]], index, end))
+            for _, index, end in sorted(options):
+                meld = table[index]
+                keep = [k for k in range(len(meld.ids)) if k != end]
+                trial = list(table)
+                trial[index] = TableMeld(
+                    tuple(meld.ids[k] for k in keep), tuple(meld.meanings[k] for k in keep)
+                )
+                if legal_play(position, trial) is not None:
+                    table = trial
+                    held += 1
+                    played -= 1
+                    break
             else:
-                melds.append(meld)
-        if not changed:
-            return None
-        return legal_play(position, melds)
+                break
+        return legal_play(position, table) if held else None

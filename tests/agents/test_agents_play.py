@@ -74,7 +74,9 @@ def test_holdback_keeps_the_fourth_card_of_a_new_run_while_safe() -> None:
     _, greedy = decide("greedy", position("5H 6H 7H 8H 2S KD"))
     _, held = decide("holdback", position("5H 6H 7H 8H 2S KD"))
     assert greedy == ["5H", "6H", "7H", "8H"]
-    assert held == ["5H", "6H", "7H"]
+    assert held == ["6H", "7H", "8H"]  # the lower-value end is kept back
+    _, two = decide("holdback:hold=2", position("5H 6H 7H 8H 9H 2S KD"))
+    assert two == ["7H", "8H", "9H"]
     _, off = decide("holdback:hold_fourth=false", position("5H 6H 7H 8H 2S KD"))
     assert off == greedy
 
@@ -83,7 +85,7 @@ def test_holdback_plays_everything_when_an_opponent_is_close_to_going_out() -> N
     _, played = decide("holdback", position("5H 6H 7H 8H 2S KD", opponent=3))
     assert played == ["5H", "6H", "7H", "8H"]
     _, played = decide("holdback:danger=2", position("5H 6H 7H 8H 2S KD", opponent=3))
-    assert played == ["5H", "6H", "7H"]
+    assert played == ["6H", "7H", "8H"]
 
 
 def test_holdback_goes_out_when_it_can() -> None:
