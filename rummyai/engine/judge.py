@@ -34,6 +34,7 @@ from rummyai.variants import Variant, get_variant
 
 MAX_ASSIGNMENTS = 256
 MAX_MEANINGS = 64
+MAX_ASSIGNMENTS_WITH_MEANINGS = 16
 
 TableText = str | Sequence[str | Sequence[str]]
 
@@ -177,6 +178,7 @@ def _layouts(
         choices.append((kind, sorted(options, key=overlap)))
     kinds = [k for k, _ in choices]
     alternatives = [_meanings(variant, meld) for meld in final]
+    bases: list[list[tuple[tuple[int, ...], tuple[Meaning | None, ...]]]] = []
     for combo in islice(product(*(opts for _, opts in choices)), MAX_ASSIGNMENTS):
         ids: dict[tuple[int, int], int] = {}
         for kind, order in zip(kinds, combo, strict=True):
@@ -186,11 +188,14 @@ def _layouts(
             (tuple(ids[(m, p)] for p in range(len(meld))), tuple(s.meaning for s in meld))
             for m, meld in enumerate(final)
         ]
+        bases.append(base)
         yield tuple(TableMeld(i, mean) for i, mean in base)
+    if all(len(a) == 1 for a in alternatives):
+        return
+    for base in bases[:MAX_ASSIGNMENTS_WITH_MEANINGS]:
         for k, pick in enumerate(islice(product(*alternatives), MAX_MEANINGS)):
-            if k == 0:
-                continue
-            yield tuple(TableMeld(i, mean) for (i, _), mean in zip(base, pick, strict=True))
+            if k:
+                yield tuple(TableMeld(i, mean) for (i, _), mean in zip(base, pick, strict=True))
 
 
 def _distinct_orders(sources: list[int], hand_ids: set[int]) -> list[tuple[int, ...]]:

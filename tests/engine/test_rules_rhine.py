@@ -226,6 +226,32 @@ def test_rhine_1_7_canasta_values() -> None:
 
 
 # ------------------------------------------------------------------ §1.8 decisions
+def test_rhine_1_8_2_ace_not_both_low_and_high() -> None:
+    legal("AS", "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS")
+    illegal(
+        "1.5 R2", "AS AS", "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"
+    )
+
+
+def test_rhine_1_8_3_points_use_hand_values_and_represented_wilds() -> None:
+    opts = {"rhine.points_qualify": True}
+    legal("AS AH AD", "", "AS AH AD", opened=False, options=opts)  # 45
+    illegal("1.4", "JK 2S 3S", "", "JK 2S 3S", opened=False, options=opts)  # JK=AS: 15 + 2 + 3 = 20
+    legal("QS KS JK", "", "QS KS JK", opened=False, options=opts)  # JK=AS counts 15, not 20: 40
+
+
+def test_rhine_1_8_5_group_joker_replaced_by_any_suit() -> None:
+    legal("QS 5H 5C", "QH QD JK", "QH QD QS | 5H 5C JK")
+    legal("QH 5H 5C", "QH QD JK", "QH QD QH | 5H 5C JK")
+    illegal("1.5 R4", "5H 5C", "QH QD QC JK", "QH QD QC | 5H 5C JK")
+
+
+def test_rhine_1_8_12_cumulative_scores_may_go_negative() -> None:
+    state = position(V, ["7H 8H 9H", "AC"], "", opened=False, stock="2H 3H")
+    after = apply(state, play_from_text(state, "7H 8H 9H"))
+    assert after.scores == (-20, 15) and after.round_index == 1
+
+
 def test_rhine_1_8_8_new_joker_needs_naturals_from_two_melds() -> None:
     legal("JK", "5H 6H 7H 8H | 9S 9D 9C 9H", "5H 6H 7H | 8H 9H JK | 9S 9D 9C")
     illegal("1.5 R5", "JK", "3H 4H 5H 6H 7H 8H", "3H 4H 5H | 6H 7H 8H JK")
