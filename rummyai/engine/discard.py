@@ -802,6 +802,17 @@ def _play_candidates(state: GameState) -> list[Move]:
     return moves
 
 
+def _meld_text(variant: Variant, meld: TableMeld) -> str:
+    """Written form of a table meld (cached per variant)."""
+    cache: dict[TableMeld, str] = variant.__dict__.setdefault("_dmd_text_cache", {})
+    text = cache.get(meld)
+    if text is None:
+        if len(cache) > 100_000:
+            cache.clear()
+        text = cache[meld] = " ".join(str(s) for s in meld.slots(variant.deck))
+    return text
+
+
 # --------------------------------------------------------------------------- the family
 class DiscardFamily:
     """`TurnFamily` of the draw-meld-discard variants (see the module docstring)."""
@@ -908,7 +919,7 @@ class DiscardFamily:
                     "ids": list(m.ids),
                     "escorts": list(m.escorts),
                     "credit": list(m.credit),
-                    "text": " ".join(str(s) for s in m.slots(deck)),
+                    "text": _meld_text(v, m),
                 }
                 for m in r.table
             ],
