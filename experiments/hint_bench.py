@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -146,6 +147,7 @@ def burst(
 def main() -> None:
     """Run the benchmark and print its table."""
     args = parse_args()
+    load_before = os.getloadavg()[0]
     work = bodies(args)
     port = free_port()
     server = start_server(port, args.workers)
@@ -169,6 +171,9 @@ def main() -> None:
         cells = [percentile(values, q) for q in (0.5, 0.9, 0.99)] + [max(values)]
         print(f"{name:>14} " + " ".join(f"{v:8.1f}" for v in cells))
     print(f"throughput: {len(latencies) / seconds:.1f} requests/s over {seconds:.1f} s; errors: {errors}")
+    print(
+        f"machine: {os.cpu_count()} cores, load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from rummyai.cards import JOKER, Slot, card_str, cards_str, sorted_cards
+from rummyai.cards import JOKER, Slot, card_str, cards_str, rank_of, sorted_cards, suit_of
 from rummyai.errors import MeldError, RummyError
 from rummyai.hint.position import (
     HandInput,
@@ -28,7 +28,7 @@ from rummyai.hint.position import (
     read_position,
 )
 from rummyai.hint.steps import StepPlan, plan_steps
-from rummyai.melds import analyze_meld
+from rummyai.melds import MeldInfo, analyze_meld
 
 OBJECTIVES = ("cards", "points", "penalty")
 TITLES = {
@@ -268,6 +268,8 @@ def _lay_offs_only(position: HintPosition, objective: str, time_limit: float | N
             if card == JOKER or variant.is_wild(card):
                 continue  # a wild laid off is where joker rules differ most; keep it simple
             for j, meld in enumerate(melds):
+                if not _may_extend(analyze_meld(variant, meld), card):
+                    continue
                 try:
                     info = analyze_meld(variant, (*meld, Slot(card)))
                 except MeldError:
@@ -282,6 +284,18 @@ def _lay_offs_only(position: HintPosition, objective: str, time_limit: float | N
         return None
     status = own.status
     return _Move(tuple(sorted_cards(played.elements())), tuple(melds), status)
+
+
+def _may_extend(info: MeldInfo, card: int) -> bool:
+    """Quick filter: could natural `card` join this meld at all (same rank, or the next card at
+    either end of the run)? `analyze_meld` has the final word."""
+    if info.kind == "group":
+        return rank_of(card) == info.rank
+    if info.kind != "run" or suit_of(card) != info.suit:
+        return False
+    rank = rank_of(card)
+    low, high = min(info.positions), max(info.positions)
+    return rank in (low - 1, high + 1) or (rank == 1 and high == 13)
 
 
 def _remaining(deadline: float | None) -> float | None:

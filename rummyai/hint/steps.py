@@ -321,8 +321,12 @@ def plan_steps(old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | Me
         needed = kinds - old_kinds[start] if start is not None else kinds
         for kind, n in needed.items():
             sinks.setdefault(kind, []).append((j, n))
-    total_old = sum(old_kinds, Counter())
-    total_new = sum(new_kinds, Counter())
+    total_old: Counter[int] = Counter()
+    total_new: Counter[int] = Counter()
+    for kinds in old_kinds:
+        total_old.update(kinds)
+    for kinds in new_kinds:
+        total_new.update(kinds)
     played = total_new - total_old
     taken = total_old - total_new
     for kind, n in played.items():
