@@ -891,6 +891,10 @@ class DiscardFamily:
             raise RummyError(str(error.violation)) from None
         return w.freeze()
 
+    def needs_rng(self, state: GameState, move: Move) -> bool:
+        """Whether applying `move` may shuffle (a stock recycle follows a draw that empties it)."""
+        return isinstance(move, Draw | Knock) or not state.round.stock
+
     def truncate(self, state: GameState) -> RoundState:
         """End the round for `max_turns`, scored as the stock-out ending (no winner, no bonus)."""
         w = _Work(state)

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rummyai.engine.discard import DISCARD_FAMILY, DiscardData
+from rummyai.engine.discard import DiscardData
 from rummyai.engine.discard_melds import ids_value, meld_value, normalize
-from rummyai.engine.game import apply, legal_moves, new_match, round_rng, view
+from rummyai.engine.game import apply, legal_moves, new_match, view
 from rummyai.engine.state import GameState, RoundState
 from rummyai.variants import Variant
 
@@ -109,12 +109,9 @@ def play_checked(
         stats.moves += 1
         if len(nxt.history) > len(state.history):
             stats.rounds += 1
-            step = round_rng(state.seed, state.round_index, state.round.turn_count + 1)
-            final = DISCARD_FAMILY.apply(state, move, step)
-            if final.result is None:
-                final = DISCARD_FAMILY.truncate(replace(state, round=final))
-                stats.truncated += 1
-            assert final.result == nxt.history[-1]
+            final = nxt.finished
+            assert final is not None and final.result == nxt.history[-1]
+            stats.truncated += final.result.reason == "max_turns"
             check_round(state.variant, final, players)
             check_scores(state.variant, final, players)
         if not nxt.match_over:
