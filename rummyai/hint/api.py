@@ -29,6 +29,7 @@ from rummyai.hint.position import (
 )
 from rummyai.hint.steps import StepPlan, plan_steps
 from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.variants import Variant
 
 OBJECTIVES = ("cards", "points", "penalty")
 TITLES = {
@@ -199,7 +200,8 @@ def _suggest(
         else:
             explanation = "You cannot make your opening with this hand yet: draw."
     else:
-        what = f"play {cards_str(move.played)} ({_n(len(move.played), 'card')}, {_n(points, 'point')})"
+        verb = "play" if position.opened else "open with"
+        what = f"{verb} {cards_str(move.played)} ({_n(len(move.played), 'card')}, {_n(points, 'point')})"
         keep = f", keep {cards_str(held_back)} for later" if held_back else ""
         explanation = f"{title}: {what}{keep}; {plan.summary()}."
     return Suggestion(
@@ -373,7 +375,7 @@ _BUILT_HERE = ("hold_back", "fewest_changes")
 
 
 def hint(
-    variant: Any,
+    variant: Variant | str,
     hand: HandInput,
     table: TableInput = (),
     *,

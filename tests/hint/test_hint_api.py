@@ -7,8 +7,6 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rummyai.solvers import solve
-from rummyai.solvers.random_positions import random_position
 
 from rummyai.cards import card_str, parse_cards
 from rummyai.engine.judge import judge_json
@@ -17,6 +15,8 @@ from rummyai.hint import Hint, format_hint, hint, hint_json
 from rummyai.hint.api import Suggestion, position_json
 from rummyai.hint.position import read_position
 from rummyai.melds import analyze_meld
+from rummyai.solvers import solve
+from rummyai.solvers.random_positions import random_position
 
 HAND = "6C 9D TD JD 5S 5D KS KH KD KC 2H"
 TABLE = "3C 4C 5C | 8S 8D 8H | 5H 6H 7H 8H"
@@ -97,6 +97,9 @@ def test_no_move_says_draw() -> None:
 
 def test_opening_alternatives_still_open() -> None:
     result = hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", opened=False)
+    assert result.best.explanation.startswith(
+        "Most cards: open with 9S 9D 9C TH JH QH KH (7 cards, 73 points)"
+    )
     check_hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", False, result)
 
 
