@@ -319,9 +319,10 @@ def _meld(w: _Work, meld: TableMeld, bundle: _Bundle | None) -> None:
         if req is None:
             _open(w)
         elif bundle is None:
-            if not req.met_by(v, [info]):
+            if req.met_by(v, [info]):
+                _open(w)
+            elif not _black_heart_out(w, ids):
                 raise fail(v, "opening", f"the opening needs {req.describe()}; '{info}' falls short")
-            _open(w)
         else:
             bundle.infos.append(info)
             if req.met_by(v, bundle.infos):
@@ -335,9 +336,10 @@ def _meld(w: _Work, meld: TableMeld, bundle: _Bundle | None) -> None:
 def _layoff(w: _Work, move: LayOff, bundle: _Bundle | None) -> None:
     v, seat = w.variant, w.turn
     if not w.opened[seat]:
-        if bundle is None:
+        if bundle is None and not _black_heart_out(w, move.meld.all_ids()):
             raise fail(v, "opening", "lay-offs are allowed only after the opening")
-        bundle.early_layoff = True
+        if bundle is not None:
+            bundle.early_layoff = True
     if not 0 <= move.target < len(w.table):
         raise fail(v, "turn", f"no table meld {move.target}")
     normalized, _, added = check_layoff(v, w.table[move.target], move.meld, w.hand, seat)
@@ -345,6 +347,14 @@ def _layoff(w: _Work, move: LayOff, bundle: _Bundle | None) -> None:
     w.table[move.target] = normalized
     w.credited[seat] += ids_value(v, added)
     _placed(w, added)
+
+
+def _black_heart_out(w: _Work, ids: list[int]) -> bool:
+    """Black Heart (§6.6): a play that empties the hand needs no opening (when the variant has it)."""
+    v = w.variant
+    if v.black_heart_bonus_per_player <= 0 or v.go_out_by_discard_only:
+        return False
+    return not set(w.hand) - set(ids)
 
 
 def _opening(w: _Work, move: Opening) -> None:
@@ -630,6 +640,24 @@ def _opening_moves(v: Variant, req: Requirement, hand: list[int], must: int | No
     return moves
 
 
+def _black_heart_moves(v: Variant, hand: list[int], table: tuple[TableMeld, ...], seat: int) -> list[Move]:
+    """Plays that empty the hand at once (a Black Heart needs no opening): one meld, two disjoint
+    melds, or a single lay-off of the last card."""
+    whole = set(hand)
+    candidates = [m for m, _ in meld_candidates(v, hand)]
+    moves: list[Move] = [MeldCards(m) for m in candidates if set(m.all_ids()) == whole]
+    for k, a in enumerate(candidates):
+        for b in candidates[k + 1 :]:
+            ids_a, ids_b = set(a.all_ids()), set(b.all_ids())
+            if not ids_a & ids_b and ids_a | ids_b == whole:
+                moves.append(Opening((MeldCards(a), MeldCards(b))))
+    if len(hand) <= 2:
+        for t, meld in layoff_candidates(v, hand, table, seat):
+            if whole <= set(meld.all_ids()):
+                moves.append(LayOff(t, meld))
+    return moves
+
+
 def _placements(w: _Work, card: int, limit: int = 2) -> list[Placement]:
     v, seat = w.variant, w.turn
     out: list[Placement] = []
@@ -788,6 +816,8 @@ def _play_candidates(state: GameState) -> list[Move]:
         req = requirement(v, state.scores[seat])
         if req is not None:
             moves.extend(_opening_moves(v, req, hand, must))
+        if v.black_heart_bonus_per_player > 0 and not v.go_out_by_discard_only:
+            moves.extend(_black_heart_moves(v, hand, r.table, seat))
     if v.joker_policy == "diamond_swap":
         moves.extend(_diamond_swaps(state))
     if must is None:

@@ -214,6 +214,21 @@ def test_black_heart_goes_out_without_meeting_the_chart() -> None:
     assert rule_of(s2, Opening((meld(s2, "5S 6S 7S"), meld(s2, "4C 4C 4S")))) == "6.4"
 
 
+def test_black_heart_with_a_single_meld_or_layoff() -> None:
+    s = build_state(BH, ["5S 6S 7S", "AH"], opened=[False, True], scores=[300, 0])
+    out = apply(s, meld(s, "5S 6S 7S"))
+    assert out.history[-1].detail == "Black Heart" and out.history[-1].scores[0] == 15 + 25 + 50
+    s = build_state(
+        BH, ["8S", "AH"], table=["5S 6S 7S"], table_credit=[1], opened=[False, True], scores=[300, 0]
+    )
+    out = apply(s, LayOff(0, hand_layoff(s, 0, 0, "8S")))
+    assert out.history[-1].detail == "Black Heart" and out.history[-1].scores[0] == 5 + 25 + 50
+    assert any(isinstance(m, LayOff) for m in legal_moves(s))
+    s = build_state(BH, ["8S 9C", "AH"], table=["5S 6S 7S"], opened=[False, True], scores=[300, 0])
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "8S"))) == "6.4"
+    assert not any(isinstance(m, LayOff) for m in legal_moves(s))
+
+
 def test_no_black_heart_after_an_earlier_play() -> None:
     s = build_state(BH, ["8S", "AH"], table=["5S 6S 7S"], played=[True, True])
     out = apply(s, LayOff(0, hand_layoff(s, 0, 0, "8S")))
