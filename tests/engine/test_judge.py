@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from rummyai.cards import card_str
 from rummyai.engine import judge_json, judge_play
 from rummyai.errors import CardError, DeckError, MeldError, VariantError
 
@@ -93,3 +95,28 @@ def test_unopened_player_opening_found_inside_new_table() -> None:
 def test_text_inputs_accept_strings() -> None:
     verdict = judge_play("rummikub", "8S 9S", "5S 6S 7S", "5S 6S 7S 8S 9S")
     assert verdict.legal and verdict.to_json() == {"legal": True, "played": ["8S", "9S"]}
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-tiles", "rummy-board", "rhine"])
+def test_judge_agrees_with_engine_on_selfplay_plays(variant: str) -> None:
+    from rummyai.engine import Play, apply, legal_moves, new_match
+    from rummyai.engine.tile_rules import meld_text
+
+    rng = np.random.default_rng(7)
+    judged = 0
+    for seed in range(4):
+        state = new_match(variant, 2, seed=seed, options={"rounds": 1} if variant == "rhine" else None)
+        while not state.match_over:
+            moves = legal_moves(state)
+            move = moves[int(rng.integers(len(moves)))]
+            if isinstance(move, Play):
+                rs = state.round
+                deck = state.variant.deck
+                hand = [card_str(deck[i]) for i in rs.hands[rs.turn]]
+                table = [meld_text(m, deck).split() for m in rs.table]
+                new = [meld_text(m, deck).split() for m in move.table]
+                verdict = judge_play(variant, hand, table, new, opened=rs.opened[rs.turn])
+                assert verdict.legal, (verdict.rule, verdict.reason, table, new)
+                judged += 1
+            state = apply(state, move)
+    assert judged > 20

@@ -14,8 +14,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rummyai.engine import GameState, Move, RoundState, apply, legal_moves, new_match, validate, view
-from rummyai.engine.tile import TileData
+from rummyai.engine import (
+    GameState,
+    Move,
+    Play,
+    RoundState,
+    TableMeld,
+    apply,
+    legal_moves,
+    new_match,
+    validate,
+    view,
+)
+from rummyai.engine.tile import TileData, apply_or_penalize
 from rummyai.engine.tile_rules import resolve
 from rummyai.engine.tile_score import hand_total
 
@@ -114,6 +125,23 @@ def test_random_selfplay_conserves_cards_and_scores(variant: str) -> None:
                     enumerated_checks += 1
                 seat = int(rng.integers(players))
                 assert view(_scramble(state, seat, rng), seat) == view(state, seat)
+            rs = state.round
+            unchecked = (
+                state.variant.invalid_play_penalty > 0
+                and moves_made % 17 == 3
+                and isinstance(rs.family_data, TileData)
+                and rs.family_data.phase != "give"
+            )
+            if unchecked:
+                # an unchecked, invalid submission (a lone hand card as a meld) is penalised
+                seat = rs.turn
+                lone = TableMeld((rs.hands[seat][0],), (None,))
+                before = len(rs.hands[seat]) + min(len(rs.stock), state.variant.invalid_play_penalty)
+                state = apply_or_penalize(state, Play((*rs.table, lone)))
+                assert len(state.round.hands[seat]) == before and state.round.table == rs.table
+                moves_made += 1
+                _check_round(state)
+                continue
             state = apply(state, _choose(moves, rng))
             moves_made += 1
             if len(state.history) > rounds:
