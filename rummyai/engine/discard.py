@@ -599,7 +599,19 @@ def _end_round(w: _Work, winner: int | None, reason: RoundEnd, by_play: bool = F
 def can_place_work(w: _Work, card: int, swaps: bool = True) -> bool:
     """Whether `card` (in the player's hand) has some legal play this turn: a lay-off or a new
     meld once opened, else an opening bundle holding it; or a diamond swap that puts it on the
-    table while the diamond it frees can be placed."""
+    table while the diamond it frees can be placed. Answers are cached per position."""
+    v, seat = w.variant, w.turn
+    cache: dict[Any, bool] = v.__dict__.setdefault("_dmd_place_cache", {})
+    key = (tuple(sorted(w.hand)), tuple(w.table), w.opened[seat], w.scores[seat], card, swaps)
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 50_000:
+            cache.clear()
+        hit = cache[key] = _can_place(w, card, swaps)
+    return hit
+
+
+def _can_place(w: _Work, card: int, swaps: bool) -> bool:
     v, seat = w.variant, w.turn
     hand = w.hand
     if w.opened[seat]:

@@ -342,10 +342,6 @@ def _extended(
     return TableMeld(ids, meanings, new_escorts)
 
 
-def _disjoint(a: TableMeld, b: TableMeld) -> bool:
-    return not set(a.all_ids()) & set(b.all_ids())
-
-
 def opening_bundles(
     variant: Variant,
     requirement: Requirement,
@@ -360,31 +356,37 @@ def opening_bundles(
         return opening_value(variant, c[1]) if requirement.kind == "points" else card_count(c[1])
 
     ranked = sorted(candidates, key=weight, reverse=True)[:24]
-    holders = [c for c in candidates if must is None or must in c[0].all_ids()]
+    sets = {id(m): frozenset(m.all_ids()) for m, _ in candidates}
+    holders = [c for c in candidates if must is None or must in sets[id(c[0])]]
     out: list[tuple[TableMeld, ...]] = []
     seen: set[frozenset[int]] = set()
 
-    def add(bundle: Sequence[Candidate]) -> None:
-        key = frozenset(i for m, _ in bundle for i in m.all_ids())
-        if key in seen or len(out) >= limit:
-            return
-        if must is not None and must not in key:
-            return
+    def add(bundle: Sequence[Candidate]) -> bool:
+        """Record the bundle if it qualifies; True once the limit is reached."""
+        key = frozenset().union(*(sets[id(m)] for m, _ in bundle))
+        if key in seen or (must is not None and must not in key):
+            return len(out) >= limit
         if requirement.met_by(variant, [info for _, info in bundle]):
             seen.add(key)
             out.append(tuple(m for m, _ in bundle))
+        return len(out) >= limit
+
+    def apart(*melds: TableMeld) -> bool:
+        total = sum(len(sets[id(m)]) for m in melds)
+        return len(frozenset().union(*(sets[id(m)] for m in melds))) == total
 
     for c in ranked:
-        add([c])
+        if add([c]):
+            return out
     for a, b in combinations(ranked, 2):
-        if _disjoint(a[0], b[0]):
-            add([a, b])
+        if apart(a[0], b[0]) and add([a, b]):
+            return out
     if must is not None:
         for h in holders:
             for c in ranked:
-                if _disjoint(h[0], c[0]):
-                    add([c, h])
+                if apart(h[0], c[0]) and add([c, h]):
+                    return out
             for a, b in combinations(ranked[:12], 2):
-                if _disjoint(a[0], b[0]) and _disjoint(a[0], h[0]) and _disjoint(b[0], h[0]):
-                    add([a, b, h])
+                if apart(a[0], b[0], h[0]) and add([a, b, h]):
+                    return out
     return out
