@@ -24,8 +24,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
-from rummyai.melds import MeldInfo
+from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card, rank_of, suit_of
+from rummyai.errors import MeldError, RummyError
+from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.universe import RunWindow, position_range, run_windows
 from rummyai.variants import Variant
@@ -113,6 +114,8 @@ class TileModel:
             and (not opening or v.opening_group_ace == v.opening_values[1])
         )
         self.allowance: dict[int, IntVar] = {}
+        self.played: dict[int, IntVar] = {}
+        self.qualified: IntVar | None = None
         self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
         self.runs: list[_Run] = []
         self.groups: list[_Group] = []
@@ -150,6 +153,12 @@ class TileModel:
         self.hand_claims: list[tuple[int, dict[int, IntVar], dict[int, IntVar], dict[int, IntVar]]] = []
         if locked and self.position.opened:
             self._add_retrievals(locked)
+        self.qualify: list[tuple[str, tuple[int, ...], IntVar, dict[int, IntVar]]] = []
+        self.extra_need: list[tuple[int, LinearExpr]] = []
+        if v.joker_policy == "rhine" and not self.opening:
+            self._add_releases()
+            if not self.position.opened:
+                self._add_qualifying_meld()
         if self.pooled and self.jokers:
             for card in range(52):
                 if self.usage[card]:
@@ -159,18 +168,19 @@ class TileModel:
                 for card, var in self.allowance.items():
                     self.open_value.append(-v.opening_values[rank_of(card)] * var)
         # hand variables and conservation
-        self.played: dict[int, IntVar] = {}
         for card in range(53):
             terms = list(self.usage[card])
             if card in self.allowance:
                 terms.append(-self.allowance[card])
             blocked = card == JOKER and self.jokers < self.avail[JOKER]
-            if self.hand_counts[card] == 0 or blocked or not terms:
-                played: LinearExpr = 0
+            if card in self.played:
+                played: LinearExpr = self.played[card]
+                if not terms:
+                    m.add(self.played[card] == 0)
+            elif self.hand_counts[card] == 0 or blocked or not terms:
+                played = 0
             else:
-                var = m.new_int_var(0, self.hand_counts[card], f"h{card}")
-                self.played[card] = var
-                played = var
+                played = self.played_var(card)
             if not terms:
                 if self.table_counts[card]:
                     m.add_bool_or([])  # a table card with no place: cannot happen for valid tables
@@ -185,6 +195,8 @@ class TileModel:
         cap = self._cap()
         if cap is not None and self.played:
             m.add(cards <= cap)
+        if self.qualified is not None:
+            m.add(cards <= len(self.position.hand) * self.qualified)
         if self.opening:
             play = m.new_bool_var("play")
             m.add(cards <= len(self.position.hand) * play)
@@ -223,6 +235,8 @@ class TileModel:
                 (repl if key[0] == "r" else own)[c] for kk, repl, own, _ in self.hand_claims if kk == k
             )
             m.add(sum(lst) <= bound)
+        for c, expr in self.extra_need:
+            need.setdefault(c, []).append(expr)
         for c, terms in need.items():
             played = self.played.get(c)
             if played is None:
@@ -244,6 +258,29 @@ class TileModel:
         else:
             expr = self.points_expr * (max_cards * n_keep) + self.cards_expr * n_keep + keep
         self.model.maximize(expr)
+
+    def decision_vars(self) -> list[IntVar]:
+        """The variables that fix the decoded table (for no-good cuts)."""
+        out: list[IntVar] = list(self.played.values())
+        for run in self.runs:
+            out.append(run.count)
+            out.extend(j for j in run.jokers if j is not None)
+        for group in self.groups:
+            out.append(group.count)
+            out.extend(group.naturals.values())
+            if group.jokers is not None:
+                out.append(group.jokers)
+        for kept in self.kept:
+            out.append(kept.keep)
+            for filled, natural in kept.ext.values():
+                out.extend((filled, natural))
+            out.extend(kept.group_nat.values())
+            if kept.group_jok is not None:
+                out.append(kept.group_jok)
+        for _, _, var, counts in self.qualify:
+            out.append(var)
+            out.extend(counts.values())
+        return [v for v in out if not isinstance(v, int)]
 
     def _locked_melds(self) -> set[int]:
         """Start melds that must stay whole unless their joker is retrieved (T3)."""
@@ -516,6 +553,89 @@ class TileModel:
             if len(lst) > 1:
                 m.add(sum(lst) <= copies[u][c])
 
+    def _add_releases(self) -> None:
+        """Rhine R3/R4, relaxed: a start joker stays kept while its meld is kept whole; once the
+        meld is broken the joker is released and a natural with its meaning, from outside that
+        meld, must be on the new table. The rest of R4 and R5 is checked on the decoded table by
+        the engine's judge (see `solve_tile`)."""
+        m = self.model
+        for k, info in enumerate(self.position.table):
+            if info.wild_count == 0:
+                continue
+            j = info.as_wild.index(True)
+            if info.kind == "run":
+                assert info.suit is not None
+                kinds = [make_card(info.positions[j], info.suit)]
+            else:
+                assert info.rank is not None
+                kinds = [make_card(info.rank, x) for x in range(4)]
+            inside = sum(
+                1 for s, w in zip(info.slots, info.as_wild, strict=True) if not w and s.card in kinds
+            )
+            outside = sum(self.table_counts[c] for c in kinds) - inside
+            hand_part = [self.played_var(c) for c in kinds if self.hand_counts[c]]
+            # broken meld: the joker is either released (a replacement exists) or kept in a split
+            # piece at the same meaning (a joker standing there in some other meld)
+            released = m.new_bool_var(f"rel{k}")
+            split = m.new_bool_var(f"split{k}")
+            m.add(released + split + self.kept[k].keep == 1)
+            m.add(outside + sum(hand_part) >= released)
+            standing: list[LinearExpr] = []
+            if info.kind == "run":
+                for run in self.runs:
+                    for card, joker in zip(run.window.cards, run.jokers, strict=True):
+                        if joker is not None and card == kinds[0]:
+                            standing.append(joker)
+            else:
+                standing.extend(g.jokers for g in self.groups if g.rank == info.rank and g.jokers is not None)
+            if standing:
+                m.add(sum(standing) >= split)
+            else:
+                m.add(split == 0)
+
+    def played_var(self, card: int) -> IntVar:
+        """The hand-played count of `card`, created early when a rule needs it."""
+        var = self.played.get(card)
+        if var is None:
+            var = self.model.new_int_var(0, self.hand_counts[card], f"h{card}")
+            self.played[card] = var
+        return var
+
+    def _add_qualifying_meld(self) -> None:
+        """Rhine's basic qualifying set (§1.4): one new meld of 3+ natural hand cards, no wild,
+        kept whole on the new table (the text judge looks for it there)."""
+        m = self.model
+        v = self.variant
+        choices: list[IntVar] = []
+        for window in run_windows(v, 13):
+            if all(self.hand_counts[c] for c in window.cards):
+                var = m.new_bool_var("Qr")
+                choices.append(var)
+                for c in window.cards:
+                    self.usage[c].append(var)
+                    self.extra_need.append((c, var))
+                self.qualify.append(("run", window.cards, var, {}))
+        for rank in range(1, 14):
+            cards = [make_card(rank, x) for x in range(4)]
+            if sum(self.hand_counts[c] for c in cards) < max(v.min_meld, v.opening_min_naturals):
+                continue
+            var = m.new_bool_var(f"Qg{rank}")
+            choices.append(var)
+            counts: dict[int, IntVar] = {}
+            for c in cards:
+                if self.hand_counts[c]:
+                    q = m.new_int_var(0, self.hand_counts[c], f"Q{c}")
+                    m.add(q <= self.hand_counts[c] * var)
+                    counts[c] = q
+                    self.usage[c].append(q)
+                    self.extra_need.append((c, q))
+            if v.group_max is not None:
+                m.add(sum(counts.values()) <= v.group_max * var)
+            m.add(sum(counts.values()) >= max(v.min_meld, v.opening_min_naturals) * var)
+            self.qualify.append(("group", tuple(cards), var, counts))
+        self.qualified = m.new_bool_var("qualified")
+        m.add(sum(choices) == self.qualified) if choices else m.add(self.qualified == 0)
+
     def _shapes(self, k: int) -> list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]]:
         """Every meld with exactly one joker that the available cards allow (runs of any length,
         groups): its natural cards, its written slots and its choice flag."""
@@ -638,7 +758,59 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
                 entries.append(("group" if is_group else "run", list(slots_), [False] * len(slots_)))
     for card, var in tm.allowance.items():
         _place_jokers(entries, card, int(val(var)))
-    return played, [tuple(e[1]) for e in entries], broken
+    melds = [list(e[1]) for e in entries]
+    if tm.variant.joker_policy == "rhine":
+        melds = merge_joker_melds(tm.variant, melds)
+    for kind, cards, var, counts in tm.qualify:
+        if val(var):
+            if kind == "run":
+                melds.append([Slot(c) for c in cards])
+            else:
+                melds.append([Slot(c) for c, q in counts.items() for _ in range(int(val(q)))])
+    return played, [tuple(x) for x in melds], broken
+
+
+def merge_joker_melds(variant: Variant, melds: list[list[Slot]]) -> list[list[Slot]]:
+    """Join wild-free melds onto melds holding a wild where the union is a valid meld.
+
+    Under Rhine's R3-R5 a bigger meld around a joker only helps (more natural cards beside it),
+    so the decoded table grows each joker's meld as far as it can.
+    """
+    out = [list(x) for x in melds]
+    changed = True
+    while changed:
+        changed = False
+        infos = [analyze_meld(variant, tuple(x)) for x in out]
+        for a, ia in enumerate(infos):
+            if ia.wild_count == 0:
+                continue
+            for b, ib in enumerate(infos):
+                if b == a or ib.wild_count or ib.kind != ia.kind:
+                    continue
+                if ia.kind == "group":
+                    if ia.rank != ib.rank:
+                        continue
+                    merged = list(ia.slots) + list(ib.slots)
+                else:
+                    if ia.suit != ib.suit:
+                        continue
+                    if ib.positions[0] == ia.positions[-1] + 1:
+                        merged = list(ia.slots) + list(ib.slots)
+                    elif ib.positions[-1] == ia.positions[0] - 1:
+                        merged = list(ib.slots) + list(ia.slots)
+                    else:
+                        continue
+                try:
+                    analyze_meld(variant, tuple(merged))
+                except MeldError:
+                    continue
+                out[a] = merged
+                del out[b]
+                changed = True
+                break
+            if changed:
+                break
+    return out
 
 
 def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, count: int) -> None:
@@ -658,6 +830,35 @@ def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, 
         flags[i] = False
 
 
+MAX_CUTS = 25
+
+
+def _judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
+    """The engine's judge on the text form of a play (the joker rules that depend on identity)."""
+    from rummyai.engine.judge import judge_play
+
+    verdict = judge_play(
+        position.variant,
+        [card_str(c) for c in position.hand],
+        [[str(s) for s in info.slots] for info in position.table],
+        [[str(s) for s in meld] for meld in melds],
+        opened=position.opened,
+    )
+    return bool(verdict.legal)
+
+
+def _cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
+    """Forbid the current assignment (a no-good over every variable)."""
+    m = tm.model
+    differs = []
+    for var in tm.decision_vars():
+        value = solver.value(var)
+        flag = m.new_bool_var("")
+        m.add(var != value).only_enforce_if(flag)
+        differs.append(flag)
+    m.add_bool_or(differs)
+
+
 def solve_tile(
     position: Position,
     objective: str,
@@ -665,17 +866,42 @@ def solve_tile(
     max_cards: int | None,
     minimize_changes: bool = True,
 ) -> Solution:
-    """Best PLAY for a tile-style position (or no play when none is possible)."""
+    """Best PLAY for a tile-style position (or no play when none is possible).
+
+    Rhine's joker rules are partly relaxed in the model; each answer is then checked by the
+    engine's judge and, if it fails, cut off and the model solved again (status ``feasible``
+    when a cut was needed or the cut budget ran out, since the relaxation is then not proven
+    exact).
+    """
     start = time.perf_counter()
-    opening = not position.opened
+    rules = position.variant
+    if rules.opening == "points" and not rules.opening_turn_exclusive and not position.opened:
+        raise RummyError(f"the solver does not support a points qualification in {rules.id} yet")
+    if any(w.card != JOKER for w in rules.wilds):
+        raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
+    opening = not position.opened and rules.opening_turn_exclusive
     tm = TileModel(position, objective, max_cards, minimize_changes, opening=opening)
-    solver, status = solve_model(tm, time_limit)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    checked = rules.joker_policy == "rhine"
+    cuts = 0
+    played: list[int] = []
+    melds: list[tuple[Slot, ...]] = []
+    broken = 0
+    label = "feasible"
+    while True:
+        remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 0.001)
+        solver, status = solve_model(tm, remaining)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            played, melds, broken = [], [], 0
+            break
         played, melds, broken = decode(tm, solver)
-        label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-    else:
-        played, melds, broken = [], [tuple(info.slots) for info in position.table], 0
-        label = "feasible"
+        label = "optimal" if status == cp_model.OPTIMAL and cuts == 0 else "feasible"
+        if not checked or not played or _judged(position, melds):
+            break
+        cuts += 1
+        if cuts > MAX_CUTS:
+            played, melds, broken = [], [], 0
+            break
+        _cut(tm, solver)
     if not played:
         melds = [tuple(info.slots) for info in position.table]
         broken = 0
