@@ -26,10 +26,12 @@ from rummyai.envs.candidates import (
     CandidateBuilder,
     EngineCandidates,
     describe,
+    make_builder,
     rank_moves,
 )
 from rummyai.envs.encoding import ObservationEncoder
 from rummyai.envs.rummy_env import RummyEnv
+from rummyai.envs.solver_candidates import SolverCandidates, solution_play
 from rummyai.envs.variant_envs import ENV_CLASSES
 
 #: Registered Gymnasium id -> variant id.
@@ -49,7 +51,10 @@ __all__ = [
     "ObservationEncoder",
     "RummyAECEnv",
     "RummyEnv",
+    "SolverCandidates",
     "aec_env",
     "describe",
+    "make_builder",
     "rank_moves",
+    "solution_play",
 ]

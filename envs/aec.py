@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 
 from rummyai.engine.game import apply, new_match
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import Candidate, CandidateBuilder, EngineCandidates
+from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     candidate_arrays,
@@ -55,7 +55,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         max_turns: int | None = None,
         render_mode: str | None = None,
         max_candidates: int = DEFAULT_CANDIDATES,
-        candidates: CandidateBuilder | None = None,
+        candidates: str | CandidateBuilder = "engine",
     ) -> None:
         super().__init__()
         self.variant = get_variant(variant, options)
@@ -74,7 +74,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self.max_turns = max_turns
         self.render_mode = render_mode
         self.slots = max_candidates
-        self.builder: CandidateBuilder = candidates if candidates is not None else EngineCandidates()
+        self.builder: CandidateBuilder = make_builder(candidates)
         self.encoder = ObservationEncoder(self.variant, num_players)
         self.possible_agents = [f"player_{s}" for s in range(num_players)]
         self.agents = self.possible_agents[:]

@@ -27,6 +27,7 @@ from rummyai.cards import JOKER
 from rummyai.engine.game import legal_moves
 from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.state import GameState, TableMeld
+from rummyai.errors import RummyError
 
 #: Move kinds recognised by name (a move's class name is matched against these, in order).
 MOVE_KINDS: tuple[str, ...] = (
@@ -58,6 +59,7 @@ FEATURES: tuple[str, ...] = (
     "hand_value_after",
     "new_melds",
     "table_melds_changed",
+    "from_solver",
 )
 NUM_FEATURES = len(FEATURES)
 _COLUMN = {name: i for i, name in enumerate(FEATURES)}
@@ -245,13 +247,25 @@ class EngineCandidates:
         return rank_moves(state, moves, limit)
 
 
-def rank_moves(state: GameState, moves: Sequence[Move], limit: int) -> list[Candidate]:
-    """The fallback, then the other moves by cards from hand, then points (first listed wins ties),
-    without duplicates (same cards and table up to identical copies), cut to `limit` entries."""
+def rank_moves(
+    state: GameState, moves: Sequence[Move], limit: int, priority: Sequence[Move] = ()
+) -> list[Candidate]:
+    """The fallback (from `moves`), then the `priority` moves in their order (the solver's plays,
+    marked ``from_solver``), then the other moves by cards from hand, then points (first listed
+    wins ties), without duplicates (same cards and table up to identical copies), cut to `limit`."""
     deck = state.variant.deck
     first = pick_fallback(state, moves)
     fallback = moves[first]
     seen = {_dedupe_key(state, fallback)}
+    chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, fallback=True))]
+    for move in priority:
+        key = _dedupe_key(state, move)
+        if key in seen or len(chosen) >= limit:
+            continue
+        seen.add(key)
+        features = describe(state, move)
+        features[_COLUMN["from_solver"]] = 1.0
+        chosen.append(Candidate(move, move_kind(move), features))
     ranked: list[tuple[int, int, int]] = []
     for index, move in enumerate(moves):
         if index == first:
@@ -264,8 +278,29 @@ def rank_moves(state: GameState, moves: Sequence[Move], limit: int) -> list[Cand
         points = sum(state.variant.hand_value(deck[i]) for i in used)
         ranked.append((-len(used), -points, index))
     ranked.sort()
-    chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, fallback=True))]
-    for *_, index in ranked[: limit - 1]:
+    for *_, index in ranked[: max(limit - len(chosen), 0)]:
         move = moves[index]
         chosen.append(Candidate(move, move_kind(move), describe(state, move)))
     return chosen
+
+
+#: Candidate builders by name, for the environments' ``candidates=`` argument.
+BUILDERS: tuple[str, ...] = ("engine", "solver")
+
+
+def make_builder(spec: str | CandidateBuilder) -> CandidateBuilder:
+    """A builder from its name (``engine``: the engine's legal moves; ``solver``: those plus the
+    exact solver's plays) or a ready `CandidateBuilder`."""
+    if spec == "engine":
+        return EngineCandidates()
+    if spec == "solver":
+        from rummyai.envs.solver_candidates import SolverCandidates
+
+        return SolverCandidates()
+    if isinstance(spec, str):
+        raise RummyError(f"unknown candidates {spec!r} (known: {', '.join(BUILDERS)})")
+    if not callable(getattr(spec, "build", None)):
+        raise RummyError(
+            f"candidates must be a builder name or have a build(state, limit) method, got {spec!r}"
+        )
+    return spec

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from rummyai.engine.game import apply, legal_moves, new_match, view
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import Candidate, CandidateBuilder, EngineCandidates
+from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     build_opponents,
@@ -55,7 +55,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         render_mode: str | None = None,
         seat: int | None = 0,
         max_candidates: int = DEFAULT_CANDIDATES,
-        candidates: CandidateBuilder | None = None,
+        candidates: str | CandidateBuilder = "engine",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
         if not self.variant.min_players <= num_players <= self.variant.max_players:
@@ -77,7 +77,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.seat_choice = seat
         self.slots = max_candidates
-        self.builder: CandidateBuilder = candidates if candidates is not None else EngineCandidates()
+        self.builder: CandidateBuilder = make_builder(candidates)
         self.opponents: list[Agent] = build_opponents(opponents, num_players - 1)
         self.encoder = ObservationEncoder(self.variant, num_players)
         self.observation_space = gym.spaces.Dict(observation_space(self.encoder, self.slots).spaces)

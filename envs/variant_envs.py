@@ -17,8 +17,11 @@ _SHARED = """
     a deal, or discarding the highest-valued card. `observation["action_mask"]` marks the filled
     slots. A masked or out-of-range action never raises: the fallback is played instead and
     `info["illegal_action"]` is True (`info["illegal_actions"]` counts them for the episode).
-    Candidates come from `candidates=` (a `CandidateBuilder`; by default the engine's legal moves
-    ranked by cards played, then points, duplicates removed).
+    Candidates come from `candidates=`: ``"engine"`` (default: the engine's legal moves - draw,
+    new melds from hand, openings, single lay-offs, and each draw-meld-discard operation -
+    ranked by cards played, then points, duplicates removed), ``"solver"`` (those plus the
+    exact solver's whole-table plays: most cards, most points, jokers held back, one card
+    fewer; about 100x slower per step) or any `CandidateBuilder`.
 
     ## Observation Space
     A `Dict` with three entries:
@@ -61,7 +64,7 @@ _SHARED = """
     * `render_mode`: ``"ansi"`` (text) or ``"rgb_array"`` (matplotlib, 640x400).
     * `seat`: the learner's seat, or None to draw it each episode.
     * `max_candidates`: K, the number of action slots.
-    * `candidates`: a `CandidateBuilder` replacing the default one.
+    * `candidates`: ``"engine"``, ``"solver"`` or a `CandidateBuilder`.
 
     ## Version History
     * v0: first version.

@@ -1,0 +1,133 @@
+"""Candidate builders: the engine's ranked moves, and the solver's whole-table plays."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import rummyai.envs  # noqa: F401  (registers the ids)
+from rummyai.cards import parse_cards, parse_table
+from rummyai.engine.game import legal_moves, new_match, validate
+from rummyai.engine.moves import Draw, Play
+from rummyai.engine.state import GameState, TableMeld
+from rummyai.envs import FEATURES, EngineCandidates, SolverCandidates, make_builder
+from rummyai.envs.candidates import hand_cards_used
+from rummyai.errors import RummyError
+
+COL = {name: i for i, name in enumerate(FEATURES)}
+
+
+def position(variant: str, hand: str, table: str, opened: bool = True) -> GameState:
+    """Seat to act holds `hand`, the table holds `table`; the other cards go to seat 1 and the stock."""
+    state = new_match(variant, 2, seed=0)
+    deck = list(state.variant.deck)
+    free = list(range(len(deck)))
+
+    def take(kind: int) -> int:
+        for i in free:
+            if deck[i] == kind:
+                free.remove(i)
+                return i
+        raise AssertionError(f"no copy of {kind} left")
+
+    rs = state.round
+    seat = rs.turn
+    hand_ids = tuple(take(k) for k in parse_cards(hand))
+    melds = tuple(
+        TableMeld(tuple(take(s.card) for s in meld), tuple(s.meaning for s in meld))
+        for meld in parse_table(table)
+    )
+    other = tuple(free[:10])
+    hands = [other, other]
+    hands[seat] = hand_ids
+    opened_flags = [True, True]
+    opened_flags[seat] = opened
+    round_ = replace(rs, hands=tuple(hands), table=melds, stock=tuple(free[10:]), opened=tuple(opened_flags))
+    return replace(state, round=round_)
+
+
+def test_engine_candidates_rank_by_cards_and_keep_the_draw_first() -> None:
+    state = position("rummikub", "7H 8H 9H TH 2C 2S 2D KC", "3C 4C 5C")
+    cands = EngineCandidates().build(state, 32)
+    assert isinstance(cands[0].move, Draw)
+    used = [len(hand_cards_used(state, c.move)) for c in cands[1:]]
+    assert used == sorted(used, reverse=True) and used[0] == 4  # the 4-card run leads
+    assert all(validate(state, c.move) is None for c in cands)
+    keys = {tuple(sorted(state.variant.deck[i] for i in hand_cards_used(state, c.move))) for c in cands}
+    assert len(keys) == len(cands)  # no two candidates play the same cards here
+    assert len(EngineCandidates().build(state, 3)) == 3
+
+
+def test_solver_finds_a_rearrangement_the_engine_list_lacks() -> None:
+    # 6S 6D can only be played by taking 6H off the end of the run: a whole-table rearrangement.
+    state = position("rummikub", "6S 6D KC", "3H 4H 5H 6H")
+    engine = EngineCandidates().build(state, 32)
+    assert all(len(hand_cards_used(state, c.move)) == 0 for c in engine)
+    builder = SolverCandidates()
+    cands = builder.build(state, 32)
+    best = cands[1]
+    assert best.features[COL["from_solver"]] == 1.0
+    assert isinstance(best.move, Play) and validate(state, best.move) is None
+    played = sorted(state.variant.deck[i] for i in hand_cards_used(state, best.move))
+    assert played == sorted(parse_cards("6S 6D"))
+    assert best.features[COL["table_melds_changed"]] == 1.0
+    assert builder.stats.calls >= 1 and builder.stats.rejected == 0
+    calls = builder.stats.calls
+    builder.build(state, 32)
+    assert builder.stats.calls == calls and builder.stats.cache_hits == 1
+
+
+def test_solver_offers_most_points_and_a_joker_hold_back() -> None:
+    state = position("rummikub", "AS 2S 3S JK KH KD KC 5D", "")
+    cands = SolverCandidates().build(state, 32)
+    solver = [c for c in cands if c.features[COL["from_solver"]] == 1.0]
+    assert all(validate(state, c.move) is None for c in solver)
+    jokers = {c.features[COL["wilds_used"]] for c in solver}
+    assert jokers == {0.0, 1.0}  # one play uses the joker, another holds it back
+    assert max(c.features[COL["hand_cards_used"]] for c in solver) == 7
+
+
+def test_solver_opening_respects_the_30_points() -> None:
+    state = position("rummikub", "2S 3S 4S TH TD TC 5C", "", opened=False)
+    cands = SolverCandidates().build(state, 32)
+    solver = [c for c in cands if c.features[COL["from_solver"]] == 1.0]
+    assert solver and all(c.features[COL["opens"]] == 1.0 for c in solver)
+    assert all(validate(state, c.move) is None for c in solver)
+    blocked = position("rummikub", "2S 3S 4S 5C 9H", "", opened=False)
+    cands = SolverCandidates().build(blocked, 32)
+    assert [c.label for c in cands] == ["draw"]  # 2-3-4 is worth 9 < 30: no opening
+
+
+def test_solver_builder_leaves_draw_meld_discard_turns_to_the_engine() -> None:
+    state = new_match("standard", 2, seed=1)
+    engine = EngineCandidates().build(state, 32)
+    solver = SolverCandidates().build(state, 32)
+    assert [c.move for c in engine] == [c.move for c in solver]
+    assert len(engine) == len(legal_moves(state))  # draw, and taking the row's card when playable
+
+
+@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v0", "rummyai/Rhine-v0"])
+def test_solver_environment_plays_validated_moves(env_id: str) -> None:
+    env = gym.make(
+        env_id, candidates="solver", max_turns=12, options={"rounds": 1} if "Rhine" in env_id else None
+    )
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    for _ in range(12):
+        state = env.unwrapped.state
+        for cand in env.unwrapped.candidates:
+            assert validate(state, cand.move) is None
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert not info["illegal_action"]
+        if terminated or truncated:
+            break
+
+
+def test_unknown_builder_is_a_typed_error() -> None:
+    with pytest.raises(RummyError, match="candidates"):
+        make_builder("oracle")
+    with pytest.raises(RummyError, match="candidates"):
+        gym.make("rummyai/Rummikub-v0", candidates=object())
