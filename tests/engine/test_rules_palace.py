@@ -326,6 +326,21 @@ def test_knocking_order_and_penalty() -> None:
     assert declined.round.turn == 1 and len(declined.round.discard) == 1
 
 
+def test_no_knock_when_the_stock_is_empty() -> None:
+    s = build_state(
+        "rummy-palace",
+        ["5C 9D", "2H 3H", "4S 6S"],
+        discard="KC",
+        stock="",
+        opened=[True, True, True],
+        options=["knocking"],
+    )
+    after = apply(s, Discard(hand_ids(s, 0, "9D")[0]))
+    # nobody is asked: the next player's turn starts (the stock is rebuilt from the pile)
+    assert after.round.turn == 1 and after.round.family_data.phase == "draw"
+    assert after.round.recycles == 1
+
+
 def test_no_knocking_without_the_option() -> None:
     s = build_state("rummy-palace", ["5C 9D", "2H 3H", "7C 8C"], stock="KD QD")
     s = apply(s, Discard(hand_ids(s, 0, "9D")[0]))
