@@ -185,6 +185,8 @@ def check_layoff(
 ) -> tuple[TableMeld, MeldInfo, list[int]]:
     """Judge a lay-off turning table meld `old` into `new`; returns the normalized meld, its
     analysis and the hand ids added. Old cards keep their meanings and escorts."""
+    if len(new.meanings) != len(new.ids) or (new.escorts and len(new.escorts) != len(new.ids)):
+        raise fail(variant, "meld", "a meld needs one meaning and one escort entry (or None) per core card")
     old_info = analyze(variant, old)
     if old_info.kind == "royale":
         raise fail(variant, "escort", "the Diamond Royale can never be extended")
@@ -214,7 +216,7 @@ def check_layoff(
         if i not in hand_set:
             raise fail(variant, "turn", f"card id {i} ({card_str(variant.deck[i])}) is not in the hand")
         added.append(i)
-        meanings.append(new.meanings[k] if k < len(new.meanings) else None)
+        meanings.append(new.meanings[k])
         escorts.append(new_escorts[k])
         credit.append(seat)
         if new_escorts[k] is not None:

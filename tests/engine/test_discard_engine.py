@@ -69,6 +69,18 @@ def test_cards_not_in_hand_are_refused() -> None:
     assert violation is not None and "not in the hand" in violation.reason
 
 
+def test_malformed_melds_are_refused_not_crashing() -> None:
+    s = build_state("standard", ["8S 2C 3C", "4D"], table=["5S 6S 7S"])
+    eight = hand_ids(s, 0, "8S")[0]
+    old = s.round.table[0]
+    short = TableMeld((*old.ids, eight), old.meanings)
+    violation = validate(s, LayOff(0, short))
+    assert violation is not None and "meaning" in violation.reason
+    assert validate(s, LayOff(5, short)) is not None
+    bad = TableMeld((eight,), (None, None))
+    assert validate(s, MeldCards(bad)) is not None
+
+
 def test_view_hides_other_hands_and_the_stock() -> None:
     s = new_match("rummy-palace", 3, seed=4)
     for seat in range(3):
