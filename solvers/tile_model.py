@@ -17,6 +17,7 @@ only new ones. Tile Rummy's joker retrieval (T4) adds an explicit meld for each 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -119,7 +120,7 @@ class TileModel:
         self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
         self.runs: list[_Run] = []
         self.groups: list[_Group] = []
-        self.kept: list[_Kept] = []
+        self.kept: dict[int, _Kept] = {}
         self.retrievals: list[_Retrieval] = []
         self.open_value: list[LinearExpr] = []
         self.max_cards = max_cards
@@ -147,7 +148,9 @@ class TileModel:
         v = self.variant
         locked = self._locked_melds()
         for k, info in enumerate(() if self.opening else self.position.table):
-            self._add_kept(k, info, forced=k in locked and not self.position.opened)
+            needed = k in locked or (v.joker_policy == "rhine" and info.wild_count > 0)
+            if self.minimize_changes or needed:
+                self._add_kept(k, info, forced=k in locked and not self.position.opened)
         self._add_runs()
         self._add_groups()
         self.hand_claims: list[tuple[int, dict[int, IntVar], dict[int, IntVar], dict[int, IntVar]]] = []
@@ -249,7 +252,7 @@ class TileModel:
         return min(caps) if caps else None
 
     def _objective(self) -> None:
-        keep = sum(k.keep for k in self.kept) if (self.kept and self.minimize_changes) else 0
+        keep = sum(k.keep for k in self.kept.values()) if (self.kept and self.minimize_changes) else 0
         n_keep = len(self.kept) + 1
         max_points = sum(self.variant.hand_values[c] for c in self.position.hand) + 1
         max_cards = len(self.position.hand) + 1
@@ -270,7 +273,7 @@ class TileModel:
             out.extend(group.naturals.values())
             if group.jokers is not None:
                 out.append(group.jokers)
-        for kept in self.kept:
+        for kept in self.kept.values():
             out.append(kept.keep)
             for filled, natural in kept.ext.values():
                 out.extend((filled, natural))
@@ -292,7 +295,7 @@ class TileModel:
         m = self.model
         keep = m.new_bool_var(f"keep{k}")
         kept = _Kept(k, info, keep)
-        self.kept.append(kept)
+        self.kept[k] = kept
         for i, slot in enumerate(info.slots):
             card = JOKER if info.as_wild[i] else slot.card
             self.usage[card].append(keep)
@@ -411,9 +414,36 @@ class TileModel:
                             self.open_value.append(-value * joker)
             self.runs.append(_Run(window, count, joker_vars))
 
+    def _add_group_sets(self) -> None:
+        """Groups as explicit suit sets (pooled jokers, distinct suits, small cap): each set of
+        suits of one rank is a template used 0..2 times, like the run windows."""
+        m = self.model
+        v = self.variant
+        assert v.group_max is not None
+        for rank in range(1, 14):
+            for size in range(v.min_meld, v.group_max + 1):
+                for suits in combinations(range(4), size):
+                    cards = tuple(make_card(rank, x) for x in suits)
+                    missing = sum(1 for c in cards if self.avail[c] == 0)
+                    if missing > self.jokers:
+                        continue
+                    ub = min(min(self.avail[c] + self.jokers for c in cards), max(v.copies[c] for c in cards))
+                    if ub <= 0:
+                        continue
+                    count = m.new_int_var(0, ub, f"GS{rank}_{suits}")
+                    for c in cards:
+                        self.usage[c].append(count)
+                    if self.opening:
+                        self.open_value.append(self._opening_card_value(rank, True) * size * count)
+                    self.group_sets.append((cards, count))
+
     def _add_groups(self) -> None:
         m = self.model
         v = self.variant
+        self.group_sets: list[tuple[tuple[int, ...], IntVar]] = []
+        if self.pooled and v.group_distinct_suits and v.group_max is not None and v.group_max <= 4:
+            self._add_group_sets()
+            return
         for rank in range(1, 14):
             cards = [make_card(rank, s) for s in range(4)]
             naturals_avail = sum(self.avail[c] for c in cards)
@@ -698,7 +728,7 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
     broken = 0
     if tm.opening:
         entries.extend((i.kind, list(i.slots), [False] * len(i.slots)) for i in tm.position.table)
-    for kept in tm.kept:
+    for kept in tm.kept.values():
         if not val(kept.keep):
             broken += 1
             continue
@@ -751,6 +781,9 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
         jokers = int(val(group.jokers)) if group.jokers is not None else 0
         for inst in _deal_groups(group.rank, n, naturals, jokers, tm.variant):
             entries.append(("group", inst, [s.card != JOKER for s in inst]))
+    for cards, var in tm.group_sets:
+        for _ in range(int(val(var))):
+            entries.append(("group", [Slot(c) for c in cards], [True] * len(cards)))
     for ret in tm.retrievals:
         for _, slots_, var in ret.shapes:
             if val(var):
@@ -904,12 +937,23 @@ def solve_tile(
         _cut(tm, solver)
     if not played:
         melds = [tuple(info.slots) for info in position.table]
-        broken = 0
+    broken = count_broken(position, melds)
     hv = position.variant.hand_values
     points = sum(hv[c] for c in played)
     value = _objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def count_broken(position: Position, melds: Sequence[Sequence[Slot]]) -> int:
+    """Start melds whose cards do not all lie together in one meld of the new table."""
+    bags = [Counter(c for slot in meld for c in slot.cards()) for meld in melds]
+    broken = 0
+    for info in position.table:
+        need = Counter(info.cards)
+        if not any(all(bag[c] >= n for c, n in need.items()) for bag in bags):
+            broken += 1
+    return broken
 
 
 def _objective_value(position: Position, objective: str, played: Sequence[int]) -> int:
