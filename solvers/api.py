@@ -21,18 +21,33 @@ def solve(
     time_limit: float | None = None,
     max_cards: int | None = None,
     minimize_changes: bool = True,
+    committed: HandInput = (),
+    taken: str | int | None = None,
 ) -> Solution:
     """Best move for `hand` against `table` under `variant`'s rules.
 
     `objective` is ``cards`` (most cards, ties by points), ``points`` (most points by the
     variant's card values) or ``penalty`` (least penalty left in hand); `minimize_changes` breaks
     the remaining ties by keeping as many start melds whole as possible.
+
+    Draw-and-discard variants (``rummy-palace``, ``standard``) take the hand after the draw:
+    table melds only grow (lay-offs) and new melds come from the hand; `committed` lists cards
+    that must be played (a card taken from the discard row), `taken` a card that may not be the
+    discard; Rummy Palace keeps at least one card back for the discard.
     """
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
-    if position.variant.tile_style:
-        return solve_tile(position, objective, time_limit, max_cards, minimize_changes)
-    raise RummyError(f"the solver does not support variant {position.variant.id!r} yet")
+    must = sorted(make_position(position.variant, committed).hand) if committed else []
+    held = position.hand_counts()
+    for card in set(must):
+        if must.count(card) > held[card]:
+            raise RummyError(f"committed card {card_str(card)} is not in the hand")
+    taken_card: int | None = None
+    if taken is not None:
+        taken_card = make_position(position.variant, [taken]).hand[0]
+    return solve_tile(
+        position, objective, time_limit, max_cards, minimize_changes, committed=must, taken=taken_card
+    )
 
 
 _KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "max_cards"}

@@ -122,6 +122,8 @@ def reference_solve(
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
     rules = position.variant
+    if not rules.manipulation:
+        return _fixed_table(position, objective, max_cards)
     if not rules.tile_style:
         raise RummyError(f"the reference solver does not support variant {rules.id!r}")
     free = rules.joker_policy == "free"
@@ -171,6 +173,105 @@ def reference_solve(
         melds = []
     if not played:
         melds = [tuple(i.slots) for i in position.table]
+    hv = rules.hand_values
+    points = sum(hv[c] for c in played)
+    value = len(played) if objective == "cards" else points
+    if objective == "penalty":
+        value = sum(hv[c] for c in position.hand) - points
+    ms = (time.perf_counter() - start) * 1000
+    return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms)
+
+
+def _grown(info: MeldInfo, form: MeldInfo, swaps_ok: bool) -> int | None:
+    """How many of `info`'s jokers `form` frees by swaps if `form` is `info` with cards laid off
+    (None if it is not)."""
+    if form.kind != info.kind:
+        return None
+    if info.kind == "run":
+        if form.suit != info.suit:
+            return None
+        at = dict(zip(form.positions, zip(form.slots, form.as_wild, strict=True), strict=True))
+        swaps = 0
+        for slot, wild, position in zip(info.slots, info.as_wild, info.positions, strict=True):
+            if position not in at:
+                return None
+            slot_f, wild_f = at[position]
+            if wild and not wild_f:
+                swaps += 1
+            elif not wild and (wild_f or slot_f.card != slot.card):
+                return None
+        return swaps if swaps == 0 or swaps_ok else None
+    if form.rank != info.rank:
+        return None
+    mine = sorted(s.card for s, w in zip(info.slots, info.as_wild, strict=True) if not w)
+    theirs = [s.card for s, w in zip(form.slots, form.as_wild, strict=True) if not w]
+    for card in mine:
+        if card not in theirs:
+            return None
+        theirs.remove(card)
+    swaps = max(0, info.wild_count - form.wild_count)
+    if swaps > len(theirs) or (swaps and not swaps_ok):
+        return None
+    return swaps
+
+
+def _fixed_table(position: Position, objective: str, max_cards: int | None) -> Solution:
+    """Draw-and-discard variants: every table meld stays, possibly grown by lay-offs or with
+    jokers swapped out; new melds come from the hand (and swapped jokers)."""
+    rules = position.variant
+    start = time.perf_counter()
+    hand = position.hand_counts()
+    table_counts = position.table_counts()
+    avail = [h + t for h, t in zip(hand, table_counts, strict=True)]
+    caps = [c for c in (max_cards,) if c is not None]
+    if rules.go_out_by_discard_only:
+        caps.append(len(position.hand) - 1)
+    cap = min(caps) if caps else 99
+    needs_open = rules.opening == "points" and not position.opened
+    swaps_ok = rules.joker_policy == "swap_exact" and position.opened
+    candidates = candidate_melds(rules, avail)
+    forms: list[list[_Candidate]] = []
+    for info in position.table:
+        forms.append([c for c in candidates if _grown(info, c.info, swaps_ok) is not None])
+    best: tuple[tuple[int, int], list[int], list[MeldInfo]] = ((0, 0), [], [])
+
+    def finish(used: list[int], chosen: list[_Candidate], new: list[_Candidate]) -> None:
+        nonlocal best
+        if any(u < t for u, t in zip(used, table_counts, strict=True)):
+            return
+        played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
+        if not 0 < len(played) <= cap:
+            return
+        if needs_open and sum(c.open_value for c in new) < rules.opening_points:
+            return
+        score = _score(position, objective, played)
+        if score > best[0]:
+            best = (score, played, [c.info for c in chosen + new])
+
+    def add_new(index: int, used: list[int], chosen: list[_Candidate], new: list[_Candidate]) -> None:
+        finish(used, chosen, new)
+        for k in range(index, len(candidates)):
+            cand = candidates[k]
+            total = [u + c for u, c in zip(used, cand.counts, strict=True)]
+            if any(n > a for n, a in zip(total, avail, strict=True)):
+                continue
+            new.append(cand)
+            add_new(k, total, chosen, new)
+            new.pop()
+
+    def pick(m: int, used: list[int], chosen: list[_Candidate]) -> None:
+        if m == len(forms):
+            add_new(0, used, chosen, [])
+            return
+        for cand in forms[m]:
+            total = [u + c for u, c in zip(used, cand.counts, strict=True)]
+            if any(n > a for n, a in zip(total, avail, strict=True)):
+                continue
+            pick(m + 1, total, [*chosen, cand])
+
+    pick(0, [0] * 53, [])
+    _, played, infos = best
+    melds = [tuple(i.slots) for i in infos] if played else [tuple(i.slots) for i in position.table]
     hv = rules.hand_values
     points = sum(hv[c] for c in played)
     value = len(played) if objective == "cards" else points

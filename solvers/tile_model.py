@@ -19,14 +19,14 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card, rank_of, suit_of
-from rummyai.errors import MeldError, RummyError
+from rummyai.errors import IllegalMoveError, MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.universe import RunWindow, position_range, run_windows
@@ -47,6 +47,7 @@ class _Kept:
     ext: dict[int, tuple[IntVar, IntVar]] = field(default_factory=dict)
     group_nat: dict[int, IntVar] = field(default_factory=dict)
     group_jok: IntVar | None = None
+    swaps: list[tuple[int, int, IntVar]] = field(default_factory=list)
 
 
 @dataclass
@@ -90,7 +91,11 @@ class TileModel:
         max_cards: int | None,
         minimize_changes: bool = True,
         opening: bool = False,
+        committed: Sequence[int] = (),
+        taken: int | None = None,
     ) -> None:
+        self.committed = list(committed)
+        self.taken = taken
         self.position = position
         self.variant: Variant = position.variant
         self.objective = objective
@@ -117,6 +122,10 @@ class TileModel:
         self.allowance: dict[int, IntVar] = {}
         self.played: dict[int, IntVar] = {}
         self.qualified: IntVar | None = None
+        # draw-and-discard family: the table is never rearranged, melds only grow
+        self.fixed_table = not v.manipulation
+        self.swaps_allowed = self.fixed_table and v.joker_policy == "swap_exact" and position.opened
+        self.count_open = opening or (self.fixed_table and v.opening == "points" and not position.opened)
         self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
         self.runs: list[_Run] = []
         self.groups: list[_Group] = []
@@ -148,11 +157,20 @@ class TileModel:
         v = self.variant
         locked = self._locked_melds()
         for k, info in enumerate(() if self.opening else self.position.table):
-            needed = k in locked or (v.joker_policy == "rhine" and info.wild_count > 0)
+            needed = k in locked or (v.joker_policy == "rhine" and info.wild_count > 0) or self.fixed_table
             if self.minimize_changes or needed:
-                self._add_kept(k, info, forced=k in locked and not self.position.opened)
-        self._add_runs()
-        self._add_groups()
+                forced = (k in locked and not self.position.opened) or self.fixed_table
+                self._add_kept(k, info, forced=forced)
+        if self.fixed_table:
+            # new melds come from the hand (and jokers freed by swaps)
+            saved = self.avail
+            self.avail = [*self.hand_counts[:52], self.jokers]
+            self._add_runs()
+            self._add_groups()
+            self.avail = saved
+        else:
+            self._add_runs()
+            self._add_groups()
         self.hand_claims: list[tuple[int, dict[int, IntVar], dict[int, IntVar], dict[int, IntVar]]] = []
         if locked and self.position.opened:
             self._add_retrievals(locked)
@@ -198,9 +216,18 @@ class TileModel:
         cap = self._cap()
         if cap is not None and self.played:
             m.add(cards <= cap)
+        for card in set(self.committed):
+            need = self.committed.count(card)
+            if self.played.get(card) is None:
+                m.add_bool_or([])  # the committed card fits nowhere: no legal play
+            else:
+                m.add(self.played[card] >= need)
+        if self.taken is not None and self.variant.go_out_by_discard_only:
+            others = [self.hand_counts[c] - self.played.get(c, 0) for c in range(53) if c != self.taken]
+            m.add(sum(others) >= 1)
         if self.qualified is not None:
             m.add(cards <= len(self.position.hand) * self.qualified)
-        if self.opening:
+        if self.count_open:
             play = m.new_bool_var("play")
             m.add(cards <= len(self.position.hand) * play)
             m.add(sum(self.open_value) >= v.opening_points * play)
@@ -249,6 +276,8 @@ class TileModel:
 
     def _cap(self) -> int | None:
         caps = [c for c in (self.max_cards, self.variant.max_hand_cards_per_turn) if c is not None]
+        if self.variant.go_out_by_discard_only:
+            caps.append(len(self.position.hand) - 1)
         return min(caps) if caps else None
 
     def _objective(self) -> None:
@@ -312,7 +341,11 @@ class TileModel:
             assert rule is not None
             low, high = position_range(rule)
             first, last = info.positions[0], info.positions[-1]
-            sides = ([first - 1, first - 2], [last + 1, last + 2])
+            reach = 2 if self.variant.manipulation else 12
+            sides = (
+                [first - d for d in range(1, reach + 1)],
+                [last + d for d in range(1, reach + 1)],
+            )
             for side in sides:
                 prev: IntVar | None = None
                 for p in side:
@@ -340,11 +373,12 @@ class TileModel:
                         self.usage[card].append(natural)
                     kept.ext[p] = (filled, natural)
                     prev = filled
-            if kept.ext and len(info.positions) + 4 > 13:
+            if kept.ext and len(info.positions) + 2 * reach > 13:
                 m.add(sum(f for f, _ in kept.ext.values()) <= 13 - len(info.positions))
         else:
             assert info.rank is not None
-            room = (self.variant.group_max or len(info.slots) + 2) - len(info.slots)
+            extra = 2 if self.variant.manipulation else 8
+            room = (self.variant.group_max or len(info.slots) + extra) - len(info.slots)
             if room > 0:
                 present = {suit_of(s.card) for s, w in zip(info.slots, info.as_wild, strict=True) if not w}
                 for suit in range(4):
@@ -366,16 +400,58 @@ class TileModel:
                 total = sum(kept.group_nat.values()) + (kept.group_jok if kept.group_jok is not None else 0)
                 if kept.group_nat or kept.group_jok is not None:
                     m.add(total <= room * keep)
+        swaps = self._add_swaps(kept) if self.swaps_allowed and info.wild_count else []
         if ext_jokers:
             self.usage[JOKER].append(sum(ext_jokers))
             if self.variant.max_wilds_per_meld is not None:
                 m.add(sum(ext_jokers) <= max(wild_room, 0))
+        if self.variant.wilds_le_naturals and (ext_jokers or kept.ext or kept.group_nat):
+            ext_nat: list[LinearExpr] = [n for _, n in kept.ext.values()]
+            ext_nat.extend(kept.group_nat.values())
+            naturals = info.naturals + sum(ext_nat) + sum(swaps)
+            m.add(info.wild_count - sum(swaps) + sum(ext_jokers) <= naturals)
         if forced:
             m.add(keep == 1)
 
+    def _add_swaps(self, kept: _Kept) -> list[IntVar]:
+        """Rummy Palace joker swap (§4.5): a hand card with a table joker's meaning takes its
+        place; the joker must then be melded again this turn (joker conservation sees to it)."""
+        m = self.model
+        info = kept.info
+        out: list[IntVar] = []
+        for i, slot in enumerate(info.slots):
+            if not info.as_wild[i]:
+                continue
+            meaning = slot.meaning
+            assert meaning is not None
+            if info.kind == "run":
+                options = [meaning.card()]
+            else:
+                assert info.rank is not None
+                present = {suit_of(x.card) for x, w in zip(info.slots, info.as_wild, strict=True) if not w}
+                options = [make_card(info.rank, x) for x in range(4) if x not in present]
+            for card in options:
+                if card is None or not self.hand_counts[card]:
+                    continue
+                var = m.new_bool_var(f"swap{kept.index}_{i}_{card}")
+                self.usage[card].append(var)
+                self.usage[JOKER].append(-var)
+                if info.kind == "group" and suit_of(card) in kept.group_nat:
+                    m.add(var + kept.group_nat[suit_of(card)] <= 1)
+                kept.swaps.append((i, card, var))
+                out.append(var)
+        if out:
+            by_slot: dict[int, list[IntVar]] = {}
+            for i, _, var in kept.swaps:
+                by_slot.setdefault(i, []).append(var)
+            for vars_ in by_slot.values():
+                m.add(sum(vars_) <= 1)
+        return out
+
     def _add_runs(self) -> None:
         m = self.model
-        max_len = 5
+        # a run with wilds <= naturals may not split into valid pieces of 3-5: allow any length
+        max_len = 13 if self.variant.wilds_le_naturals else 5
         for window in run_windows(self.variant, max_len):
             size = len(window.cards)
             missing = sum(1 for c in window.cards if self.avail[c] == 0)
@@ -405,7 +481,7 @@ class TileModel:
             if real:
                 self.usage[JOKER].append(sum(real))
                 m.add(sum(real) <= wild_cap * count)
-            if self.opening:
+            if self.count_open:
                 values = [self._opening_card_value(p, False) for p in window.positions]
                 self.open_value.append(sum(values) * count)
                 if self.variant.opening_wild_value == "zero":
@@ -433,7 +509,7 @@ class TileModel:
                     count = m.new_int_var(0, ub, f"GS{rank}_{suits}")
                     for c in cards:
                         self.usage[c].append(count)
-                    if self.opening:
+                    if self.count_open:
                         self.open_value.append(self._opening_card_value(rank, True) * size * count)
                     self.group_sets.append((cards, count))
 
@@ -452,6 +528,8 @@ class TileModel:
             wild_cap = self._wild_cap(v.group_max or 13)
             jokers = self.jokers
             min_nat = max(v.min_naturals_per_meld, 1, v.min_meld - (v.max_wilds_per_meld or 99))
+            if v.wilds_le_naturals:
+                min_nat = max(min_nat, (v.min_meld + 1) // 2)
             ub = min((naturals_avail + jokers) // v.min_meld, naturals_avail // min_nat)
             if ub == 0:
                 continue
@@ -486,7 +564,7 @@ class TileModel:
                 m.add(size <= v.group_max * count)
             m.add(total_nat >= min_nat * count)
             m.add(size <= 200 * count)
-            if self.opening:
+            if self.count_open:
                 value = self._opening_card_value(rank, True)
                 counted = size if v.opening_wild_value == "represented" else total_nat
                 self.open_value.append(value * counted)
@@ -733,6 +811,14 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
             broken += 1
             continue
         info = kept.info
+        swapped = {i: card for i, card, var in kept.swaps if val(var)}
+        if swapped:
+            base = [Slot(swapped[i]) if i in swapped else s for i, s in enumerate(info.slots)]
+            info = replace(
+                info,
+                slots=tuple(base),
+                as_wild=tuple(w and i not in swapped for i, w in enumerate(info.as_wild)),
+            )
         if info.kind == "run":
             assert info.suit is not None
             slots = {p: (s, False) for p, s in zip(info.positions, info.slots, strict=True)}
@@ -898,6 +984,8 @@ def solve_tile(
     time_limit: float | None,
     max_cards: int | None,
     minimize_changes: bool = True,
+    committed: Sequence[int] = (),
+    taken: int | None = None,
 ) -> Solution:
     """Best PLAY for a tile-style position (or no play when none is possible).
 
@@ -908,12 +996,23 @@ def solve_tile(
     """
     start = time.perf_counter()
     rules = position.variant
-    if rules.opening == "points" and not rules.opening_turn_exclusive and not position.opened:
+    if (
+        rules.tile_style
+        and rules.opening == "points"
+        and not rules.opening_turn_exclusive
+        and not position.opened
+    ):
         raise RummyError(f"the solver does not support a points qualification in {rules.id} yet")
     if any(w.card != JOKER for w in rules.wilds):
         raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
     opening = not position.opened and rules.opening_turn_exclusive
-    tm = TileModel(position, objective, max_cards, minimize_changes, opening=opening)
+    if not rules.manipulation and any(r is not None and r.wrap for r in rules.run_rules):
+        raise RummyError(f"the solver does not support wrapping runs in {rules.id} yet")
+    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
+        raise RummyError(f"the solver does not support {rules.id} yet (escorts, Royale, opening chart)")
+    if rules.opening_single_meld and rules.opening == "points":
+        raise RummyError(f"the solver does not support a single-meld points opening in {rules.id} yet")
+    tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
     checked = rules.joker_policy == "rhine"
     cuts = 0
     played: list[int] = []
@@ -923,6 +1022,8 @@ def solve_tile(
     while True:
         remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 0.001)
         solver, status = solve_model(tm, remaining)
+        if status == cp_model.INFEASIBLE and committed and cuts == 0:
+            raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             played, melds, broken = [], [], 0
             break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from rummyai.cards import card_str, parse_cards, parse_table
 from rummyai.engine.judge import judge_play
-from rummyai.errors import DeckError, MeldError, RummyError
+from rummyai.errors import DeckError, IllegalMoveError, MeldError, RummyError
 from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
@@ -188,3 +189,64 @@ def test_rhine_joker_rules(hand: str, table: str, opened: bool, played: str) -> 
     check_solution(make_position("rhine", hand, table, opened), sol)
     if sol.played:
         assert _judged_legal("rhine", parse_cards(hand), parse_table(table), sol.melds, opened)
+
+
+def _start_melds_grow(position, melds: tuple) -> bool:
+    """Draw-and-discard tables never shrink: each start meld's natural cards stay together."""
+    bags = [Counter(slot.card for slot in meld) for meld in melds]
+    for info in position.table:
+        need = Counter(s.card for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild)
+        if not any(all(bag[c] >= n for c, n in need.items()) for bag in bags):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("variant", ["rummy-palace", "standard"])
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_draw_discard_matches_reference(variant: str, seed: int) -> None:
+    rng = random.Random(seed)
+    hand, table = random_position(
+        variant, seed, rng.choice([0, 3, 4, 6]), rng.randint(3, 6), joker_rate=0.25, related=0.7
+    )
+    opened = rng.random() < 0.7
+    objective = rng.choice(["cards", "points", "penalty"])
+    fast = solve(variant, hand, table, opened=opened, objective=objective)
+    slow = reference_solve(variant, hand, table, opened=opened, objective=objective)
+    assert fast.status == "optimal"
+    assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
+    position = make_position(variant, hand, table, opened)
+    check_solution(position, fast)
+    assert _start_melds_grow(position, fast.melds)
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "table", "opened", "kwargs", "played"),
+    [
+        ("rummy-palace", "7H 2C 3C", "5H 6H JK=7H 8H", True, {}, "7H"),  # swap; one card kept back
+        ("rummy-palace", "7H 2C 3C 9D", "5H 6H JK=7H 8H", True, {}, "7H 2C 3C"),  # swap, joker re-melded
+        ("rummy-palace", "7H 2C 3C 9D", "5H 6H JK=7H 8H", False, {}, ""),  # no 30 points from hand
+        ("rummy-palace", "QH KH AH 5C", "", False, {}, "QH KH AH"),  # high ace counts 11: 31
+        ("rummy-palace", "2H 3H 4H 5C", "", False, {}, ""),
+        ("rummy-palace", "9H 3C", "5H 6H 7H 8H", True, {"taken": "9H"}, "9H"),  # keep 3C to discard
+        ("rummy-palace", "9H 3C", "5H 6H 7H 8H", True, {"taken": "3C"}, ""),  # 3C may not be discarded
+        ("standard", "9H TH 4C 4D 4S", "5H 6H 7H 8H", True, {}, "9H TH 4C 4D 4S"),  # out without discard
+        ("standard", "9H TH 4C 4D 4S", "5H 6H 7H 8H", True, {"committed": "4S", "max_cards": 3}, "4C 4D 4S"),
+    ],
+)
+def test_draw_discard_cases(
+    variant: str, hand: str, table: str, opened: bool, kwargs: dict, played: str
+) -> None:
+    sol = solve(variant, hand, table, opened=opened, **kwargs)
+    assert sorted(sol.played) == sorted(parse_cards(played))
+    check_solution(make_position(variant, hand, table, opened), sol)
+
+
+def test_committed_card_that_fits_nowhere() -> None:
+    with pytest.raises(IllegalMoveError):
+        solve("standard", "9H TH 4C 4D 4S", "5H 6H 7H 8H", committed="4S", max_cards=2)
+
+
+def test_unsupported_variant_says_so() -> None:
+    with pytest.raises(RummyError, match="black-heart"):
+        solve("black-heart", "7S 8S 9S")
