@@ -6,6 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummyai.cards import card_str
 from rummyai.engine import judge_json, judge_play
@@ -120,3 +122,33 @@ def test_judge_agrees_with_engine_on_selfplay_plays(variant: str) -> None:
                 judged += 1
             state = apply(state, move)
     assert judged > 20
+
+
+CASES = [
+    ("rhine", "8C JC", "7C JK 9C", "7C 8C 9C JK JC"),
+    ("rhine", "8C", "7C JK 9C", "7C 8C 9C JK=TC"),
+    ("rhine", "JK", "6D 7D 8D | TS TH TD TC", "6D 7D 8D JK TD | TS TH TC"),
+    ("rummy-tiles", "7S QH QD", "5S 6S JK 8S", "5S 6S 7S 8S | QH QD JK"),
+    ("rummy-tiles", "TS", "5S 6S JK 8S 9S", "5S 6S JK=7S | 8S 9S TS"),
+    ("rummy-board", "6S 4C 5C", "6C 6H 6D", "6S 6H 6D | 4C 5C 6C"),
+    ("rummikub", "9D 9H", "5S 6S 7S JK", "5S 6S 7S | 9D 9H JK"),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=st.sampled_from(CASES), data=st.data())
+def test_meld_order_and_group_card_order_do_not_matter(
+    case: tuple[str, str, str, str], data: st.DataObject
+) -> None:
+    variant, hand, table, new = case
+    expected = judge_play(variant, hand.split(), table, new)
+    melds = [m.split() for m in new.split("|")]
+    order = data.draw(st.permutations(range(len(melds))))
+    shuffled = []
+    for k in order:
+        meld = melds[k]
+        if len({t[0] for t in meld if not t.startswith("JK")}) == 1:  # a group: any card order
+            meld = data.draw(st.permutations(meld))
+        shuffled.append(list(meld))
+    verdict = judge_play(variant, list(reversed(hand.split())), table, shuffled)
+    assert (verdict.legal, verdict.rule) == (expected.legal, expected.rule)
