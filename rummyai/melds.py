@@ -13,7 +13,8 @@ points opening and `opening_problem` says whether a meld may be an opening meld 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 from typing import Literal
 
@@ -166,15 +167,14 @@ _MEANING, _SHAPE, _COUNT, _GENERIC = 0, 1, 2, 3
 
 
 def _analyze(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo:
-    label = _text(slots)
     if len(slots) < variant.min_meld:
-        raise MeldError(f"'{label}' has {len(slots)} core cards; a meld needs at least {variant.min_meld}")
-    try:
-        check_copies(variant, [c for slot in slots for c in slot.cards()], f"'{label}'")
-    except DeckError as error:
-        raise MeldError(f"not a valid meld: {error}") from None
+        raise MeldError(
+            f"'{_text(slots)}' has {len(slots)} core cards; a meld needs at least {variant.min_meld}"
+        )
+    _check_deck(variant, slots)
     for slot in slots:
-        _check_slot(variant, slot, label)
+        if slot.meaning is not None or slot.escort is not None:
+            _check_slot(variant, slot, _text(slots))
     royale = _royale(variant, slots)
     if royale is not None:
         return royale
@@ -183,7 +183,24 @@ def _analyze(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo:
         info = _interpret(variant, slots, roles, reasons)
         if info is not None:
             return info
-    raise MeldError(f"'{label}' is not a valid meld: {reasons.best()}")
+    raise MeldError(f"'{_text(slots)}' is not a valid meld: {reasons.best()}")
+
+
+def _check_deck(variant: Variant, slots: tuple[Slot, ...]) -> None:
+    """Reject cards the variant's deck does not hold (or not that many times)."""
+    copies = variant.copies
+    seen: dict[int, int] = {}
+    over = False
+    for slot in slots:
+        for card in (slot.card,) if slot.escort is None else slot.cards():
+            n = seen.get(card, 0) + 1
+            seen[card] = n
+            over = over or n > copies[card]
+    if over:
+        try:
+            check_copies(variant, [c for slot in slots for c in slot.cards()], f"'{_text(slots)}'")
+        except DeckError as error:
+            raise MeldError(f"not a valid meld: {error}") from None
 
 
 def _check_slot(variant: Variant, slot: Slot, label: str) -> None:
@@ -226,9 +243,11 @@ def _roles(variant: Variant, slot: Slot) -> list[bool]:
         return [False]
     if not rule.plays_itself:
         return [True]
-    if slot.meaning is not None:
+    if slot.meaning is not None and slot.meaning.suit is not None:
         return [False] if _means_itself(slot) else [True]
-    return [False, True]
+    if slot.meaning is not None and not _means_itself(slot):
+        return [True]
+    return [False, True]  # no meaning, or its own rank only ("KD=K": itself, or a K as a wild)
 
 
 def _royale(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo | None:
@@ -269,12 +288,14 @@ def _interpret(
         reasons.add(_COUNT, problem)
         return None
     # Naturals playing as themselves lose any trivial stated meaning ("7H=7H" -> "7H").
-    slots = tuple(
-        s if w or s.meaning is None else replace(s, meaning=None) for s, w in zip(slots, roles, strict=True)
-    )
+    if any(s.meaning is not None and not w for s, w in zip(slots, roles, strict=True)):
+        slots = tuple(
+            s if w or s.meaning is None else Slot(s.card, None, s.escort)
+            for s, w in zip(slots, roles, strict=True)
+        )
     naturals = [s.card for s, wild in zip(slots, roles, strict=True) if not wild]
-    same_rank = len({rank_of(c) for c in naturals}) == 1
-    same_suit = len({suit_of(c) for c in naturals}) == 1
+    same_rank = len({c % 13 for c in naturals}) == 1
+    same_suit = len({c // 13 for c in naturals}) == 1
     if same_suit:
         info = _as_run(variant, slots, roles, reasons, written_only=True)
         if info is not None:
@@ -323,7 +344,7 @@ def _resolve_escort(variant: Variant, slot: Slot) -> Slot:
     if escort is None or variant.escorts is None:
         return slot
     if escort.card in variant.escorts.escorts:
-        return slot if escort.meaning is None else replace(slot, escort=replace(escort, meaning=None))
+        return slot if escort.meaning is None else Slot(slot.card, slot.meaning, Slot(escort.card))
     rule = variant.wild_map.get(escort.card)
     if escort.meaning is not None or rule is None:
         return slot
@@ -331,7 +352,7 @@ def _resolve_escort(variant: Variant, slot: Slot) -> Slot:
     if not hearts:
         return slot
     heart = min(hearts)
-    return replace(slot, escort=replace(escort, meaning=Meaning(rank_of(heart), suit_of(heart))))
+    return Slot(slot.card, slot.meaning, Slot(escort.card, Meaning(rank_of(heart), suit_of(heart))))
 
 
 # ------------------------------------------------------------------------------ groups
@@ -375,7 +396,9 @@ def _as_group(
                 suit = choice[wild_index.index(i)]
                 meant = make_card(rank, suit)
                 stated = slot.meaning is not None and slot.meaning.suit is not None
-                resolved[i] = replace(slot, meaning=Meaning(rank, suit if keep_suit or stated else None))
+                resolved[i] = Slot(
+                    slot.card, Meaning(rank, suit if keep_suit or stated else None), slot.escort
+                )
             problem = problem or _escort_problem(variant, slot, meant, roles[i])
             resolved[i] = _resolve_escort(variant, resolved[i])
         if problem is None:
@@ -399,18 +422,26 @@ def _suit_choices(options: list[list[int]], used: list[int], distinct: bool) -> 
 # ------------------------------------------------------------------------------ runs
 def _windows(rule: RunRule, length: int) -> Iterator[list[int]]:
     """Every legal sequence of rank positions of this length, lowest start first."""
+    for seq, _ in _window_table(rule, length):
+        yield list(seq)
+
+
+@lru_cache(maxsize=512)
+def _window_table(rule: RunRule, length: int) -> tuple[tuple[tuple[int, ...], frozenset[int]], ...]:
+    """The legal windows of this length with the ranks (1..13) each covers."""
+    out: list[tuple[int, ...]] = []
     if length > 13:
-        return
+        return ()
     if rule.wrap:
         for start in range(1, 14):
             seq = [(start - 1 + k) % 13 + 1 for k in range(length)]
             # an ace right after a king is the high ace
-            yield [14 if r == 1 and k > 0 and seq[k - 1] == 13 else r for k, r in enumerate(seq)]
-        return
-    low = 1 if rule.ace_low else 2
-    high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
-    for start in range(low, high - length + 2):
-        yield list(range(start, start + length))
+            out.append(tuple(14 if r == 1 and k > 0 and seq[k - 1] == 13 else r for k, r in enumerate(seq)))
+    else:
+        low = 1 if rule.ace_low else 2
+        high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
+        out.extend(tuple(range(start, start + length)) for start in range(low, high - length + 2))
+    return tuple((seq, frozenset(1 if p == 14 else p for p in seq)) for seq in out)
 
 
 def _longest(rule: RunRule) -> int:
@@ -445,8 +476,15 @@ def _as_run(
         return None
     escort_reasons = _Reasons()
     fit = _fit_written if written_only else _fit_any
-    for seq in _windows(rule, len(slots)):
-        info = fit(variant, slots, roles, suit, seq, escort_reasons)
+    # only windows that hold every natural's rank (and, as written, the first natural in its place)
+    anchor = roles.index(False)
+    first = ranks[0]
+    for seq, covered in _window_table(rule, len(slots)):
+        if not covered.issuperset(ranks):
+            continue
+        if written_only and seq[anchor] != first and not (first == 1 and seq[anchor] == 14):
+            continue
+        info = fit(variant, slots, roles, suit, list(seq), escort_reasons)
         if info is not None:
             return info
     if escort_reasons.items:
@@ -503,7 +541,7 @@ def _run_info(
     for slot, wild, position in zip(order, roles, seq, strict=True):
         meant = make_card(position, suit)
         if wild:
-            slot = replace(slot, meaning=Meaning(rank_of(meant), suit))
+            slot = Slot(slot.card, Meaning(rank_of(meant), suit), slot.escort)
         problem = _escort_problem(variant, slot, meant, wild)
         if problem is not None:
             reasons.add(_MEANING, problem)

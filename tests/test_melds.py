@@ -369,6 +369,11 @@ def test_black_heart_wilds_for_black_courts_need_escorts() -> None:
     assert meld(BH, "JS/2H QD/JD KS/4H").slots[1].meaning == Meaning(12, 0)
 
 
+def test_black_heart_rank_only_meaning_of_a_diamond_may_be_itself_or_a_wild() -> None:
+    assert written(BH, "KD=K KS/AH KC/2H") == "KD KS/AH KC/2H", "K♦ as itself, no escort"
+    assert written(BH, "KD=K/AH KS/AH KC/2H") == "KD=KS/AH KS/AH KC/2H", "K♦ as a black king, escorted"
+
+
 def test_black_heart_escorts_are_hearts_on_black_courts_only() -> None:
     assert "only black court cards take an escort" in error(BH, "7S/2H 7C 7H")
     assert "not a heart" in error(BH, "KS/2S KC/3H KS/4H")
