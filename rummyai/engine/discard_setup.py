@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummyai.cards import Slot, card_str, parse_cards, parse_meld
-from rummyai.engine.discard import DiscardData, Phase
 from rummyai.engine.discard_melds import analyze, meld_value, normalize
+from rummyai.engine.discard_rules import DiscardData, Phase
 from rummyai.engine.state import GameState, RoundState, TableMeld
 from rummyai.errors import DeckError
 from rummyai.variants import Variant, get_variant

@@ -1,0 +1,127 @@
+"""The simple move generator of the draw-meld-discard family (`DiscardFamily.legal_moves`).
+
+Candidates come from `discard_search` (new melds, single lay-offs, opening bundles) plus joker
+and diamond swaps with a placement where one is needed, Black Heart plays that empty the hand,
+and one discard per card kind; the family keeps those that validate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rummyai.cards import rank_of
+from rummyai.engine.discard_melds import analyze, requirement
+from rummyai.engine.discard_moves import DiamondSwap, Discard, JokerSwap, LayOff, MeldCards, Opening
+from rummyai.engine.discard_rules import (
+    DiscardData,
+    Work,
+    after_swap,
+    diamond_swap_options,
+    opening_moves,
+    placements,
+    put,
+    violation,
+)
+from rummyai.engine.discard_search import layoff_candidates, meld_candidates
+from rummyai.engine.moves import Move
+from rummyai.engine.state import GameState, TableMeld
+from rummyai.variants import Variant
+
+MAX_SWAPS_EXPLORED = 3  # joker swaps whose placements the generator searches per turn
+
+
+def _black_heart_moves(v: Variant, hand: list[int], table: tuple[TableMeld, ...], seat: int) -> list[Move]:
+    """Plays that empty the hand at once (a Black Heart needs no opening): one meld, two disjoint
+    melds, or a single lay-off of the last card."""
+    whole = set(hand)
+    candidates = [m for m, _ in meld_candidates(v, hand)]
+    moves: list[Move] = [MeldCards(m) for m in candidates if set(m.all_ids()) == whole]
+    for k, a in enumerate(candidates):
+        for b in candidates[k + 1 :]:
+            ids_a, ids_b = set(a.all_ids()), set(b.all_ids())
+            if not ids_a & ids_b and ids_a | ids_b == whole:
+                moves.append(Opening((MeldCards(a), MeldCards(b))))
+    if len(hand) <= 2:
+        for t, meld in layoff_candidates(v, hand, table, seat):
+            if whole <= set(meld.all_ids()):
+                moves.append(LayOff(t, meld))
+    return moves
+
+
+def _joker_swaps(state: GameState) -> list[Move]:
+    v, r = state.variant, state.round
+    seat = r.turn
+    moves: list[Move] = []
+    explored = 0
+    for t, meld in enumerate(r.table):
+        info = analyze(v, meld)
+        for k, joker in enumerate(meld.ids):
+            if meld.meanings[k] is None or not v.always_wild(v.deck[joker]):
+                continue
+            seen: set[int] = set()
+            for card in r.hands[seat]:
+                kind = v.deck[card]
+                if kind in seen or v.is_wild(kind):
+                    continue
+                fits = kind == info.meant(k) if info.kind == "run" else rank_of(kind) == info.rank
+                if not fits:
+                    continue
+                seen.add(kind)
+                explored += 1
+                if explored > MAX_SWAPS_EXPLORED:
+                    return moves
+                w = Work(state)
+                new = replace(meld, ids=put(meld.ids, k, card), meanings=put(meld.meanings, k, None))
+                w.table[t] = new
+                w.hand.remove(card)
+                w.hand.append(joker)
+                for place in placements(w, joker):
+                    moves.append(JokerSwap(t, joker, card, place))
+    return moves
+
+
+def _diamond_swaps(state: GameState) -> list[Move]:
+    w = Work(state)
+    committed = w.data.committed
+    moves: list[Move] = []
+    for option in diamond_swap_options(w, committed):
+        t, d, card, new_escort, _ = option
+        if card in committed or new_escort in committed:
+            for place in placements(after_swap(w, option), d):
+                moves.append(DiamondSwap(t, d, card, new_escort, place))
+        else:
+            moves.append(DiamondSwap(t, d, card, new_escort))
+    return moves
+
+
+def play_candidates(state: GameState) -> list[Move]:
+    """Candidate moves of the play phase (discards already checked)."""
+    v, r = state.variant, state.round
+    seat = r.turn
+    hand = list(r.hands[seat])
+    data: DiscardData = r.family_data
+    must = next((c for c in data.committed if c in hand), None)
+    moves: list[Move] = []
+    if r.opened[seat]:
+        moves.extend(MeldCards(m) for m, _ in meld_candidates(v, hand, must=must))
+        moves.extend(LayOff(t, m) for t, m in layoff_candidates(v, hand, r.table, seat, must=must))
+        if v.joker_policy == "swap_exact" and must is None:
+            moves.extend(_joker_swaps(state))
+    else:
+        req = requirement(v, state.scores[seat])
+        if req is not None:
+            moves.extend(opening_moves(v, req, hand, must))
+        if v.black_heart_bonus_per_player > 0 and not v.go_out_by_discard_only:
+            moves.extend(_black_heart_moves(v, hand, r.table, seat))
+    if v.joker_policy == "diamond_swap":
+        moves.extend(_diamond_swaps(state))
+    if must is None:
+        kinds: set[int] = set()
+        for card in hand:
+            if v.deck[card] in kinds:
+                continue
+            move = Discard(card)
+            if violation(state, move) is None:
+                kinds.add(v.deck[card])
+                moves.append(move)
+    return moves

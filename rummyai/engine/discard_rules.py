@@ -1,0 +1,733 @@
+"""Rules of the draw-meld-discard family as steps on a working copy of the round.
+
+`step(work, move)` applies one move or raises `Illegal` at the first broken rule (citing
+VARIANTS.md): draws and TAKE(i) with its committed card, new melds, lay-offs, opening bundles
+(points or chart, Black Heart), joker and diamond swaps, discards, knocks, stock recycling and
+round scoring. `can_place_work` answers whether a card has a legal play this turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from rummyai.cards import Meaning, card_str, rank_of, suit_of
+from rummyai.engine.discard_melds import (
+    Illegal,
+    Requirement,
+    analyze,
+    check_layoff,
+    fail,
+    ids_value,
+    meld_value,
+    normalize,
+    requirement,
+)
+from rummyai.engine.discard_moves import (
+    DeclineKnock,
+    DiamondSwap,
+    Discard,
+    EndDeal,
+    JokerSwap,
+    Knock,
+    LayOff,
+    MeldCards,
+    Opening,
+    Placement,
+    TakeDiscard,
+)
+from rummyai.engine.discard_search import layoff_candidates, meld_candidates, opening_bundles
+from rummyai.engine.moves import Draw, Move, Violation
+from rummyai.engine.state import GameState, RoundEnd, RoundResult, RoundState, TableMeld
+from rummyai.variants import Variant
+
+Phase = Literal["draw", "play", "knock"]
+
+
+@dataclass(frozen=True)
+class DiscardData:
+    """Turn bookkeeping kept in `RoundState.family_data`.
+
+    `taken`: ids taken from the discard pile/row this turn; `committed`: ids that must reach the
+    table this turn; `locked`: ids that may not be discarded this turn; `fresh`: the player had
+    made no play this round before this turn; `opened_now`/`played_now`: they opened / played
+    this turn; `knock_queue`: seats still to be asked (Palace `knocking`), `next_turn` plays after.
+    """
+
+    phase: Phase = "draw"
+    taken: tuple[int, ...] = ()
+    committed: tuple[int, ...] = ()
+    locked: tuple[int, ...] = ()
+    fresh: bool = True
+    opened_now: bool = False
+    played_now: bool = False
+    knock_queue: tuple[int, ...] = ()
+    next_turn: int = 0
+
+
+@dataclass
+class _Bundle:
+    """New melds made in one opening bundle, and whether a lay-off came before the opening."""
+
+    infos: list[Any] = field(default_factory=list)
+    early_layoff: bool = False
+
+
+class Work:
+    """A mutable working copy of the round; moves are tried on it and frozen back if legal."""
+
+    def __init__(self, state: GameState, rng: np.random.Generator | None = None) -> None:
+        r = state.round
+        self.variant = state.variant
+        self.n = state.num_players
+        self.scores = state.scores
+        self.dealer = r.dealer
+        self.turn = r.turn
+        self.hands = [list(h) for h in r.hands]
+        self.table = list(r.table)
+        self.stock = list(r.stock)
+        self.discard = list(r.discard)
+        self.opened = list(r.opened)
+        self.played = list(r.played_before)
+        self.credited = list(r.credited)
+        self.turn_count = r.turn_count
+        self.passes = r.passes
+        self.recycles = r.recycles
+        self.data: DiscardData = r.family_data if r.family_data is not None else DiscardData()
+        self.result = r.result
+        self._rng = rng
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The move's generator (a fixed one while only validating)."""
+        if self._rng is None:
+            self._rng = np.random.default_rng(0)
+        return self._rng
+
+    def freeze(self) -> RoundState:
+        return RoundState(
+            dealer=self.dealer,
+            turn=self.turn,
+            hands=tuple(tuple(h) for h in self.hands),
+            table=tuple(self.table),
+            stock=tuple(self.stock),
+            discard=tuple(self.discard),
+            opened=tuple(self.opened),
+            played_before=tuple(self.played),
+            turn_count=self.turn_count,
+            passes=self.passes,
+            recycles=self.recycles,
+            credited=tuple(self.credited),
+            family_data=self.data,
+            result=self.result,
+        )
+
+    @property
+    def hand(self) -> list[int]:
+        return self.hands[self.turn]
+
+    def token(self, card_id: int) -> str:
+        return card_str(self.variant.deck[card_id])
+
+
+# --------------------------------------------------------------------------- the steps
+def step(w: Work, move: Move) -> None:
+    """Apply `move` to the working round or raise `Illegal` at the first broken rule."""
+    v = w.variant
+    if w.result is not None:
+        raise fail(v, "end", "the round is over")
+    phase = w.data.phase
+    if phase == "knock":
+        _knock_step(w, move)
+    elif phase == "draw":
+        _draw_step(w, move)
+    elif isinstance(move, Discard):
+        _discard(w, move)
+    elif isinstance(move, MeldCards | LayOff | Opening | JokerSwap | DiamondSwap):
+        _play_step(w, move)
+    elif isinstance(move, Draw | TakeDiscard):
+        raise fail(v, "turn", "the player has already drawn this turn")
+    else:
+        raise fail(v, "turn", f"{type(move).__name__} is not a move of the play phase")
+
+
+def _knock_step(w: Work, move: Move) -> None:
+    v = w.variant
+    asked = w.data.knock_queue[0]
+    if not isinstance(move, Knock | DeclineKnock):
+        raise fail(v, "knock", f"seat {asked} is asked whether to knock first")
+    if move.seat != asked:
+        raise fail(v, "knock", f"seat {asked} is asked first, not seat {move.seat}")
+    if isinstance(move, DeclineKnock):
+        rest = w.data.knock_queue[1:]
+        if rest:
+            w.turn = rest[0]
+            w.data = replace(w.data, knock_queue=rest)
+        else:
+            _start_turn(w, w.data.next_turn)
+        return
+    if not w.stock or not w.discard:
+        raise fail(v, "knock", "a knock needs a discard to take and a stock card for the penalty")
+    w.hands[asked].append(w.discard.pop())
+    w.hands[asked].append(w.stock.pop())
+    _recycle(w)
+    _start_turn(w, w.data.next_turn)
+
+
+def _draw_step(w: Work, move: Move) -> None:
+    v = w.variant
+    if isinstance(move, Draw):
+        if not w.stock:
+            raise fail(v, "turn", "the stock is empty")
+        w.hand.append(w.stock.pop())
+        _recycle(w)
+        w.data = replace(w.data, phase="play")
+    elif isinstance(move, TakeDiscard):
+        _take(w, move.index)
+    elif isinstance(move, EndDeal):
+        if v.stock_out != "end_deal" or w.stock:
+            raise fail(v, "end", "a deal ends this way only when the draw pile is empty")
+        end_round(w, None, "stock_exhausted")
+    else:
+        raise fail(v, "turn", f"a turn starts with a draw, not {type(move).__name__}")
+
+
+def _take(w: Work, index: int) -> None:
+    v = w.variant
+    if v.discard_mode == "none" or not w.discard:
+        raise fail(v, "turn", "there is no discard to take")
+    if v.discard_mode == "top" and index != len(w.discard) - 1:
+        raise fail(v, "turn", "only the top card of the discard pile may be taken")
+    if not 0 <= index < len(w.discard):
+        raise fail(v, "turn", f"no discard at index {index} (the row holds {len(w.discard)})")
+    taken = w.discard[index:]
+    del w.discard[index:]
+    w.hand.extend(taken)
+    committed = (taken[0],) if v.take_must_play else ()
+    w.data = replace(w.data, phase="play", taken=tuple(taken), committed=committed)
+    if committed and not can_place_work(w, taken[0]):
+        raise fail(
+            v,
+            "turn",
+            f"{w.token(taken[0])} must be played this turn after taking it, and it has no legal play",
+        )
+
+
+def _discard(w: Work, move: Discard) -> None:
+    v = w.variant
+    card = move.card
+    if card not in w.hand:
+        raise fail(v, "turn", f"card id {card} is not in the hand")
+    if card in w.data.committed:
+        raise fail(
+            v, "turn", f"{w.token(card)} was taken from the row and must be put on the table, not discarded"
+        )
+    pending = [c for c in w.data.committed if c in w.hand]
+    if pending:
+        raise fail(v, "turn", f"{w.token(pending[0])} must reach the table before the discard")
+    if v.no_rediscard_of_taken and card in w.data.taken:
+        raise fail(
+            v, "turn", f"{w.token(card)} was just taken from the discard pile and may not be discarded"
+        )
+    if card in w.data.locked:
+        raise fail(v, "turn", f"the joker {w.token(card)} gained by a swap may not be discarded")
+    w.hand.remove(card)
+    w.discard.append(card)
+    if not w.hand:
+        end_round(w, w.turn, "out")
+        return
+    _end_turn(w)
+
+
+def _play_step(w: Work, move: MeldCards | LayOff | Opening | JokerSwap | DiamondSwap) -> None:
+    if isinstance(move, JokerSwap):
+        _joker_swap(w, move)
+    elif isinstance(move, DiamondSwap):
+        _diamond_swap(w, move)
+    else:
+        _placement(w, move)
+    _after_play(w)
+
+
+def _placement(w: Work, move: Placement) -> None:
+    if isinstance(move, MeldCards):
+        _meld(w, move.meld, None)
+    elif isinstance(move, LayOff):
+        _layoff(w, move, None)
+    else:
+        _opening(w, move)
+
+
+def _take_from_hand(w: Work, ids: list[int]) -> None:
+    hand = w.hand
+    if len(set(ids)) != len(ids):
+        raise fail(w.variant, "turn", "a card id appears twice in the play")
+    for i in ids:
+        if i not in hand:
+            raise fail(w.variant, "turn", f"card id {i} is not in the hand")
+    for i in ids:
+        hand.remove(i)
+
+
+def _placed(w: Work, ids: list[int]) -> None:
+    committed = tuple(c for c in w.data.committed if c not in ids)
+    w.data = replace(w.data, committed=committed, played_now=True)
+
+
+def _open(w: Work) -> None:
+    w.opened[w.turn] = True
+    w.data = replace(w.data, opened_now=True)
+
+
+def _meld(w: Work, meld: TableMeld, bundle: _Bundle | None) -> None:
+    v, seat = w.variant, w.turn
+    ids = meld.all_ids()
+    for i in ids:
+        if i not in w.hand:
+            raise fail(v, "turn", f"card id {i} is not in the hand")
+    normalized, info = normalize(v, meld, (seat,) * len(meld.ids))
+    if not w.opened[seat]:
+        req = requirement(v, w.scores[seat])
+        if req is None:
+            _open(w)
+        elif bundle is None:
+            if req.met_by(v, [info]):
+                _open(w)
+            elif not _black_heart_out(w, ids):
+                raise fail(v, "opening", f"the opening needs {req.describe()}; '{info}' falls short")
+        else:
+            bundle.infos.append(info)
+            if req.met_by(v, bundle.infos):
+                _open(w)
+    _take_from_hand(w, ids)
+    w.table.append(normalized)
+    w.credited[seat] += meld_value(v, normalized, info)
+    _placed(w, ids)
+
+
+def _layoff(w: Work, move: LayOff, bundle: _Bundle | None) -> None:
+    v, seat = w.variant, w.turn
+    if not w.opened[seat]:
+        if bundle is None and not _black_heart_out(w, move.meld.all_ids()):
+            raise fail(v, "opening", "lay-offs are allowed only after the opening")
+        if bundle is not None:
+            bundle.early_layoff = True
+    if not 0 <= move.target < len(w.table):
+        raise fail(v, "turn", f"no table meld {move.target}")
+    normalized, _, added = check_layoff(v, w.table[move.target], move.meld, w.hand, seat)
+    _take_from_hand(w, added)
+    w.table[move.target] = normalized
+    w.credited[seat] += ids_value(v, added)
+    _placed(w, added)
+
+
+def _black_heart_out(w: Work, ids: list[int]) -> bool:
+    """Black Heart (§6.6): a play that empties the hand needs no opening (when the variant has it)."""
+    v = w.variant
+    if v.black_heart_bonus_per_player <= 0 or v.go_out_by_discard_only:
+        return False
+    return not set(w.hand) - set(ids)
+
+
+def _opening(w: Work, move: Opening) -> None:
+    v, seat = w.variant, w.turn
+    if not move.plays:
+        raise fail(v, "opening", "an opening bundle holds at least one meld")
+    bundle = _Bundle()
+    was_open = w.opened[seat]
+    for play in move.plays:
+        if isinstance(play, MeldCards):
+            _meld(w, play.meld, bundle)
+        elif isinstance(play, LayOff):
+            _layoff(w, play, bundle)
+        else:
+            raise fail(v, "opening", "an opening bundle holds melds and lay-offs only")
+    if was_open:
+        return
+    black_heart = not w.hand and v.black_heart_bonus_per_player > 0 and not v.go_out_by_discard_only
+    if black_heart:
+        return
+    if not w.opened[seat]:
+        req = requirement(v, w.scores[seat])
+        need = req.describe() if req is not None else "an opening"
+        raise fail(v, "opening", f"these melds do not meet the opening: it needs {need}")
+    if bundle.early_layoff:
+        raise fail(v, "opening", "the opening melds come before any lay-off")
+
+
+def _joker_swap(w: Work, move: JokerSwap) -> None:
+    v, seat = w.variant, w.turn
+    if v.joker_policy != "swap_exact":
+        raise fail(v, "swap", f"there are no joker swaps in {v.id}")
+    if not w.opened[seat]:
+        raise fail(v, "swap", "a joker swap needs the first meld")
+    old = _target(w, move.target)
+    info = analyze(v, old)
+    if move.joker not in old.ids:
+        raise fail(v, "swap", f"card id {move.joker} is not in table meld {move.target}")
+    k = old.ids.index(move.joker)
+    meaning = old.meanings[k]
+    if meaning is None or not v.always_wild(v.deck[move.joker]):
+        raise fail(v, "swap", f"{w.token(move.joker)} in meld {move.target} is not a joker")
+    r = move.replacement
+    if r not in w.hand:
+        raise fail(v, "swap", f"replacement id {r} is not in the hand")
+    kind = v.deck[r]
+    if v.is_wild(kind):
+        raise fail(v, "swap", "a joker is replaced by a natural card")
+    if info.kind == "run" and kind != info.meant(k):
+        raise fail(v, "swap", f"{card_str(kind)} does not match the joker's meaning {meaning}")
+    if info.kind == "group" and rank_of(kind) != info.rank:
+        raise fail(v, "swap", f"{card_str(kind)} is not of the group's rank")
+    new = replace(old, ids=put(old.ids, k, r), meanings=put(old.meanings, k, None))
+    credit = put(old.credit, k, seat) if old.credit else (seat,) * len(old.ids)
+    try:
+        normalized, _ = normalize(v, new, credit)
+    except Illegal as error:
+        raise fail(v, "swap", f"the swap leaves an invalid meld: {error.violation.reason}") from None
+    w.hand.remove(r)
+    w.hand.append(move.joker)
+    w.table[move.target] = normalized
+    if old.credit and old.credit[k] >= 0:
+        w.credited[old.credit[k]] -= ids_value(v, [move.joker])
+    w.credited[seat] += ids_value(v, [r])
+    w.data = replace(w.data, locked=(*w.data.locked, move.joker))
+    _placement(w, move.place)
+    if move.joker in w.hand:
+        raise fail(v, "swap", "the swapped joker must go back on the table in the same action")
+
+
+def _diamond_swap(w: Work, move: DiamondSwap) -> None:
+    v, seat = w.variant, w.turn
+    if v.joker_policy != "diamond_swap":
+        raise fail(v, "swap", f"there are no diamond swaps in {v.id}")
+    old = _target(w, move.target)
+    info = analyze(v, old)
+    if info.kind == "royale":
+        raise fail(v, "swap", "a diamond in a Diamond Royale can never be swapped")
+    d, r = move.diamond, move.replacement
+    if not v.is_wild(v.deck[d]):
+        raise fail(v, "swap", f"{w.token(d)} is not a table diamond")
+    if r not in w.hand or r == d:
+        raise fail(v, "swap", f"replacement id {r} is not in the hand")
+    kind = v.deck[r]
+    escorts = old.escorts or (None,) * len(old.ids)
+    rule = v.escorts
+    new_escort: int | None = None
+    if d in old.ids:
+        k = old.ids.index(d)
+        if info.kind == "group" and rank_of(kind) != info.rank:
+            raise fail(v, "swap", f"{card_str(kind)} is not of the group's rank")
+        if info.kind == "run" and kind != info.meant(k):
+            raise fail(v, "swap", f"{card_str(kind)} is not the card the diamond stands for")
+        escort = escorts[k]
+        needs = rule is not None and kind in rule.needs_escort
+        if needs and escort is None:
+            if move.escort is None or move.escort not in w.hand or move.escort == r:
+                raise fail(v, "escort", f"{card_str(kind)} needs a heart escort from the hand")
+            escort = new_escort = move.escort
+        elif move.escort is not None:
+            raise fail(v, "swap", "no new escort is needed for this swap")
+        meaning = Meaning(rank_of(kind), suit_of(kind)) if v.is_wild(kind) else None
+        new = replace(
+            old,
+            ids=put(old.ids, k, r),
+            meanings=put(old.meanings, k, meaning),
+            escorts=put(escorts, k, escort),
+        )
+        credit_seat = old.credit[k] if old.credit else -1
+    elif d in escorts:
+        k = escorts.index(d)
+        if rule is None or kind not in rule.escorts or v.is_wild(kind):
+            raise fail(v, "swap", "a diamond acting as an escort is replaced by a heart")
+        if move.escort is not None:
+            raise fail(v, "swap", "no new escort is needed for this swap")
+        new = replace(old, escorts=put(escorts, k, r))
+        credit_seat = old.credit[k] if old.credit else -1
+    else:
+        raise fail(v, "swap", f"{w.token(d)} is not in table meld {move.target}")
+    credit = put(old.credit, k, seat) if old.credit else (seat,) * len(old.ids)
+    try:
+        normalized, _ = normalize(v, new, credit)
+    except Illegal as error:
+        raise fail(v, "swap", f"the swap leaves an invalid meld: {error.violation.reason}") from None
+    gained = [r] + ([new_escort] if new_escort is not None else [])
+    _take_from_hand(w, gained)
+    w.hand.append(d)
+    w.table[move.target] = normalized
+    if credit_seat >= 0:
+        w.credited[credit_seat] -= ids_value(v, [d])
+    w.credited[seat] += ids_value(v, gained)
+    must_place = r in w.data.committed or (new_escort is not None and new_escort in w.data.committed)
+    committed = tuple(c for c in w.data.committed if c not in gained)
+    if must_place:
+        committed = (*committed, d)
+    w.data = replace(w.data, committed=committed)
+    if move.place is not None:
+        _placement(w, move.place)
+    if must_place and d in w.hand:
+        raise fail(
+            v, "swap", f"{w.token(d)} must be placed again at once: the replacement was the committed card"
+        )
+
+
+def _target(w: Work, index: int) -> TableMeld:
+    if not 0 <= index < len(w.table):
+        raise fail(w.variant, "swap", f"no table meld {index}")
+    return w.table[index]
+
+
+def put(values: tuple[Any, ...], k: int, value: Any) -> tuple[Any, ...]:
+    """`values` with entry k replaced."""
+    return (*values[:k], value, *values[k + 1 :])
+
+
+def _discardable(w: Work, card: int) -> bool:
+    data = w.data
+    if card in data.committed or card in data.locked:
+        return False
+    return not (w.variant.no_rediscard_of_taken and card in data.taken)
+
+
+def _after_play(w: Work) -> None:
+    v = w.variant
+    if v.go_out_by_discard_only:
+        if not w.hand:
+            raise fail(v, "turn", "a card must be kept for the final discard")
+        if not any(_discardable(w, c) for c in w.hand):
+            raise fail(v, "turn", "this play leaves no card that may be discarded")
+    if not w.hand:
+        end_round(w, w.turn, "out", by_play=True)
+        return
+    for card in w.data.committed:
+        if card in w.hand and not can_place_work(w, card):
+            raise fail(
+                v, "turn", f"this play leaves {w.token(card)}, which must be played this turn, no play"
+            )
+
+
+# --------------------------------------------------------------------------- turn flow
+def _recycle(w: Work) -> None:
+    """Palace §4.6: an empty stock is rebuilt at once from the discard pile minus its top card."""
+    v = w.variant
+    if w.stock or w.recycles >= v.max_stock_recycles or len(w.discard) < 2:
+        return
+    cards = w.discard[:-1]
+    order = w.rng.permutation(len(cards))
+    w.stock = [cards[int(i)] for i in order]
+    w.discard = w.discard[-1:]
+    w.recycles += 1
+
+
+def _end_turn(w: Work) -> None:
+    v, seat = w.variant, w.turn
+    w.played[seat] = w.played[seat] or w.data.played_now
+    w.turn_count += 1
+    q = (seat + 1) % w.n
+    if v.knocking and w.stock and w.discard:
+        order = [(q + k) % w.n for k in range(1, w.n)]
+        queue = tuple(s for s in order if s != seat and w.opened[s])
+        if queue:
+            w.turn = queue[0]
+            w.data = DiscardData(phase="knock", knock_queue=queue, next_turn=q)
+            return
+    _start_turn(w, q)
+
+
+def _start_turn(w: Work, seat: int) -> None:
+    w.turn = seat
+    w.data = DiscardData(phase="draw", fresh=not w.played[seat], next_turn=seat)
+    if not w.stock and w.variant.stock_out == "recycle_then_void":
+        _recycle(w)
+        if not w.stock:
+            end_round(w, None, "void")
+
+
+def end_round(w: Work, winner: int | None, reason: RoundEnd, by_play: bool = False) -> None:
+    """Score the round (§4.6, §5.4, §6.6) and record the result."""
+    v, data = w.variant, w.data
+    held = [ids_value(v, h) for h in w.hands]
+    detail = ""
+    if v.scoring == "played_minus_held":
+        scores = [c - h for c, h in zip(w.credited, held, strict=True)]
+        if winner is not None:
+            scores[winner] += v.going_out_bonus
+            if by_play and data.fresh and v.black_heart_bonus_per_player:
+                scores[winner] += v.black_heart_bonus_per_player * w.n
+                detail = "Black Heart"
+    elif winner is None:
+        scores = [-h for h in held]
+    else:
+        multiplier = 1
+        if data.fresh and data.opened_now and v.going_rummy_multiplier != 1:
+            multiplier = v.going_rummy_multiplier
+            detail = "Going Rummy"
+        scores = [-h * multiplier for h in held]
+        scores[winner] = sum(h for s, h in enumerate(held) if s != winner) * multiplier
+    w.played[w.turn] = w.played[w.turn] or data.played_now
+    w.result = RoundResult(winner, tuple(scores), reason, detail)
+
+
+# --------------------------------------------------------------------------- placement search
+def can_place_work(w: Work, card: int, swaps: bool = True) -> bool:
+    """Whether `card` (in the player's hand) has some legal play this turn: a lay-off or a new
+    meld once opened, else an opening bundle holding it; or a diamond swap that puts it on the
+    table while the diamond it frees can be placed. Answers are cached per position."""
+    v, seat = w.variant, w.turn
+    cache: dict[Any, bool] = v.__dict__.setdefault("_dmd_place_cache", {})
+    key = (tuple(sorted(w.hand)), tuple(w.table), w.opened[seat], w.scores[seat], card, swaps)
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 50_000:
+            cache.clear()
+        hit = cache[key] = _can_place(w, card, swaps)
+    return hit
+
+
+def _can_place(w: Work, card: int, swaps: bool) -> bool:
+    v, seat = w.variant, w.turn
+    hand = w.hand
+    if w.opened[seat]:
+        if layoff_candidates(v, hand, w.table, seat, must=card):
+            return True
+        if meld_candidates(v, hand, must=card, limit=4):
+            return True
+    else:
+        req = requirement(v, w.scores[seat])
+        if req is None:
+            if meld_candidates(v, hand, must=card, limit=4):
+                return True
+        elif opening_bundles(v, req, meld_candidates(v, hand, prefer=card), must=card, limit=1):
+            return True
+    if swaps and v.joker_policy == "diamond_swap":
+        for option in diamond_swap_options(w, (card,)):
+            if card in (option[2], option[3]):
+                swapped = after_swap(w, option)
+                if placements(swapped, option[1], limit=1):
+                    return True
+    return False
+
+
+def can_place(state: GameState, card: int) -> bool:
+    """Whether the seat to act could put hand card `card` on the table this turn."""
+    return can_place_work(Work(state), card)
+
+
+def violation(state: GameState, move: Move) -> Violation | None:
+    """The first rule `move` breaks in `state`, or None."""
+    try:
+        step(Work(state), move)
+    except Illegal as error:
+        return error.violation
+    return None
+
+
+# --------------------------------------------------------------------------- placements and swap options
+def opening_moves(v: Variant, req: Requirement, hand: list[int], must: int | None) -> list[Move]:
+    """Opening bundles from the hand (holding `must` if given) as moves."""
+    candidates = meld_candidates(v, hand, prefer=must)
+    moves: list[Move] = []
+    for bundle in opening_bundles(v, req, candidates, must=must):
+        if len(bundle) == 1:
+            moves.append(MeldCards(bundle[0]))
+        else:
+            moves.append(Opening(tuple(MeldCards(m) for m in bundle)))
+    return moves
+
+
+def placements(w: Work, card: int, limit: int = 2) -> list[Placement]:
+    """A few ways to put hand card `card` on the table this turn (lay-off, meld or opening)."""
+    v, seat = w.variant, w.turn
+    out: list[Placement] = []
+    if w.opened[seat]:
+        out.extend(LayOff(t, m) for t, m in layoff_candidates(v, w.hand, w.table, seat, must=card)[:limit])
+        out.extend(MeldCards(m) for m, _ in meld_candidates(v, w.hand, must=card, limit=limit)[:limit])
+        return out
+    req = requirement(v, w.scores[seat])
+    if req is None:
+        return [MeldCards(m) for m, _ in meld_candidates(v, w.hand, must=card, limit=limit)[:limit]]
+    for move in opening_moves(v, req, w.hand, card)[:limit]:
+        assert isinstance(move, MeldCards | Opening)
+        out.append(move)
+    return out
+
+
+def diamond_swap_options(w: Work, committed: tuple[int, ...]) -> list[tuple[int, int, int, int | None, bool]]:
+    """Diamond swaps open to the player: (meld, diamond, replacement, new escort, diamond was an
+    escort); one replacement per card kind, plus the committed copy."""
+    v = w.variant
+    hand = w.hand
+    rule = v.escorts
+    hearts = (
+        [] if rule is None else [c for c in hand if v.deck[c] in rule.escorts and not v.is_wild(v.deck[c])]
+    )
+    out: list[tuple[int, int, int, int | None, bool]] = []
+    for t, meld in enumerate(w.table):
+        info = analyze(v, meld)
+        if info.kind == "royale":
+            continue
+        escorts = meld.escorts or (None,) * len(meld.ids)
+        spots = [(d, k, False) for k, d in enumerate(meld.ids)] + [
+            (e, k, True) for k, e in enumerate(escorts) if e is not None
+        ]
+        for d, k, as_escort in spots:
+            if not v.is_wild(v.deck[d]):
+                continue
+            seen: set[int] = set()
+            for card in hand:
+                kind = v.deck[card]
+                if kind in seen and card not in committed:
+                    continue
+                if as_escort:
+                    fits = card in hearts
+                elif info.kind == "run":
+                    fits = kind == info.meant(k)
+                else:
+                    fits = rank_of(kind) == info.rank
+                if not fits:
+                    continue
+                seen.add(kind)
+                new_escort = None
+                if not as_escort and rule is not None and kind in rule.needs_escort and escorts[k] is None:
+                    new_escort = next((h for h in hearts if h != card), None)
+                    if new_escort is None:
+                        continue
+                out.append((t, d, card, new_escort, as_escort))
+    return out
+
+
+def after_swap(w: Work, option: tuple[int, int, int, int | None, bool]) -> Work:
+    """A copy of the work with a diamond swap made (not validated), for placement search."""
+    t, d, card, new_escort, as_escort = option
+    copy = Work.__new__(Work)
+    copy.__dict__.update(w.__dict__)
+    copy.hands = [list(h) for h in w.hands]
+    copy.table = list(w.table)
+    copy.hand.remove(card)
+    if new_escort is not None:
+        copy.hand.remove(new_escort)
+    copy.hand.append(d)
+    meld = w.table[t]
+    k = meld.ids.index(d) if not as_escort else (meld.escorts or ()).index(d)
+    copy.table[t] = swapped(meld, k, card, new_escort, as_escort, w.variant)
+    return copy
+
+
+def swapped(
+    meld: TableMeld, k: int, card: int, new_escort: int | None, as_escort: bool, v: Variant
+) -> TableMeld:
+    """Table meld with slot k's diamond (core card or escort) replaced by `card` (unchecked)."""
+    escorts = meld.escorts or (None,) * len(meld.ids)
+    if as_escort:
+        return replace(meld, escorts=put(escorts, k, card))
+    kind = v.deck[card]
+    meaning = Meaning(rank_of(kind), suit_of(kind)) if v.is_wild(kind) else None
+    escort = escorts[k] if escorts[k] is not None else new_escort
+    return replace(
+        meld,
+        ids=put(meld.ids, k, card),
+        meanings=put(meld.meanings, k, meaning),
+        escorts=put(escorts, k, escort),
+    )
