@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,serve]'
+	$(BIN)/pip install --quiet -e '.[dev,serve,ray]'
 	touch $(STAMP)
 
 run: $(STAMP)
