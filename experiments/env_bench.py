@@ -1,0 +1,202 @@
+"""Environment speed: learner steps per second for every variant, on one core.
+
+The learner picks uniformly among the masked candidates; opponents are `random` (and `greedy`,
+the solver's most-cards move, where that agent exists). Candidates come from the engine's legal
+moves (``engine``) or also from the exact solver (``solver``, tile variants). RLCard's gin rummy
+(all seats random) is measured in the same run when `rlcard` is installed.
+
+    .venv/bin/python experiments/env_bench.py                      # the table in the README
+    .venv/bin/python experiments/env_bench.py --seconds 3 --variants rummikub --candidates solver
+    .venv/bin/python experiments/env_bench.py --soak 1000          # 1000 one-round episodes per variant
+
+`--soak N` plays N one-round matches per variant to their end with the masked random learner and
+counts errors (an exception anywhere in reset or step) and illegal actions; both must be 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import rummyai.envs
+from rummyai.errors import RummyError
+from rummyai.variants import get_variant
+
+#: One-round matches (the variants that play several rounds by default).
+ONE_ROUND: dict[str, dict[str, Any]] = {
+    "rhine": {"rounds": 1},
+    "rummy-palace": {"max_rounds": 1},
+    "standard": {"max_deals": 1},
+    "black-heart": {"max_deals": 1},
+}
+ENV_OF = {variant: env_id for env_id, variant in rummyai.envs.ENV_IDS.items()}
+
+
+@dataclass
+class Row:
+    """One measurement: a variant, its candidate builder and opponents, and the speed."""
+
+    variant: str
+    candidates: str
+    opponents: str
+    episodes: int
+    learner_steps: int
+    seconds: float
+    steps_per_second: float
+    solver_calls: int = 0
+
+
+def pin_one_core() -> None:
+    """Run on a single CPU so the figure is per core (best effort: Linux only)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def masked_random(obs: dict[str, Any], rng: np.random.Generator) -> int:
+    """A uniformly random valid slot."""
+    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+
+def measure(variant: str, candidates: str, opponents: str, seconds: float, players: int) -> Row:
+    """Learner steps per second over whole one-round episodes, for at least `seconds`."""
+    env = gym.make(
+        ENV_OF[variant],
+        num_players=players,
+        opponents=opponents,
+        candidates=candidates,
+        options=ONE_ROUND.get(variant),
+    ).unwrapped
+    rng = np.random.default_rng(0)
+    steps = episodes = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        obs, _ = env.reset(seed=episodes)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, _ = env.step(masked_random(obs, rng))
+            steps += 1
+            done = terminated or truncated
+        episodes += 1
+    elapsed = time.perf_counter() - start
+    calls = getattr(getattr(env.builder, "stats", None), "calls", 0)
+    return Row(variant, candidates, opponents, episodes, steps, elapsed, steps / elapsed, calls)
+
+
+def rlcard_gin_rummy(seconds: float) -> Row | None:
+    """RLCard's gin rummy with every seat random (each step is one player's action)."""
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": 0})
+    rng = np.random.default_rng(0)
+    steps = episodes = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, _ = env.step(int(rng.choice(legal)))
+            steps += 1
+        episodes += 1
+    elapsed = time.perf_counter() - start
+    return Row("rlcard gin-rummy", "-", "random (all seats)", episodes, steps, elapsed, steps / elapsed)
+
+
+def soak(variants: list[str], episodes: int, players: int) -> list[dict[str, Any]]:
+    """Play `episodes` one-round matches per variant to the end; count errors and illegal actions."""
+    results = []
+    for variant in variants:
+        env = gym.make(ENV_OF[variant], num_players=players, options=ONE_ROUND.get(variant)).unwrapped
+        rng = np.random.default_rng(0)
+        errors: list[str] = []
+        steps = illegal = 0
+        start = time.perf_counter()
+        for episode in range(episodes):
+            try:
+                obs, _ = env.reset(seed=episode)
+                done = False
+                while not done:
+                    obs, _, terminated, truncated, _ = env.step(masked_random(obs, rng))
+                    steps += 1
+                    done = terminated or truncated
+                illegal += env.illegal_actions
+            except (RummyError, AssertionError, ValueError, KeyError, IndexError) as error:
+                errors.append(f"episode {episode}: {type(error).__name__}: {error}")
+        row = {
+            "variant": variant,
+            "episodes": episodes,
+            "learner_steps": steps,
+            "errors": len(errors),
+            "illegal_actions": illegal,
+            "seconds": round(time.perf_counter() - start, 1),
+            "first_errors": errors[:3],
+        }
+        print(json.dumps(row), flush=True)
+        results.append(row)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the speed table (or the soak results)."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variants", default=",".join(ENV_OF), help="comma-separated variant ids")
+    parser.add_argument("--candidates", default="engine,solver", help="builders: engine, solver")
+    parser.add_argument("--opponents", default="random,greedy", help="opponent agents")
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
+    parser.add_argument("--json", help="also write the rows to this file")
+    args = parser.parse_args(argv)
+    pin_one_core()
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    if args.soak:
+        results = soak(variants, args.soak, args.players)
+        if args.json:
+            with open(args.json, "w") as out:
+                json.dump(results, out, indent=1)
+        return 1 if any(r["errors"] or r["illegal_actions"] for r in results) else 0
+    from rummyai.agents import AGENTS
+
+    rows: list[Row] = []
+    print("| variant | candidates | opponents | episodes | learner steps | steps/s | solver calls |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+    for variant in variants:
+        tile = get_variant(variant).tile_style
+        for candidates in args.candidates.split(","):
+            if candidates == "solver" and not tile:
+                continue  # the solver does not cover draw-meld-discard turns yet
+            for opponents in args.opponents.split(","):
+                if opponents not in AGENTS:
+                    continue
+                row = measure(variant, candidates, opponents, args.seconds, args.players)
+                rows.append(row)
+                print(
+                    f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
+                    f"{row.learner_steps} | {row.steps_per_second:.0f} | {row.solver_calls} |",
+                    flush=True,
+                )
+    gin = rlcard_gin_rummy(args.seconds)
+    if gin is not None:
+        rows.append(gin)
+        print(
+            f"| {gin.variant} | - | {gin.opponents} | {gin.episodes} | {gin.learner_steps} | "
+            f"{gin.steps_per_second:.0f} | - |"
+        )
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump([asdict(r) for r in rows], out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
