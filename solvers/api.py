@@ -6,6 +6,7 @@ from typing import Any
 
 from rummyai.cards import card_str
 from rummyai.errors import RummyError
+from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.position import HandInput, Solution, TableInput, check_objective, make_position
 from rummyai.solvers.tile_model import solve_tile
 from rummyai.variants import Variant
@@ -45,6 +46,8 @@ def solve(
     taken_card: int | None = None
     if taken is not None:
         taken_card = make_position(position.variant, [taken]).hand[0]
+    if not must and taken_card is None and fast_path_ok(position, max_cards):
+        return solve_fast(position, objective, time_limit, minimize_changes)
     return solve_tile(
         position, objective, time_limit, max_cards, minimize_changes, committed=must, taken=taken_card
     )

@@ -121,6 +121,7 @@ class TileModel:
         )
         self.allowance: dict[int, IntVar] = {}
         self.played: dict[int, IntVar] = {}
+        self.conservation: dict[int, cp_model.Constraint] = {}
         self.qualified: IntVar | None = None
         # draw-and-discard family: the table is never rearranged, melds only grow
         self.fixed_table = not v.manipulation
@@ -206,7 +207,7 @@ class TileModel:
                 if self.table_counts[card]:
                     m.add_bool_or([])  # a table card with no place: cannot happen for valid tables
                 continue
-            m.add(sum(terms) == self.table_counts[card] + played)
+            self.conservation[card] = m.add(sum(terms) == self.table_counts[card] + played)
         self._hand_claims()
         cards = sum(self.played.values()) if self.played else 0
         hv = self.variant.hand_values
@@ -1041,7 +1042,7 @@ def solve_tile(
     broken = count_broken(position, melds)
     hv = position.variant.hand_values
     points = sum(hv[c] for c in played)
-    value = _objective_value(position, objective, played)
+    value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
 
@@ -1057,7 +1058,7 @@ def count_broken(position: Position, melds: Sequence[Sequence[Slot]]) -> int:
     return broken
 
 
-def _objective_value(position: Position, objective: str, played: Sequence[int]) -> int:
+def objective_value(position: Position, objective: str, played: Sequence[int]) -> int:
     hv = position.variant.hand_values
     if objective == "cards":
         return len(played)
