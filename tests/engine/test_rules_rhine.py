@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 
 from rummyai.cards import parse_card
-from rummyai.engine import Draw, apply, judge_play, legal_moves, new_match, validate
+from rummyai.engine import Draw, Judgement, apply, judge_play, legal_moves, new_match, validate
 from rummyai.engine.tile_position import play_from_text, position
 from rummyai.variants import get_variant
 
 V = "rhine"
 
 
-def judge(hand: str, table: str, new: str, opened: bool = True, options: object = None):  # type: ignore[no-untyped-def]
+def judge(hand: str, table: str, new: str, opened: bool = True, options: object = None) -> Judgement:
     return judge_play(V, hand.split(), table, new, opened=opened, options=options)
 
 

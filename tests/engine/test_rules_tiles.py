@@ -188,7 +188,7 @@ def test_tiles_2_6_stalemate_tie_breaks_fewer_tiles_then_seat() -> None:
 
     variant = get_variant(V)
     deck = variant.deck
-    ids = {}
+    ids: dict[int, list[int]] = {}
     for i, k in enumerate(deck):
         ids.setdefault(k, []).append(i)
     five_h = ids[13 + 4][0]

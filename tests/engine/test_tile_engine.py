@@ -9,6 +9,8 @@ import numpy as np
 from rummyai.cards import parse_cards
 from rummyai.engine import (
     Draw,
+    GameState,
+    Move,
     Play,
     apply,
     legal_moves,
@@ -21,11 +23,11 @@ from rummyai.engine import (
 from rummyai.engine.tile_position import position
 
 
-def _plays(state):  # type: ignore[no-untyped-def]
+def _plays(state: GameState) -> list[Play]:
     return [m for m in legal_moves(state) if isinstance(m, Play)]
 
 
-def _new_cards(state, play: Play) -> list[int]:  # type: ignore[no-untyped-def]
+def _new_cards(state: GameState, play: Play) -> list[int]:
     on_table = {i for m in state.round.table for i in m.ids}
     return sorted(state.variant.deck[i] for m in play.table for i in m.ids if i not in on_table)
 
@@ -115,7 +117,7 @@ def test_play_match_is_deterministic_and_finishes() -> None:
     assert a.match_over and a.scores == b.scores and a.round.table == b.round.table
     seen: list[int] = []
 
-    def first_move(state, seat, moves, rng: np.random.Generator):  # type: ignore[no-untyped-def]
+    def first_move(state: GameState, seat: int, moves: list[Move], rng: np.random.Generator) -> Move:
         seen.append(seat)
         return moves[0]
 
