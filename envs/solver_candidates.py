@@ -6,7 +6,8 @@ jokers; play one card fewer), turns each answer into an engine `Play` over physi
 keeps those the engine's validator accepts, and ranks them with the engine's own legal moves
 (draw, single new melds, lay-offs) through `rank_moves`. Elsewhere (draw-meld-discard variants,
 until the solver supports them, and the stalemate phases) it returns the engine's candidates.
-Answers are cached by position (hand, table and opened flag as card kinds).
+Answers are cached by position (hand, table and opened flag as card kinds), and a fast exact
+pre-check (`could_play`) skips the solver where no hand card fits any meld at all.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs.candidates import Candidate, rank_moves
 from rummyai.errors import RummyError
+from rummyai.melds import _window_table
 from rummyai.variants import Variant
 
 #: Solver calls made per decision, as (objective, hold back jokers, cap at best - 1 cards).
@@ -43,6 +45,7 @@ class SolverStats:
     cache_hits: int = 0
     rejected: int = 0
     unsupported: int = 0
+    skipped: int = 0
 
 
 def solution_play(state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool = True) -> Play | None:
@@ -96,6 +99,43 @@ def _meld_key(deck: Sequence[int], meld: TableMeld) -> tuple[tuple[int, str], ..
     return tuple((deck[i], str(m) if m else "") for i, m in zip(meld.ids, meld.meanings, strict=True))
 
 
+def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool) -> bool:
+    """False only when no hand card fits any group or 3-card run of table and hand cards together.
+
+    A fast, exact pre-check for the tile variants: when it says False the solver would find no
+    play, so the call is skipped. It is generous (True whenever unsure: a joker or another wild
+    in hand, wilds other than jokers in the variant), never the other way round.
+    """
+    if JOKER in hand or any(w.card != JOKER for w in variant.wilds):
+        return True
+    pool = list(hand) if not opened else [*hand, *table]
+    present = [0] * 53
+    for kind in pool:
+        present[kind] += 1
+    jokers = min(present[JOKER], variant.max_wilds_per_meld or 3)
+    for kind in set(hand):
+        rank, suit = kind % 13 + 1, kind // 13
+        same_rank = [present[other * 13 + rank - 1] for other in range(4)]
+        if variant.group_distinct_suits:
+            others = sum(1 for other, n in enumerate(same_rank) if other != suit and n)
+        else:
+            others = sum(same_rank) - 1
+        if others + jokers >= 2:
+            return True
+        rule = variant.run_rules[suit]
+        if rule is None:
+            continue
+        for window, ranks in _window_table(rule, 3):
+            if rank not in ranks:
+                continue
+            missing = sum(
+                1 for r in window if (r - 1) % 13 + 1 != rank and not present[suit * 13 + (r - 1) % 13]
+            )
+            if missing <= jokers:
+                return True
+    return False
+
+
 class SolverCandidates:
     """Engine candidates plus exact solver plays (most cards, most points, hold-backs), cached.
 
@@ -137,9 +177,13 @@ class SolverCandidates:
         variant_key = state.variant.id + "|" + ",".join(sorted(state.variant.options))
         key: SolverKey = (variant_key, hand, table_key, opened)
         answers = self.cache.get(key)
+        table_kinds = [deck[i] for m in rs.table for i in m.all_ids()]
         if answers is not None:
             self.cache.move_to_end(key)
             self.stats.cache_hits += 1
+        elif not could_play(state.variant, hand, table_kinds, opened):
+            self.stats.skipped += 1
+            return []
         else:
             answers = self._solve_all(state, hand, opened)
             self.cache[key] = answers

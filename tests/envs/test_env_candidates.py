@@ -13,11 +13,13 @@ from rummyai.cards import parse_cards, parse_table
 from rummyai.engine.game import legal_moves, new_match, validate
 from rummyai.engine.moves import Draw, Play
 from rummyai.engine.state import GameState, TableMeld
-from rummyai.envs import FEATURES, EngineCandidates, SolverCandidates, make_builder
+from rummyai.envs import ENV_IDS, FEATURES, EngineCandidates, SolverCandidates, make_builder
 from rummyai.envs.candidates import hand_cards_used
+from rummyai.envs.solver_candidates import could_play
 from rummyai.errors import RummyError
 
 COL = {name: i for i, name in enumerate(FEATURES)}
+ENV_BY_VARIANT = {variant: env_id for env_id, variant in ENV_IDS.items()}
 
 
 def position(variant: str, hand: str, table: str, opened: bool = True) -> GameState:
@@ -131,3 +133,45 @@ def test_unknown_builder_is_a_typed_error() -> None:
         make_builder("oracle")
     with pytest.raises(RummyError, match="candidates"):
         gym.make("rummyai/Rummikub-v0", candidates=object())
+
+
+def test_could_play_examples() -> None:
+    rk = new_match("rummikub", 2, seed=0).variant
+    table = parse_cards("5C 6C 7C 9S 9D 9C")
+    assert not could_play(rk, parse_cards("2S 9H KD"), parse_cards("5C 6C 7C"), opened=True)
+    assert could_play(rk, parse_cards("2S 9H KD"), table, opened=True)  # 9H joins the nines
+    assert not could_play(rk, parse_cards("2S 9H KD"), table, opened=False)  # before opening: hand only
+    assert could_play(rk, parse_cards("2S 4S KD"), parse_cards("3S 8H 8D"), opened=True)  # 2-3-4
+    assert not could_play(rk, parse_cards("2S KD"), parse_cards("JK 8H 8D"), opened=True)
+    assert could_play(rk, parse_cards("2S 3S KD"), parse_cards("JK 8H 8D"), opened=True)  # JK 2S 3S
+    assert could_play(rk, parse_cards("2S JK"), (), opened=False)  # a joker in hand: never skipped
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rhine", "rummy-tiles", "rummy-board"])
+def test_could_play_false_means_the_solver_finds_nothing(variant: str) -> None:
+    """Along random games, every position the pre-check would skip has no play for the solver."""
+    from rummyai.solvers import solve
+
+    env = gym.make(
+        ENV_BY_VARIANT[variant], max_turns=60, options={"rounds": 1} if variant == "rhine" else None
+    )
+    rng = np.random.default_rng(0)
+    skipped = checked = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(60):
+            state = env.unwrapped.state
+            rs = state.round
+            deck = state.variant.deck
+            hand = [deck[i] for i in rs.hands[rs.turn]]
+            table = [deck[i] for m in rs.table for i in m.all_ids()]
+            opened = bool(rs.opened[rs.turn])
+            checked += 1
+            if not could_play(state.variant, hand, table, opened):
+                skipped += 1
+                slots = [m.slots(deck) for m in rs.table]
+                assert solve(state.variant, hand, slots, opened=opened).cards_played == 0
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if terminated or truncated:
+                break
+    assert skipped >= 1 and checked > skipped
