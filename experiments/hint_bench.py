@@ -45,6 +45,7 @@ class Args:
     max_hand: int = 14
     warmup: int = 20  # requests before the measured burst
     seed: int = 0
+    in_process: bool = False  # also time hint() and solve() in this process (CPU ms: robust to load)
 
 
 def parse_args() -> Args:
@@ -52,7 +53,11 @@ def parse_args() -> Args:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for f in fields(Args):
         default = getattr(Args, f.name)
-        parser.add_argument(f"--{f.name.replace('_', '-')}", type=type(default), default=default)
+        name = f"--{f.name.replace('_', '-')}"
+        if isinstance(default, bool):
+            parser.add_argument(name, action="store_true", default=default)
+        else:
+            parser.add_argument(name, type=type(default), default=default)
     return Args(**vars(parser.parse_args()))
 
 
@@ -144,6 +149,27 @@ def burst(
     return latencies, server_ms, errors, time.perf_counter() - start
 
 
+def in_process(args: Args, work: list[dict[str, Any]]) -> None:
+    """CPU and wall milliseconds of `hint` and of one `solve` per position, without HTTP."""
+    from rummyai.hint import hint
+    from rummyai.solvers import solve
+
+    hint(args.variant, "7H 8H 9H", "")  # imports and first-call costs
+    rows: dict[str, list[float]] = {"hint cpu ms": [], "hint wall ms": [], "solve cpu ms": []}
+    for body in work:
+        cpu, wall = time.process_time(), time.perf_counter()
+        hint(args.variant, body["hand"], body["table"], alternatives=args.alternatives)
+        rows["hint cpu ms"].append((time.process_time() - cpu) * 1000)
+        rows["hint wall ms"].append((time.perf_counter() - wall) * 1000)
+        cpu = time.process_time()
+        solve(args.variant, body["hand"], body["table"])
+        rows["solve cpu ms"].append((time.process_time() - cpu) * 1000)
+    print(f"in process, {len(work)} positions:")
+    for name, values in rows.items():
+        cells = [percentile(values, q) for q in (0.5, 0.9, 0.99)] + [max(values)]
+        print(f"{name:>14} " + " ".join(f"{v:8.1f}" for v in cells))
+
+
 def main() -> None:
     """Run the benchmark and print its table."""
     args = parse_args()
@@ -171,6 +197,8 @@ def main() -> None:
         cells = [percentile(values, q) for q in (0.5, 0.9, 0.99)] + [max(values)]
         print(f"{name:>14} " + " ".join(f"{v:8.1f}" for v in cells))
     print(f"throughput: {len(latencies) / seconds:.1f} requests/s over {seconds:.1f} s; errors: {errors}")
+    if args.in_process:
+        in_process(args, work)
     print(
         f"machine: {os.cpu_count()} cores, load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
