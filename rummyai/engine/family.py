@@ -1,4 +1,9 @@
-"""The interface each turn family implements; `rummyai.engine.game` runs matches through it."""
+"""The interface each turn family implements; `rummyai.engine.game` runs matches through it.
+
+A family may also define ``needs_rng(state, move) -> bool``; when it returns False,
+`game.apply` skips building the per-move generator (it is slow to seed) and passes a placeholder
+the family must not draw from. Families without the method always get a seeded generator.
+"""
 
 from __future__ import annotations
 
