@@ -11,6 +11,7 @@ import pytest
 from rummyai.cards import parse_card
 from rummyai.engine import Draw, Judgement, apply, judge_play, legal_moves, new_match, validate
 from rummyai.engine.tile_position import play_from_text, position
+from rummyai.errors import RummyError
 from rummyai.variants import get_variant
 
 V = "rhine"
@@ -42,7 +43,7 @@ def test_rhine_1_1_deck_deal_and_extra_packs() -> None:
     assert len(state.round.stock) == 108 - 30
     big = get_variant(V, {"extra_packs": 1})
     assert len(big.deck) == 162 and big.max_players == 10
-    with pytest.raises(Exception, match="players"):
+    with pytest.raises(RummyError, match="players"):
         new_match(V, 7, seed=1)
 
 
