@@ -93,7 +93,9 @@ class TileModel:
         opening: bool = False,
         committed: Sequence[int] = (),
         taken: int | None = None,
+        safe: bool = False,
     ) -> None:
+        self.safe = safe
         self.committed = list(committed)
         self.taken = taken
         self.position = position
@@ -194,7 +196,7 @@ class TileModel:
             terms = list(self.usage[card])
             if card in self.allowance:
                 terms.append(-self.allowance[card])
-            blocked = card == JOKER and self.jokers < self.avail[JOKER]
+            blocked = card == JOKER and (self.jokers < self.avail[JOKER] or self.safe)
             if card in self.played:
                 played: LinearExpr = self.played[card]
                 if not terms:
@@ -671,6 +673,9 @@ class TileModel:
         for k, info in enumerate(self.position.table):
             if info.wild_count == 0:
                 continue
+            if self.safe:
+                m.add(self.kept[k].keep == 1)
+                continue
             j = info.as_wild.index(True)
             if info.kind == "run":
                 assert info.suit is not None
@@ -951,6 +956,7 @@ def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, 
 
 
 MAX_CUTS = 25
+RHINE_BUDGET = 1.0  # seconds spent cutting rejected Rhine tables when no time limit is given
 
 
 def _judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
@@ -977,6 +983,60 @@ def _cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
         m.add(var != value).only_enforce_if(flag)
         differs.append(flag)
     m.add_bool_or(differs)
+
+
+def _score(position: Position, objective: str, played: Sequence[int]) -> tuple[int, int]:
+    hv = position.variant.hand_values
+    points = sum(hv[c] for c in played)
+    return (len(played), points) if objective == "cards" else (points, len(played))
+
+
+def _rhine_repair(
+    position: Position,
+    objective: str,
+    time_limit: float | None,
+    max_cards: int | None,
+    minimize_changes: bool,
+    tm: TileModel,
+    solver: cp_model.CpSolver,
+    bound: tuple[int, int] | None,
+    start: float,
+) -> tuple[list[int], list[tuple[Slot, ...]], str]:
+    """The relaxed Rhine model's best table failed the judge.
+
+    Solve the safe model (table jokers stay in their whole melds, no joker from the hand: always
+    legal); if it reaches the relaxation's bound it is optimal. Otherwise cut rejected tables
+    off and retry within a budget, and answer the best legal table found (``feasible``).
+    """
+    safe = TileModel(position, objective, max_cards, minimize_changes, safe=True)
+    safe_solver, safe_status = solve_model(safe, time_limit)
+    best_played: list[int] = []
+    best_melds: list[tuple[Slot, ...]] = []
+    if safe_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        best_played, best_melds, _ = decode(safe, safe_solver)
+    best = _score(position, objective, best_played)
+    if bound is not None and best == bound and safe_status == cp_model.OPTIMAL:
+        return best_played, best_melds, "optimal"
+    budget = RHINE_BUDGET if time_limit is None else time_limit
+    for _ in range(MAX_CUTS):
+        if time.perf_counter() - start > budget:
+            break
+        _cut(tm, solver)
+        solver, status = solve_model(tm, max(budget - (time.perf_counter() - start), 0.01))
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        played, melds, _ = decode(tm, solver)
+        score = _score(position, objective, played)
+        if score <= best:
+            break
+        if _judged(position, melds):
+            label = (
+                "optimal"
+                if bound is not None and score == bound and status == cp_model.OPTIMAL
+                else "feasible"
+            )
+            return played, melds, label
+    return best_played, best_melds, "feasible"
 
 
 def solve_tile(
@@ -1014,29 +1074,20 @@ def solve_tile(
     if rules.opening_single_meld and rules.opening == "points":
         raise RummyError(f"the solver does not support a single-meld points opening in {rules.id} yet")
     tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
-    checked = rules.joker_policy == "rhine"
-    cuts = 0
+    solver, status = solve_model(tm, time_limit)
+    if status == cp_model.INFEASIBLE and committed:
+        raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
-    broken = 0
     label = "feasible"
-    while True:
-        remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 0.001)
-        solver, status = solve_model(tm, remaining)
-        if status == cp_model.INFEASIBLE and committed and cuts == 0:
-            raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            played, melds, broken = [], [], 0
-            break
-        played, melds, broken = decode(tm, solver)
-        label = "optimal" if status == cp_model.OPTIMAL and cuts == 0 else "feasible"
-        if not checked or not played or _judged(position, melds):
-            break
-        cuts += 1
-        if cuts > MAX_CUTS:
-            played, melds, broken = [], [], 0
-            break
-        _cut(tm, solver)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        played, melds, _ = decode(tm, solver)
+        label = "optimal" if status == cp_model.OPTIMAL else "feasible"
+        if rules.joker_policy == "rhine" and played and not _judged(position, melds):
+            bound = _score(position, objective, played) if status == cp_model.OPTIMAL else None
+            played, melds, label = _rhine_repair(
+                position, objective, time_limit, max_cards, minimize_changes, tm, solver, bound, start
+            )
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     broken = count_broken(position, melds)
