@@ -198,7 +198,7 @@ def test_a_slow_job_does_not_stall_others_and_a_full_line_is_refused(monkeypatch
                 await pool.run(name, {"sleep": sleep})
                 finished.append(name)
 
-            slow = asyncio.create_task(job("slow", 0.6))
+            slow = asyncio.create_task(job("slow", 1.5))
             await asyncio.sleep(0.05)
             await job("fast", 0.0)
             assert finished == ["fast"]  # answered while the slow job still runs
