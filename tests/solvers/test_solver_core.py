@@ -16,6 +16,7 @@ from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
+from rummyai.solvers.tile_model import solve_tile
 
 
 def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:
@@ -43,7 +44,7 @@ def _judged_legal(variant: str, hand: list[int], table: list, melds: tuple, open
 
 
 @pytest.mark.parametrize("variant", ["rummikub", "rummy-board", "rummy-tiles", "rhine"])
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 10**9))
 def test_matches_reference(variant: str, seed: int) -> None:
     hand, table, opened, objective = _random_case(variant, seed)
@@ -202,7 +203,7 @@ def _start_melds_grow(position, melds: tuple) -> bool:
 
 
 @pytest.mark.parametrize("variant", ["rummy-palace", "standard"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 10**9))
 def test_draw_discard_matches_reference(variant: str, seed: int) -> None:
     rng = random.Random(seed)
@@ -250,3 +251,18 @@ def test_committed_card_that_fits_nowhere() -> None:
 def test_unsupported_variant_says_so() -> None:
     with pytest.raises(RummyError, match="black-heart"):
         solve("black-heart", "7S 8S 9S")
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_cached_model_matches_built_model(variant: str, seed: int) -> None:
+    """The per-variant cached model (opened free-joker turns) and the per-position model agree."""
+    rng = random.Random(seed)
+    hand, table = random_position(variant, seed, rng.randint(0, 30), rng.randint(4, 12), related=0.5)
+    objective = rng.choice(["cards", "points"])
+    changes = rng.random() < 0.5
+    fast = solve(variant, hand, table, objective=objective, minimize_changes=changes)
+    slow = solve_tile(make_position(variant, hand, table), objective, None, None, changes)
+    assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
+    check_solution(make_position(variant, hand, table), fast)
