@@ -31,6 +31,10 @@ SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 
 CountVector = npt.NDArray[np.int16]
 
+# Tile colours written as suits: the board game (§7.1) and official Rummikub (§8).
+BOARD_COLOURS = {"blue": "C", "red": "H", "green": "S", "yellow": "D"}
+RUMMIKUB_COLOURS = {"black": "S", "red": "H", "orange": "D", "blue": "C"}
+
 
 def make_card(rank: int, suit: int) -> int:
     """Kind of the natural card with `rank` (1..13, 14 read as ace) and `suit` (0..3)."""

@@ -221,7 +221,7 @@ class Variant:
             "players": [self.min_players, self.max_players],
             "hand_size": self.hand_size,
             "options": sorted(self.options),
-            "available_options": sorted(OPTIONS[self.id]),
+            "available_options": sorted(OPTIONS.get(self.id, {})),
         }
 
     # ----------------------------------------------------------------- options

@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummyai.cards import (
+    BOARD_COLOURS,
     JOKER,
     RANKS,
+    RUMMIKUB_COLOURS,
     SUITS,
     Meaning,
     Slot,
@@ -283,3 +285,9 @@ def test_check_copies_says_where_and_when_the_deck_has_no_such_card() -> None:
 def test_check_copies_rejects_kinds_out_of_range() -> None:
     with pytest.raises(CardError, match="53"):
         check_copies(get_variant("rhine"), [53])
+
+
+def test_tile_colours_map_to_suits() -> None:
+    assert BOARD_COLOURS == {"blue": "C", "red": "H", "green": "S", "yellow": "D"}
+    assert RUMMIKUB_COLOURS == {"black": "S", "red": "H", "orange": "D", "blue": "C"}
+    assert sorted(BOARD_COLOURS.values()) == sorted(RUMMIKUB_COLOURS.values()) == sorted(SUITS)

@@ -351,6 +351,8 @@ def test_black_heart_diamond_wild_examples_from_seed_004() -> None:
     assert written(BH, "QC/2H QS/7H KD") == "QC/2H QS/7H KD=QD"  # K♦ as the Q♦
     assert written(BH, "QC/2H QS/7H KD=QD") == "QC/2H QS/7H KD=QD"
     assert written(BH, "7S 7C JD") == "7S 7C JD=7H", "J♦ for 7♥ in a group of 7s"
+    # seed: "the K♦ in the previous example may be replaced with a Q♣/10♥ pair"
+    assert meld(BH, "QC/2H QS/7H QC/TH").kind == "group"
 
 
 def test_black_heart_diamond_scopes_are_binding() -> None:
