@@ -462,17 +462,17 @@ def _as_run(
     naturals = [s.card for s, wild in zip(slots, roles, strict=True) if not wild]
     suit = suit_of(naturals[0])
     rule = variant.run_rules[suit]
-    if rule is None:
-        reasons.add(_SHAPE, f"there are no runs of {SUIT_NAMES[suit]} in {variant.id}")
-        return None
     ranks = [rank_of(c) for c in naturals]
+    # Shape problems are reported by the second (any order) pass, after the group was tried.
+    shape = reasons if not written_only else _Reasons()
+    if rule is None:
+        shape.add(_SHAPE, f"there are no runs of {SUIT_NAMES[suit]} in {variant.id}")
+        return None
     if len(set(ranks)) < len(ranks):
-        reasons.add(_SHAPE, "a run may not repeat a rank")
+        shape.add(_SHAPE, "a run may not repeat a rank")
         return None
     if len(slots) > _longest(rule):
-        reasons.add(
-            _SHAPE, f"a run of {SUIT_NAMES[suit]} holds at most {_longest(rule)} cards in {variant.id}"
-        )
+        shape.add(_SHAPE, f"a run of {SUIT_NAMES[suit]} holds at most {_longest(rule)} cards in {variant.id}")
         return None
     escort_reasons = _Reasons()
     fit = _fit_written if written_only else _fit_any

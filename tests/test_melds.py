@@ -157,6 +157,7 @@ def test_group_wilds_take_missing_suits_only(variant_id: str) -> None:
     assert "no free suit" in error(variant_id, "4C 4S JK=4C")
     assert "at most 4" in error(variant_id, "4C 4S 4H 4D JK")
     assert "repeat a suit" in error(variant_id, "4C 4C 4H")
+    assert "repeat a suit" in error(variant_id, "4C 4C JK"), "the group's problem, not the run's"
 
 
 # ============================================================================ rhine (§1.3)
