@@ -1,0 +1,172 @@
+"""Information-set MCTS agent (single-observer ISMCTS, Cowling, Powley & Whitehouse 2011).
+
+Every iteration samples a *determinization* of the hidden information from the acting seat's view
+(opponents' hands and the stock dealt uniformly from the unseen cards, hand sizes kept), selects a
+root move with UCB1, applies it to that determinization and plays a truncated rollout (a few turns
+of a fast greedy policy) scored by a heuristic (`mcts_state.evaluate`). The tree is the root
+information set and its moves: deeper nodes would hold a different, determinization-dependent move
+set at every opponent turn, and with rollouts of a few turns the statistics there stay too thin to
+help at a budget of a second.
+
+Root moves on tile variants come from the solver (most cards, most points, the hold-back play
+keeping a joker or a fourth card) plus the draw and the engine's listed plays placing the most
+cards; on draw-and-discard variants they are the engine's legal moves. The budget is
+`iterations` per decision, cut short by `time_per_move` seconds when given. With an iteration
+budget the agent is deterministic: the same seed gives the same moves.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from rummyai.agents.base import View
+from rummyai.agents.greedy import GreedyAgent, draw_or_best, give_highest, most_cards
+from rummyai.agents.holdback import HoldbackAgent
+from rummyai.agents.mcts_state import determinize, evaluate, rollout
+from rummyai.agents.solver_play import best_legal_play, hand_cards_in, seat_position
+from rummyai.engine import game
+from rummyai.engine.moves import Draw, Move, Play
+from rummyai.engine.state import GameState
+from rummyai.errors import IllegalMoveError, RummyError
+
+
+class MCTSAgent:
+    """Single-observer information-set MCTS over solver and engine candidates (module docstring)."""
+
+    def __init__(
+        self,
+        iterations: int = 200,
+        time_per_move: float | None = None,
+        rollout_turns: int = 4,
+        exploration: float = 0.7,
+        extra_legal: int = 2,
+        max_candidates: int = 12,
+        card_weight: float = 3.0,
+        open_weight: float = 10.0,
+        scale: float = 40.0,
+        solver_time_limit: float = 5.0,
+        seed: int = 0,
+    ) -> None:
+        if iterations < 1:
+            raise RummyError(f"mcts needs iterations >= 1, got {iterations}")
+        if time_per_move is not None and time_per_move <= 0:
+            raise RummyError(f"mcts time_per_move must be positive, got {time_per_move}")
+        if rollout_turns < 0 or extra_legal < 0 or max_candidates < 1:
+            raise RummyError(
+                "mcts needs rollout_turns >= 0, extra_legal >= 0 and max_candidates >= 1, got "
+                f"{rollout_turns}, {extra_legal}, {max_candidates}"
+            )
+        self.name = "mcts"
+        self.iterations = iterations
+        self.time_per_move = time_per_move
+        self.rollout_turns = rollout_turns
+        self.exploration = exploration
+        self.extra_legal = extra_legal
+        self.max_candidates = max_candidates
+        self.weights = (card_weight, open_weight, scale)
+        self.greedy = GreedyAgent("cards", solver_time_limit)
+        self.holdback = HoldbackAgent(time_limit=solver_time_limit)
+        self.solver_time_limit = solver_time_limit
+        self.seed = seed
+        self.decision = 0
+        #: statistics of the last search: move -> (visits, mean utility); for tests and debugging.
+        self.last_stats: list[tuple[Move, int, float]] = []
+
+    def reset(self, seed: int) -> None:
+        """Start a game: every later random choice derives from `seed` and the decision count."""
+        self.seed = seed
+        self.decision = 0
+        self.greedy.reset(seed)
+        self.holdback.reset(seed)
+
+    # ------------------------------------------------------------------ acting
+    def act(self, view: View, legal: Sequence[Move]) -> Move:
+        """The root move with the most visits after the search (ties: the best mean, then the
+        greedy move first)."""
+        if not legal:
+            raise RummyError(f"mcts asked to act at seat {view.get('seat')} with no legal move")
+        started = time.perf_counter()
+        rng = np.random.default_rng([self.seed, self.decision, 0x6D637473])
+        self.decision += 1
+        self.last_stats = []
+        family = view.get("family")
+        if family == "play_or_draw" and view.get("phase") == "give":
+            return give_highest(view, legal)
+        if view.get("phase") in ("extra", "knock"):
+            return self.greedy.act(view, legal)
+        candidates = self.candidates(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.search(view, candidates, rng, started)
+
+    def candidates(self, view: View, legal: Sequence[Move]) -> list[Move]:
+        """Distinct root moves, the greedy (most cards) move first."""
+        hand = view.get("hand", [])
+        moves: list[Move] = []
+        if view.get("family") == "play_or_draw":
+            position = seat_position(view)
+            full, _ = best_legal_play(position, "cards", self.solver_time_limit)
+            if full is None:
+                moves.append(draw_or_best(view, legal))
+            else:
+                moves.append(full)
+                points, _ = best_legal_play(position, "points", self.solver_time_limit)
+                if points is not None:
+                    moves.append(points)
+                held = self.holdback.without_jokers(position) or full
+                held = self.holdback.hold_back_fourth(position, held) or held
+                moves.append(held)
+            moves.extend(m for m in legal if isinstance(m, Draw))
+            plays = sorted((m for m in legal if isinstance(m, Play)), key=lambda m: -hand_cards_in(m, hand))
+            moves.extend(plays[: self.extra_legal])
+        else:
+            moves.append(most_cards(view, legal))
+            moves.extend(legal)
+        unique = list(dict.fromkeys(moves))
+        return unique[: self.max_candidates]
+
+    # ------------------------------------------------------------------ search
+    def search(self, view: View, candidates: list[Move], rng: np.random.Generator, started: float) -> Move:
+        """UCB1 over the root moves, one fresh determinization and rollout per iteration."""
+        seat = int(view["seat"])
+        k = len(candidates)
+        visits = np.zeros(k)
+        totals = np.zeros(k)
+        deadline = None if self.time_per_move is None else started + self.time_per_move
+        for iteration in range(self.iterations):
+            if deadline is not None and iteration >= k and time.perf_counter() > deadline:
+                break
+            try:
+                state = determinize(view, rng)
+            except RummyError:
+                return candidates[0]
+            if iteration < k:
+                arm = iteration
+            else:
+                means = totals / visits
+                bonus = self.exploration * np.sqrt(math.log(iteration) / visits)
+                arm = int(np.argmax(means + bonus))
+            visits[arm] += 1
+            totals[arm] += self.simulate(state, candidates[arm], seat, rng)
+        tried = visits > 0
+        means = np.where(tried, totals / np.maximum(visits, 1), -np.inf)
+        self.last_stats = [(m, int(v), float(q)) for m, v, q in zip(candidates, visits, means, strict=True)]
+        best = max(range(k), key=lambda a: (visits[a], means[a], -a))
+        return candidates[best]
+
+    def simulate(self, state: GameState, move: Move, seat: int, rng: np.random.Generator) -> float:
+        """Utility for `seat` of playing `move` in one determinization, then a truncated rollout."""
+        rounds = len(state.history)
+        try:
+            state = game.apply(state, move)
+        except IllegalMoveError:
+            return -1.0  # the move depends on a card this determinization placed elsewhere
+        result = state.history[rounds] if len(state.history) > rounds else None
+        if result is None:
+            state, result = rollout(state, self.rollout_turns, rng)
+        card_weight, open_weight, scale = self.weights
+        return evaluate(state, result, seat, card_weight, open_weight, scale)
