@@ -445,10 +445,15 @@ class TileModel:
                 out.append(var)
         if out:
             by_slot: dict[int, list[IntVar]] = {}
-            for i, _, var in kept.swaps:
+            by_suit: dict[int, list[IntVar]] = {}
+            for i, card, var in kept.swaps:
                 by_slot.setdefault(i, []).append(var)
+                by_suit.setdefault(suit_of(card), []).append(var)
             for vars_ in by_slot.values():
                 m.add(sum(vars_) <= 1)
+            if info.kind == "group" and self.variant.group_distinct_suits:
+                for vars_ in by_suit.values():
+                    m.add(sum(vars_) <= 1)
         return out
 
     def _add_runs(self) -> None:
