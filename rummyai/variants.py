@@ -246,7 +246,12 @@ class Variant:
                 known = ", ".join(sorted(available)) or "none"
                 raise VariantError(f"unknown option {name!r} for variant {self.id!r} (known: {known})")
             settings[name] = option.coerce(name, value)
-        key = tuple((name, settings[name]) for name in available if name in settings)
+        # a flag that is off changes nothing, so it does not make a different variant
+        key = tuple(
+            (name, settings[name])
+            for name in available
+            if name in settings and not (available[name].kind is bool and settings[name] is False)
+        )
         if not key:
             return base
         derived: dict[tuple[tuple[str, Any], ...], Variant] = base.__dict__.setdefault("_derived", {})

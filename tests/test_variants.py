@@ -365,7 +365,8 @@ def test_turning_a_flag_off_restores_the_rules() -> None:
     off = twos.with_options({"rhine.wild_twos": False})
     assert not off.is_wild(parse_card("2S")) and off.hand_value(parse_card("2S")) == 5
     assert off.options == frozenset({"rhine.canasta_values"})
-    assert off.with_options({"rhine.canasta_values": "off"}) == rhine
+    assert off.with_options({"rhine.canasta_values": "off"}) is rhine
+    assert rhine.with_options({"rhine.wild_twos": False}) is rhine
     official = get_variant("rummikub", {"official_jokers": True})
     assert official.with_options(official_jokers=False).joker_policy == "free"
     packs = get_variant("rhine", {"extra_packs": 2}).with_options({"extra_packs": 0})
