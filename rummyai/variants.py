@@ -21,6 +21,14 @@ TurnFamily = Literal["play_or_draw", "draw_meld_discard"]
 Opening = Literal["none", "natural_meld", "points", "chart"]
 WildOpeningValue = Literal["forbidden", "zero", "represented"]
 JokerPolicy = Literal["rhine", "tiles_locked", "free", "official", "swap_exact", "diamond_swap", "none"]
+HarvestedJoker = Literal[
+    "stay_on_table",  # rhine, rummy-board, rummikub: a table joker never leaves the table
+    "new_meld_with_hand_card",  # rummy-tiles T4(c, d): a new meld with another rack tile, same turn
+    "new_meld_this_turn",  # rummikub official_jokers: a new meld this turn
+    "replay_this_turn",  # rummy-palace: back on the table this turn (new meld or lay-off)
+    "keep_unless_committed",  # black-heart: to the hand; replay only if swapped for a committed card
+    "none",  # no wilds
+]
 Scoring = Literal["penalty_low", "winner_takes_sum", "rank_by_hand", "played_minus_held"]
 GameEnd = Literal["rounds", "total_at_most", "out_with_at_least"]
 StockOut = Literal[
@@ -147,6 +155,8 @@ class Variant:
     manipulation: bool = True
     joker_policy: JokerPolicy = "free"
     joker_replacement_from: Literal["rack", "rack_or_table"] = "rack"
+    harvested_joker: HarvestedJoker = "stay_on_table"
+    swap_requires_opened: bool = True
     # scoring (hand values by card kind 0..52)
     hand_values: tuple[int, ...] = ()
     scoring: Scoring = "winner_takes_sum"
@@ -446,7 +456,10 @@ OPTIONS: dict[str, dict[str, Option]] = {
     "rummikub": {
         "official_jokers": Option(
             bool,
-            _flag("official_jokers", lambda v: {"joker_policy": "official"}),
+            _flag(
+                "official_jokers",
+                lambda v: {"joker_policy": "official", "harvested_joker": "new_meld_this_turn"},
+            ),
             "official table-joker rule: a joker is taken only by replacing it (§8.2)",
         ),
         "joker_replacement_from": Option(
@@ -601,6 +614,7 @@ RUMMY_TILES = Variant(
     opening_wild_value="forbidden",
     opening_turn_exclusive=True,
     joker_policy="tiles_locked",
+    harvested_joker="new_meld_with_hand_card",
     hand_values=_kind_values(FACE_VALUES, 30),
     scoring="winner_takes_sum",
     stock_out="stalemate_minipool",
@@ -646,6 +660,7 @@ RUMMY_PALACE = Variant(
     opening_group_ace=11,
     manipulation=False,
     joker_policy="swap_exact",
+    harvested_joker="replay_this_turn",
     hand_values=_kind_values(PALACE_HAND_VALUES, 20),
     scoring="winner_takes_sum",
     going_rummy_multiplier=2,
@@ -671,6 +686,8 @@ STANDARD = Variant(
     opening="none",
     manipulation=False,
     joker_policy="none",
+    harvested_joker="none",
+    swap_requires_opened=False,
     hand_values=_kind_values(STANDARD_VALUES, 0),
     scoring="played_minus_held",
     going_out_bonus=25,
@@ -721,6 +738,8 @@ BLACK_HEART = replace(
         ChartStep(500, 2, 10),
     ),
     joker_policy="diamond_swap",
+    harvested_joker="keep_unless_committed",
+    swap_requires_opened=False,
     hand_values=_kind_values(STANDARD_VALUES, 0, {_JD: 10, _QD: 15, _KD: 20}),
     black_heart_bonus_per_player=25,
 )

@@ -88,6 +88,7 @@ def test_rhine_extra_packs_add_52_cards_and_2_jokers_each() -> None:
 # ----------------------------------------------------------------------------- §7.3 parameters
 EXPECTED: dict[str, dict[str, Any]] = {
     "rhine": dict(
+        harvested_joker="stay_on_table", swap_requires_opened=True,
         decks=2, jokers=4, min_players=2, max_players=6, hand_size=10, discard_mode="none",
         family="play_or_draw", max_hand_cards_per_turn=None, group_max=None, group_distinct_suits=False,
         max_wilds_per_meld=1, wilds_le_naturals=False, escorts=None, royale=None,
@@ -97,6 +98,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         stock_out="end_if_no_play", first_player="left_of_dealer",
     ),
     "rummy-tiles": dict(
+        harvested_joker="new_meld_with_hand_card", swap_requires_opened=True,
         decks=2, jokers=2, min_players=2, max_players=4, hand_size=14, discard_mode="none",
         family="play_or_draw", max_hand_cards_per_turn=None, group_max=4, group_distinct_suits=True,
         max_wilds_per_meld=1, wilds_le_naturals=False, opening="points", opening_points=30,
@@ -106,6 +108,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         first_player="random_then_rotate",
     ),
     "rummy-board": dict(
+        harvested_joker="stay_on_table", swap_requires_opened=True,
         decks=2, jokers=2, min_players=2, max_players=4, hand_size=18, discard_mode="none",
         family="play_or_draw", max_hand_cards_per_turn=12, group_max=4, group_distinct_suits=True,
         max_wilds_per_meld=None, min_naturals_per_meld=1, wilds_le_naturals=False, opening="points",
@@ -114,6 +117,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         stock_out="end_on_last_draw",
     ),
     "rummy-palace": dict(
+        harvested_joker="replay_this_turn", swap_requires_opened=True,
         decks=2, jokers=6, min_players=2, max_players=6, hand_size=13, discard_mode="top",
         family="draw_meld_discard", group_max=4, group_distinct_suits=True, max_wilds_per_meld=None,
         wilds_le_naturals=True, opening="points", opening_points=30, opening_single_meld=False,
@@ -124,6 +128,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         first_player="random_then_rotate",
     ),
     "standard": dict(
+        harvested_joker="none", swap_requires_opened=False,
         decks=1, jokers=0, min_players=2, max_players=4, hand_size=10, discard_mode="row",
         family="draw_meld_discard", wilds=(), opening="none", manipulation=False, take_must_play=True,
         go_out_by_discard_only=False, scoring="played_minus_held", going_out_bonus=25, rounds=20,
@@ -131,6 +136,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         first_player="left_of_dealer", escorts=None, royale=None,
     ),
     "black-heart": dict(
+        harvested_joker="keep_unless_committed", swap_requires_opened=False,
         decks=2, jokers=0, min_players=2, max_players=6, hand_size=10, discard_mode="row",
         family="draw_meld_discard", group_max=None, group_distinct_suits=False, max_wilds_per_meld=None,
         min_naturals_per_meld=1, wilds_le_naturals=False, opening="chart", manipulation=False,
@@ -140,6 +146,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         first_player="left_of_dealer",
     ),
     "rummikub": dict(
+        harvested_joker="stay_on_table", swap_requires_opened=True,
         decks=2, jokers=2, min_players=2, max_players=4, hand_size=14, discard_mode="none",
         family="play_or_draw", max_hand_cards_per_turn=None, group_max=4, group_distinct_suits=True,
         max_wilds_per_meld=None, min_naturals_per_meld=1, opening="points", opening_points=30,
@@ -307,7 +314,12 @@ def test_black_heart_diamond_wild_scopes_6_2_and_6_7_4() -> None:
 
 # ----------------------------------------------------------------------------- options
 ALL_OPTION_VALUES: list[tuple[str, str, Any, dict[str, Any]]] = [
-    ("rummikub", "official_jokers", True, {"joker_policy": "official"}),
+    (
+        "rummikub",
+        "official_jokers",
+        True,
+        {"joker_policy": "official", "harvested_joker": "new_meld_this_turn"},
+    ),
     ("rummikub", "joker_replacement_from", "rack_or_table", {"joker_replacement_from": "rack_or_table"}),
     ("rummikub", "invalid_play_penalty", 3, {"invalid_play_penalty": 3}),
     ("rummikub", "rounds", 4, {"rounds": 4}),
