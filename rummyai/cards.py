@@ -7,7 +7,8 @@ conservation and joker tracking) are positions in the list returned by `build_de
 Notation: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` accepted for ``T``) then suit ``S H D C``; the
 joker is ``JK``. A wild may carry its meaning after ``=`` (``JK=9H`` exact card, ``JK=9`` rank
 only) and an escort after ``/`` (``KS/9H``). Melds are separated by ``|``. Parsing is
-case-insensitive and accepts spaces or commas between tokens.
+case-insensitive and accepts spaces or commas between tokens; a bad token raises `CardError`
+naming it. `check_copies` raises `DeckError` when cards outnumber a variant's deck.
 """
 
 from __future__ import annotations
