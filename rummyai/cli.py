@@ -125,7 +125,10 @@ def _run_lines(
         if not line.strip():
             continue
         try:
-            position = json.loads(line)
+            try:
+                position = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise RummyError(f"malformed JSON on this line: {error}") from None
             if not isinstance(position, dict):
                 raise ValueError("a position is a JSON object")
             answer = handle({**defaults, **position})

@@ -60,3 +60,45 @@ def test_console_script_exits_2_without_traceback() -> None:
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "unknown variant" in done.stderr
+
+
+def test_jsonl_answers_every_line_and_reports_bad_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [
+        {"hand": ["8C", "JC"], "table": [["7C", "JK", "9C"]], "new_table": [["7C", "8C", "9C", "JK", "JC"]]},
+        "not json",
+        {"hand": ["8C"], "table": [["7C", "JK", "9C"]], "new_table": [["7C", "8C", "9C", "JK"]]},
+        {"hand": ["ZZ"], "table": [], "new_table": []},
+    ]
+    text = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    status, out = run("validate", "--variant", "rhine", "--jsonl")
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(answers) == 4
+    assert answers[0] == {"legal": True, "played": ["8C", "JC"]}
+    assert "malformed JSON" in answers[1]["error"]
+    assert answers[2]["legal"] is False and answers[2]["rule"] == "1.5 R5"
+    assert "ZZ" in answers[3]["error"]
+
+
+def test_play_json_is_reproducible_and_complete() -> None:
+    argv = ("play", "--variant", "rummy-board", "--players", "2", "--agents", "random,random", "--seed", "5", "--json")
+    first, second = run(*argv), run(*argv)
+    record = json.loads(first[1])
+    assert first == second
+    assert {"variant", "seed", "players", "rounds", "totals", "winner"} <= set(record)
+    assert record["totals"] == [sum(r["scores"][seat] for r in record["rounds"]) for seat in range(2)]
+
+
+@pytest.mark.parametrize("variant_id", VARIANT_IDS)
+def test_play_finishes_every_variant_with_four_players(variant_id: str) -> None:
+    status, text = run("play", "--variant", variant_id, "--players", "4", "--seed", "2", "--json", "--max-turns", "400")
+    record = json.loads(text)
+    assert status == 0 and record["players"] == 4 and record["winners"]
+
+
+def test_solve_json_contract_keys() -> None:
+    status, text = run("solve", "--variant", "rummikub", "--hand", "7H 8H 9H JK", "--table", "3C 4C 5C | 8S 8D 8H", "--json")
+    answer = json.loads(text)
+    assert status == 0
+    assert {"status", "played", "melds", "cards_played", "points_played", "ms"} <= set(answer)
+    assert answer["status"] == "optimal" and answer["cards_played"] == 4

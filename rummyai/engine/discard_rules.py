@@ -694,6 +694,10 @@ def diamond_swap_options(w: Work, committed: tuple[int, ...]) -> list[tuple[int,
                     new_escort = next((h for h in hearts if h != card), None)
                     if new_escort is None:
                         continue
+                try:  # e.g. J♦ as itself takes no escort, so it cannot replace a wild J♠ that has one
+                    analyze(v, swapped(meld, k, card, new_escort, as_escort, v))
+                except Illegal:
+                    continue
                 out.append((t, d, card, new_escort, as_escort))
     return out
 
