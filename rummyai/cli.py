@@ -284,6 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="HTTP hint service (FastAPI)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=2, help="solver worker processes")
+    p.add_argument("--time-limit", type=float, default=2.0, help="solve time limit per request, seconds")
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("agents", help="list the agents")
