@@ -147,36 +147,72 @@ def canonical(move: Any, deck: Sequence[int], card_field: bool = False) -> Any:
     return repr(move)
 
 
-def describe(state: GameState, move: Move, fallback: bool = False) -> npt.NDArray[np.float32]:
-    """Feature vector of `move` for the seat to act (columns as in `FEATURES`)."""
+@dataclass(frozen=True)
+class _Context:
+    """What every candidate of one decision shares: per-id values, the hand, the start table."""
+
+    values: tuple[int, ...]
+    wild: tuple[bool, ...]
+    hand: tuple[int, ...]
+    hand_value: int
+    opened: bool
+    table_ids: frozenset[int]
+
+
+_TABLES: dict[int, tuple[Any, tuple[int, ...], tuple[bool, ...]]] = {}
+
+
+def _context(state: GameState) -> _Context:
     variant = state.variant
-    deck = variant.deck
-    round_ = state.round
+    cached = _TABLES.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        deck = variant.deck
+        values = tuple(variant.hand_value(k) for k in deck)
+        wild = tuple(k == JOKER or variant.always_wild(k) for k in deck)
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        cached = _TABLES[id(variant)] = (variant, values, wild)
+    _, values, wild = cached
+    rs = state.round
     seat = state.to_act
-    hand = round_.hands[seat]
+    hand = rs.hands[seat]
+    return _Context(
+        values=values,
+        wild=wild,
+        hand=hand,
+        hand_value=sum(values[i] for i in hand),
+        opened=bool(rs.opened[seat]) if rs.opened else True,
+        table_ids=frozenset(id(m) for m in rs.table),
+    )
+
+
+def describe(
+    state: GameState, move: Move, fallback: bool = False, context: _Context | None = None
+) -> npt.NDArray[np.float32]:
+    """Feature vector of `move` for the seat to act (columns as in `FEATURES`)."""
+    ctx = context if context is not None else _context(state)
     used = hand_cards_used(state, move)
-    kinds = [deck[i] for i in used]
     features = np.zeros(NUM_FEATURES, dtype=np.float32)
     features[_COLUMN["is_fallback"]] = float(fallback)
     kind = move_kind(move)
     features[_COLUMN[f"kind_{kind}"]] = 1.0
+    used_value = sum(ctx.values[i] for i in used)
     features[_COLUMN["hand_cards_used"]] = len(used)
-    features[_COLUMN["hand_points_used"]] = sum(variant.hand_value(k) for k in kinds)
-    features[_COLUMN["wilds_used"]] = sum(1 for k in kinds if k == JOKER or variant.always_wild(k))
-    opened = bool(round_.opened[seat]) if round_.opened else True
+    features[_COLUMN["hand_points_used"]] = used_value
+    features[_COLUMN["wilds_used"]] = sum(1 for i in used if ctx.wild[i])
     places_cards = kind in ("play", "opening", "meld") and bool(used)
-    features[_COLUMN["opens"]] = float(places_cards and not opened)
-    remaining = len(hand) - len(used)
+    features[_COLUMN["opens"]] = float(places_cards and not ctx.opened)
+    remaining = len(ctx.hand) - len(used)
     features[_COLUMN["goes_out"]] = float(bool(used) and remaining == 0)
     features[_COLUMN["hand_size_after"]] = remaining
-    used_set = set(used)
-    features[_COLUMN["hand_value_after"]] = sum(
-        variant.hand_value(deck[i]) for i in hand if i not in used_set
-    )
+    features[_COLUMN["hand_value_after"]] = ctx.hand_value - used_value
     if isinstance(move, Play):
-        old = set(round_.table)
+        used_set = set(used)
+        new_ids = {id(m) for m in move.table}
         features[_COLUMN["new_melds"]] = sum(1 for m in move.table if used_set.issuperset(m.ids))
-        features[_COLUMN["table_melds_changed"]] = len(old - set(move.table))
+        features[_COLUMN["table_melds_changed"]] = sum(
+            1 for m in state.round.table if id(m) not in new_ids and m not in move.table
+        )
     else:
         features[_COLUMN["new_melds"]] = _count_new_melds(move)
     return features
@@ -196,11 +232,18 @@ def _count_new_melds(move: Any) -> int:
     return total
 
 
-def _dedupe_key(state: GameState, move: Move) -> Any:
-    """Moves with the same key have the same effect up to swapping identical copies of a card."""
+def _dedupe_key(state: GameState, move: Move, ctx: _Context | None = None) -> Any:
+    """Moves with the same key have the same effect up to swapping identical copies of a card.
+
+    A PLAY is keyed by the melds it adds and removes (start melds it keeps are the same objects).
+    """
     deck = state.variant.deck
     if isinstance(move, Play):
-        return ("Play", tuple(sorted(repr(canonical(m, deck)) for m in move.table)))
+        table_ids = ctx.table_ids if ctx is not None else frozenset(id(m) for m in state.round.table)
+        new_ids = {id(m) for m in move.table}
+        added = sorted(repr(canonical(m, deck)) for m in move.table if id(m) not in table_ids)
+        removed = sorted(repr(canonical(m, deck)) for m in state.round.table if id(m) not in new_ids)
+        return ("Play", tuple(added), tuple(removed))
     return canonical(move, deck)
 
 
@@ -253,34 +296,34 @@ def rank_moves(
     """The fallback (from `moves`), then the `priority` moves in their order (the solver's plays,
     marked ``from_solver``), then the other moves by cards from hand, then points (first listed
     wins ties), without duplicates (same cards and table up to identical copies), cut to `limit`."""
-    deck = state.variant.deck
+    ctx = _context(state)
     first = pick_fallback(state, moves)
     fallback = moves[first]
-    seen = {_dedupe_key(state, fallback)}
-    chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, fallback=True))]
+    seen = {_dedupe_key(state, fallback, ctx)}
+    chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, True, ctx))]
     for move in priority:
-        key = _dedupe_key(state, move)
+        key = _dedupe_key(state, move, ctx)
         if key in seen or len(chosen) >= limit:
             continue
         seen.add(key)
-        features = describe(state, move)
+        features = describe(state, move, False, ctx)
         features[_COLUMN["from_solver"]] = 1.0
         chosen.append(Candidate(move, move_kind(move), features))
     ranked: list[tuple[int, int, int]] = []
     for index, move in enumerate(moves):
         if index == first:
             continue
-        key = _dedupe_key(state, move)
+        key = _dedupe_key(state, move, ctx)
         if key in seen:
             continue
         seen.add(key)
         used = hand_cards_used(state, move)
-        points = sum(state.variant.hand_value(deck[i]) for i in used)
+        points = sum(ctx.values[i] for i in used)
         ranked.append((-len(used), -points, index))
     ranked.sort()
     for *_, index in ranked[: max(limit - len(chosen), 0)]:
         move = moves[index]
-        chosen.append(Candidate(move, move_kind(move), describe(state, move)))
+        chosen.append(Candidate(move, move_kind(move), describe(state, move, False, ctx)))
     return chosen
 
 

@@ -50,7 +50,7 @@ def candidate_arrays(
         mask[0] = 1  # a finished game: slot 0 is a harmless no-op
         return mask, features
     mask[: len(candidates)] = 1
-    features[: len(candidates)] = np.clip(np.stack([c.features for c in candidates]), 0.0, FEATURE_BOUND)
+    features[: len(candidates)] = np.minimum(np.stack([c.features for c in candidates]), FEATURE_BOUND)
     return mask, features
 
 

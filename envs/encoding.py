@@ -14,7 +14,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rummyai.cards import NUM_KINDS
-from rummyai.engine.state import GameState
+from rummyai.engine.state import GameState, TableMeld
 from rummyai.variants import Variant
 
 Array = npt.NDArray[Any]
@@ -49,6 +49,7 @@ class ObservationEncoder:
         self.max_melds = -(-deck_size // variant.min_meld)
         copies = max(variant.copies)
         self.deck_size = deck_size
+        self._rows: dict[int, tuple[TableMeld, Array]] = {}
         self.space = spaces.Dict(
             {
                 "hand": spaces.Box(0, copies, (NUM_KINDS,), np.int16),
@@ -67,6 +68,24 @@ class ObservationEncoder:
             }
         )
 
+    def _meld_row(self, meld: TableMeld) -> Array:
+        """One meld's row, cached by object (tables keep the melds a move leaves alone)."""
+        cached = self._rows.get(id(meld))
+        if cached is not None and cached[0] is meld:
+            return cached[1]
+        deck = self.variant.deck
+        row = np.zeros(2 * NUM_KINDS - 1, dtype=np.int16)
+        for i in meld.all_ids():
+            row[deck[i]] += 1
+        for i, meaning in zip(meld.ids, meld.meanings, strict=True):
+            meant = deck[i] if meaning is None else meaning.card()
+            if meant is not None and meant < NUM_KINDS - 1:
+                row[NUM_KINDS + meant] += 1
+        if len(self._rows) >= 4096:
+            self._rows.clear()
+        self._rows[id(meld)] = (meld, row)
+        return row
+
     def _counts(self, ids: tuple[int, ...] | list[int]) -> Array:
         if not ids:
             return np.zeros(NUM_KINDS, dtype=np.int16)
@@ -81,14 +100,8 @@ class ObservationEncoder:
         melds = np.zeros((self.max_melds, 2 * NUM_KINDS - 1), dtype=np.int16)
         table_ids: list[int] = []
         for row, meld in enumerate(round_.table[: self.max_melds]):
-            ids = meld.all_ids()
-            table_ids.extend(ids)
-            for i in ids:
-                melds[row, deck[i]] += 1
-            for i, meaning in zip(meld.ids, meld.meanings, strict=True):
-                meant = deck[i] if meaning is None else meaning.card()
-                if meant is not None and meant < NUM_KINDS - 1:
-                    melds[row, NUM_KINDS + meant] += 1
+            table_ids.extend(meld.all_ids())
+            melds[row] = self._meld_row(meld)
         depth = np.zeros(NUM_KINDS, dtype=np.int16)
         pile = round_.discard
         for above, card_id in enumerate(reversed(pile)):
@@ -109,9 +122,9 @@ class ObservationEncoder:
             "discard_depth": depth,
             "hand_sizes": np.array([len(round_.hands[s]) for s in order], dtype=np.int16),
             "opened": np.array([bool(opened[s]) for s in order], dtype=np.int8),
-            "scores": np.clip(
-                np.array([state.scores[s] for s in order], dtype=np.int64), -SCORE_BOUND, SCORE_BOUND
-            ).astype(np.int32),
+            "scores": np.array(
+                [max(-SCORE_BOUND, min(SCORE_BOUND, state.scores[s])) for s in order], dtype=np.int32
+            ),
             "stock": np.array([len(round_.stock)], dtype=np.int16),
             "counters": np.array(
                 [min(round_.turn_count, COUNTER_BOUND), min(state.round_index, COUNTER_BOUND)],
