@@ -16,7 +16,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from rummyai.cards import JOKER
+from rummyai.cards import JOKER, Slot
 from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.tile_model import TileModel, count_broken, decode, objective_value
 from rummyai.variants import Variant
@@ -162,33 +162,42 @@ def _add_kept(universe: _Universe, model: cp_model.CpModel, position: Position) 
     return shim.kept
 
 
+KEEP_PHASE_MIN = 0.005  # seconds granted at least to the fewest-melds-broken phase
+
+
 def solve_fast(
     position: Position, objective: str, time_limit: float | None, minimize_changes: bool = True
 ) -> Solution:
-    """Best play for an opened free-joker position on the cached universe model."""
+    """Best play for an opened free-joker position on the cached universe model.
+
+    Phase 1 finds the best cards (or points) on the universe model edited in place. Phase 2,
+    when start melds should be kept whole, fixes the hand cards to phase 1's answer and
+    maximises the melds kept on a copy with keep variables, within phase 1's time (at
+    least `KEEP_PHASE_MIN`); if it runs out, phase 1's table stands. The primary objective is
+    proven either way; the fewest-broken tie-break is best effort.
+    """
     start = time.perf_counter()
     universe = _universe(position.variant)
     base = universe.tm.model
-    kept: dict[int, Any] = {}
     universe.prepare(base, position)
-    _set_objective(universe, base, position, objective, len(position.table) + 1 if minimize_changes else 1)
-    model = base
-    if minimize_changes and position.table:
-        model = cp_model.CpModel()
-        model.proto.copy_from(base.proto)
-        kept = _add_kept(universe, model, position)
-        goal = model.proto.objective
-        for k in kept.values():
-            goal.vars.append(k.keep.index)
-            goal.coeffs.append(-1)
+    _set_objective(universe, base, position, objective, 1)
     solver = cp_model.CpSolver()
-    status = _solve(solver, model, time_limit)
-    view = _View(universe, position, kept)
+    status = _solve(solver, base, time_limit)
+    view = _View(universe, position, {})
+    played: list[int] = []
+    melds: list[tuple[Slot, ...]] = []
+    label = "feasible"
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(view, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-    else:
-        played, melds, label = [], [], "feasible"
+    if played and minimize_changes and position.table:
+        spent = time.perf_counter() - start
+        budget = max(spent, KEEP_PHASE_MIN)
+        if time_limit is not None:
+            budget = min(budget, max(time_limit - spent, 0.001))
+        better = _keep_phase(universe, position, solver, budget)
+        if better is not None:
+            melds = better
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     hv = position.variant.hand_values
@@ -197,6 +206,29 @@ def solve_fast(
     broken = count_broken(position, melds)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _keep_phase(
+    universe: _Universe, position: Position, first: cp_model.CpSolver, budget: float
+) -> list[tuple[Slot, ...]] | None:
+    """Re-lay the same played cards keeping as many start melds whole as possible."""
+    model = cp_model.CpModel()
+    model.proto.copy_from(universe.tm.model.proto)
+    variables = model.proto.variables
+    for var in universe.tm.played.values():
+        value = first.value(var)
+        variables[var.index].domain[0] = value
+        variables[var.index].domain[1] = value
+    kept = _add_kept(universe, model, position)
+    if not kept:
+        return None
+    model.maximize(sum(k.keep for k in kept.values()))
+    solver = cp_model.CpSolver()
+    status = _solve(solver, model, budget)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    _, melds, _ = decode(_View(universe, position, kept), solver)
+    return melds
 
 
 def _set_objective(
