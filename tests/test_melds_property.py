@@ -151,7 +151,7 @@ def check_consistent(variant: Variant, slots: tuple[Slot, ...], info: MeldInfo) 
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: "+".join([v.id, *sorted(v.options)]))
-@settings(max_examples=int(os.environ.get("RUMMYAI_MELD_EXAMPLES", "150")), deadline=None)
+@settings(max_examples=int(os.environ.get("RUMMYAI_MELD_EXAMPLES", "120")), deadline=None)
 @given(data=st.data())
 def test_constructed_melds_are_accepted_with_consistent_meanings(
     variant: Variant, data: st.DataObject
