@@ -21,7 +21,8 @@ _SHARED = """
     new melds from hand, openings, single lay-offs, and each draw-meld-discard operation -
     ranked by cards played, then points, duplicates removed), ``"solver"`` (those plus the
     exact solver's whole-table plays: most cards, most points, jokers held back, one card
-    fewer; about 100x slower per step) or any `CandidateBuilder`.
+    fewer; several solver calls per decision, so tens of milliseconds a step) or any
+    `CandidateBuilder`.
 
     ## Observation Space
     A `Dict` with three entries:

@@ -101,3 +101,26 @@ def test_aec_env_accepts_gymnasium_ids_and_three_players() -> None:
         assert obs["observation"]["hand_sizes"].shape == (3,)
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     assert seen == {"player_0", "player_1", "player_2"}
+
+
+@pytest.mark.parametrize("variant_id", ["rhine", "standard"])
+def test_aec_returns_are_the_final_totals(variant_id: str) -> None:
+    env = aec_env(
+        variant_id, num_players=3, options={"rounds": 2} if variant_id == "rhine" else None, max_turns=9
+    )
+    env.reset(seed=1)
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(1)
+    final: tuple[int, ...] = ()
+    for agent in env.agent_iter(5000):
+        obs, reward, terminated, truncated, info = env.last()
+        returns[agent] += reward
+        final = info["scores"]
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert obs["action_mask"].any()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents  # every agent finished
+    sign = -1 if env.variant.low_score_wins else 1
+    assert [returns[a] for a in env.possible_agents] == [sign * s for s in final]
