@@ -162,7 +162,9 @@ def _add_kept(universe: _Universe, model: cp_model.CpModel, position: Position) 
     return shim.kept
 
 
-KEEP_PHASE_MIN = 0.005  # seconds granted at least to the fewest-melds-broken phase
+# Work limit of the fewest-melds-broken phase, in CP-SAT's deterministic time units (so that
+# the same position always gets the same answer, whatever the machine's load).
+KEEP_PHASE_WORK = 0.02
 
 
 def solve_fast(
@@ -172,8 +174,8 @@ def solve_fast(
 
     Phase 1 finds the best cards (or points) on the universe model edited in place. Phase 2,
     when start melds should be kept whole, fixes the hand cards to phase 1's answer and
-    maximises the melds kept on a copy with keep variables, within phase 1's time (at
-    least `KEEP_PHASE_MIN`); if it runs out, phase 1's table stands. The primary objective is
+    maximises the melds kept on a copy with keep variables, within a deterministic work limit
+    (`KEEP_PHASE_WORK`); if that runs out first, its best table so far (or phase 1's) stands. The primary objective is
     proven either way; the fewest-broken tie-break is best effort.
     """
     start = time.perf_counter()
@@ -192,9 +194,7 @@ def solve_fast(
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
     if played and minimize_changes and position.table:
         spent = time.perf_counter() - start
-        budget = max(spent, KEEP_PHASE_MIN)
-        if time_limit is not None:
-            budget = min(budget, max(time_limit - spent, 0.001))
+        budget = None if time_limit is None else max(time_limit - spent, 0.001)
         better = _keep_phase(universe, position, solver, budget)
         if better is not None:
             melds = better
@@ -209,7 +209,7 @@ def solve_fast(
 
 
 def _keep_phase(
-    universe: _Universe, position: Position, first: cp_model.CpSolver, budget: float
+    universe: _Universe, position: Position, first: cp_model.CpSolver, budget: float | None
 ) -> list[tuple[Slot, ...]] | None:
     """Re-lay the same played cards keeping as many start melds whole as possible."""
     model = cp_model.CpModel()
@@ -224,6 +224,7 @@ def _keep_phase(
         return None
     model.maximize(sum(k.keep for k in kept.values()))
     solver = cp_model.CpSolver()
+    solver.parameters.max_deterministic_time = KEEP_PHASE_WORK
     status = _solve(solver, model, budget)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
