@@ -2,14 +2,13 @@
 
 Moves are written by physical id, so a replay is exact: ``"draw"``; ``{"play": ["12 13 104=7H"],
 "opening": [...]}`` (melds of ids, a wild's meaning after ``=``); ``{"give": 17}``;
-``{"rejected": {...}}``. Other move types (the draw-meld-discard family's) are written as their
-dataclass fields with a ``"type"`` key. Golden tests replay recorded files and compare scores.
+``{"rejected": {...}}``. The draw-meld-discard family's moves are written by
+`discard_moves.move_to_json` (``{"type": ...}``). Golden tests replay recorded files and compare scores.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +20,6 @@ from rummyai.engine.moves import Draw, Give, Move, Play, Rejected
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
 from rummyai.variants import Variant, get_variant
-
-_MOVE_MODULES = ("rummyai.engine.moves", "rummyai.engine.discard")
 
 
 @dataclass
@@ -86,12 +83,9 @@ def move_to_json(move: Move) -> Any:
         return {"give": move.card}
     if isinstance(move, Rejected):
         return {"rejected": move_to_json(move.play)}
-    fields = {f.name: getattr(move, f.name) for f in dataclasses.fields(move)}
-    try:
-        json.dumps(fields)
-    except TypeError:
-        raise RummyError(f"cannot record a {type(move).__name__} move") from None
-    return {"type": type(move).__name__, **fields}
+    from rummyai.engine import discard_moves  # the draw-meld-discard family writes its own moves
+
+    return discard_moves.move_to_json(move)
 
 
 def move_from_json(data: Any) -> Move:
@@ -109,23 +103,14 @@ def move_from_json(data: Any) -> Move:
             raise RummyError("a rejected move wraps a play")
         return Rejected(play)
     if isinstance(data, dict) and "type" in data:
-        fields = {k: _untuple(v) for k, v in data.items() if k != "type"}
-        for name in _MOVE_MODULES:
-            try:
-                module = importlib.import_module(name)
-            except ModuleNotFoundError:
-                continue
-            cls = getattr(module, str(data["type"]), None)
-            if isinstance(cls, type) and issubclass(cls, Move):
-                return cls(**fields)
+        from rummyai.engine import discard_moves
+
+        return discard_moves.move_from_json(data)
     raise RummyError(f"unknown recorded move {data!r}")
 
 
-def _untuple(value: Any) -> Any:
-    return tuple(_untuple(v) for v in value) if isinstance(value, list) else value
-
-
-def _results(state: GameState) -> list[dict[str, Any]]:
+def round_summaries(state: GameState) -> list[dict[str, Any]]:
+    """Winner, scores and ending of every finished round."""
     return [{"winner": r.winner, "scores": list(r.scores), "reason": r.reason} for r in state.history]
 
 
@@ -147,7 +132,7 @@ def record_match(
 
     final = play_match(rules, players, seed, choose, max_turns=max_turns, on_move=on_move)
     record.scores = list(final.scores)
-    record.rounds = _results(final)
+    record.rounds = round_summaries(final)
     return final, record
 
 

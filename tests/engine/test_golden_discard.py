@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rummyai.engine.discard_moves import move_from_json, move_to_json
-from rummyai.engine.discard_replay import record_discard_match, replay_discard, round_summaries
-from rummyai.engine.replay import MatchRecord
+from rummyai.engine.game import random_choice
+from rummyai.engine.replay import MatchRecord, record_match, replay, round_summaries
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 MATCHES: dict[str, tuple[int, int, list[str]]] = {
@@ -28,7 +28,7 @@ def _path(variant: str) -> Path:
 def test_golden_replay_reaches_recorded_scores(variant: str) -> None:
     record = MatchRecord.load(_path(variant))
     assert record.variant == variant and record.moves
-    final = replay_discard(record)
+    final = replay(record)
     assert final.match_over
     assert list(final.scores) == record.scores
     assert round_summaries(final) == record.rounds
@@ -46,8 +46,8 @@ def test_recorded_moves_round_trip(variant: str) -> None:
 
 def test_recording_is_deterministic() -> None:
     players, seed, options = MATCHES["standard"]
-    first, record = record_discard_match("standard", players, seed, options=options)
-    again, record2 = record_discard_match("standard", players, seed, options=options)
+    first, record = record_match("standard", players, seed, random_choice, options=options)
+    again, record2 = record_match("standard", players, seed, random_choice, options=options)
     assert record.moves == record2.moves and first.scores == again.scores
 
 
@@ -55,7 +55,7 @@ def regenerate() -> None:
     """Record the golden files anew."""
     GOLDEN.mkdir(exist_ok=True)
     for variant, (players, seed, options) in MATCHES.items():
-        _, record = record_discard_match(variant, players, seed, options=options)
+        _, record = record_match(variant, players, seed, random_choice, options=options)
         record.save(_path(variant))
         print(
             variant, len(record.moves), "moves, scores", record.scores, [r["reason"] for r in record.rounds]
