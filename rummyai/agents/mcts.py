@@ -26,7 +26,7 @@ import numpy as np
 from rummyai.agents.base import View
 from rummyai.agents.greedy import GreedyAgent, draw_or_best, give_highest, most_cards
 from rummyai.agents.holdback import HoldbackAgent
-from rummyai.agents.mcts_state import determinize, evaluate, rollout
+from rummyai.agents.mcts_state import Determinizer, evaluate, rollout
 from rummyai.agents.solver_play import best_legal_play, hand_cards_in, seat_position
 from rummyai.engine import game
 from rummyai.engine.moves import Draw, Move, Play
@@ -131,27 +131,36 @@ class MCTSAgent:
 
     # ------------------------------------------------------------------ search
     def search(self, view: View, candidates: list[Move], rng: np.random.Generator, started: float) -> Move:
-        """UCB1 over the root moves, one fresh determinization and rollout per iteration."""
+        """UCB1 over the root moves. The n-th visit of every move plays the n-th determinization
+        with the n-th rollout seed (common random numbers), so moves are compared on the same
+        hidden deals and the noise of the deal largely cancels out of their difference."""
         seat = int(view["seat"])
         k = len(candidates)
-        visits = np.zeros(k)
+        visits = np.zeros(k, dtype=int)
         totals = np.zeros(k)
         deadline = None if self.time_per_move is None else started + self.time_per_move
+        try:
+            sampler = Determinizer(view)
+        except RummyError:
+            return candidates[0]
+        samples: list[GameState] = []
+        seeds: list[int] = []
         for iteration in range(self.iterations):
             if deadline is not None and iteration >= k and time.perf_counter() > deadline:
                 break
-            try:
-                state = determinize(view, rng)
-            except RummyError:
-                return candidates[0]
             if iteration < k:
                 arm = iteration
             else:
                 means = totals / visits
                 bonus = self.exploration * np.sqrt(math.log(iteration) / visits)
                 arm = int(np.argmax(means + bonus))
+            n = int(visits[arm])
+            if n == len(samples):
+                samples.append(sampler.sample(rng))
+                seeds.append(int(rng.integers(2**62)))
             visits[arm] += 1
-            totals[arm] += self.simulate(state, candidates[arm], seat, rng)
+            rollout_rng = np.random.default_rng(seeds[n])
+            totals[arm] += self.simulate(samples[n], candidates[arm], seat, rollout_rng)
         tried = visits > 0
         means = np.where(tried, totals / np.maximum(visits, 1), -np.inf)
         self.last_stats = [(m, int(v), float(q)) for m, v, q in zip(candidates, visits, means, strict=True)]
@@ -161,6 +170,7 @@ class MCTSAgent:
     def simulate(self, state: GameState, move: Move, seat: int, rng: np.random.Generator) -> float:
         """Utility for `seat` of playing `move` in one determinization, then a truncated rollout."""
         rounds = len(state.history)
+        start = state.round.turn_count
         try:
             state = game.apply(state, move)
         except IllegalMoveError:
@@ -168,5 +178,7 @@ class MCTSAgent:
         result = state.history[rounds] if len(state.history) > rounds else None
         if result is None:
             state, result = rollout(state, self.rollout_turns, rng)
+        ended = state.finished if result is not None and state.finished is not None else state.round
+        delay = max(0, ended.turn_count - start - 1)
         card_weight, open_weight, scale = self.weights
-        return evaluate(state, result, seat, card_weight, open_weight, scale)
+        return evaluate(state, result, seat, card_weight, open_weight, scale, delay)

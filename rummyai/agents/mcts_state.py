@@ -24,7 +24,6 @@ from rummyai.engine.moves import Draw, Give, Move, Play
 from rummyai.engine.state import GameState, RoundResult, RoundState, TableMeld
 from rummyai.engine.tile_moves import layoffs, new_meld_plays
 from rummyai.errors import IllegalMoveError, RummyError
-from rummyai.variants import Variant
 
 
 def seen_cards(view: Mapping[str, Any]) -> set[int]:
@@ -57,110 +56,106 @@ def _discard_table(view: Mapping[str, Any]) -> tuple[TableMeld, ...]:
     return tuple(table)
 
 
-def deal_hidden(
-    view: Mapping[str, Any], variant: Variant, rng: np.random.Generator
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Opponents' hands and the stock, drawn uniformly from the cards the seat cannot see."""
-    seat = int(view["seat"])
-    sizes = [int(s) for s in view["hand_sizes"]]
-    seen = seen_cards(view)
-    unseen = [i for i in range(len(variant.deck)) if i not in seen]
-    hidden = sum(s for k, s in enumerate(sizes) if k != seat) + int(view["stock_size"])
-    if hidden != len(unseen):
-        raise RummyError(
-            f"cannot determinize seat {seat}: {len(unseen)} unseen cards but {hidden} hidden "
-            "(opponents' hands plus stock)"
-        )
-    order = [unseen[k] for k in rng.permutation(len(unseen))]
-    hands: list[tuple[int, ...]] = []
-    at = 0
-    for k, size in enumerate(sizes):
-        if k == seat:
-            hands.append(tuple(int(i) for i in view["hand"]))
-        else:
-            hands.append(tuple(sorted(order[at : at + size])))
-            at += size
-    return tuple(hands), tuple(order[at:])
-
-
-def determinize(view: Mapping[str, Any], rng: np.random.Generator) -> GameState:
-    """One game state consistent with `view`, the hidden cards dealt at random (see module doc).
+class Determinizer:
+    """Samples determinizations of one view; the view is read once, each sample only deals.
 
     Supported: the tile family in its normal phase and the draw-meld-discard family outside the
     knock phase; other positions raise RummyError (the agent then plays its fallback).
     """
-    variant = variant_of(view)
-    family = view.get("family")
-    if view.get("phase") in ("give", "extra", "knock"):
-        raise RummyError(f"no determinization in the {view.get('phase')} phase")
-    hands, stock = deal_hidden(view, variant, rng)
-    n = len(hands)
-    common: dict[str, Any] = {
-        "dealer": int(view["dealer"]),
-        "turn": int(view["turn"]),
-        "hands": hands,
-        "stock": stock,
-        "opened": tuple(bool(b) for b in view["opened"]),
-        "turn_count": int(view.get("turn_count", 0)),
-    }
-    if family == "play_or_draw":
-        from rummyai.engine.tile import TileData
 
-        rs = RoundState(
-            table=_tile_table(view),
-            played_before=(False,) * n,
-            passes=int(view.get("passes", 0)),
-            family_data=TileData(),
-            **common,
-        )
-    elif family == "draw_meld_discard":
-        from rummyai.engine.discard_rules import DiscardData
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.variant = variant = variant_of(view)
+        family = view.get("family")
+        if view.get("phase") in ("give", "extra", "knock"):
+            raise RummyError(f"no determinization in the {view.get('phase')} phase")
+        self.seat = seat = int(view["seat"])
+        self.sizes = sizes = [int(s) for s in view["hand_sizes"]]
+        self.hand = tuple(int(i) for i in view["hand"])
+        seen = seen_cards(view)
+        self.unseen = [i for i in range(len(variant.deck)) if i not in seen]
+        hidden = sum(s for k, s in enumerate(sizes) if k != seat) + int(view["stock_size"])
+        if hidden != len(self.unseen):
+            raise RummyError(
+                f"cannot determinize seat {seat}: {len(self.unseen)} unseen cards but {hidden} hidden "
+                "(opponents' hands plus stock)"
+            )
+        n = len(sizes)
+        common: dict[str, Any] = {
+            "dealer": int(view["dealer"]),
+            "turn": int(view["turn"]),
+            "opened": tuple(bool(b) for b in view["opened"]),
+            "turn_count": int(view.get("turn_count", 0)),
+        }
+        if family == "play_or_draw":
+            from rummyai.engine.tile import TileData
 
-        seat = int(view["seat"])
-        played = tuple(bool(b) for b in view["played"])
-        data = DiscardData(
-            phase=view["phase"],
-            taken=tuple(int(i) for i in view.get("taken", ())),
-            committed=tuple(int(i) for i in view.get("committed", ())),
-            fresh=not played[seat],
-            next_turn=seat,
-        )
-        rs = RoundState(
-            table=_discard_table(view),
-            discard=tuple(int(i) for i in view["discard"]),
-            played_before=played,
-            credited=tuple(int(c) for c in view["credited"]),
-            recycles=int(view.get("recycles", 0)),
-            family_data=data,
-            **common,
-        )
-    else:
-        raise RummyError(f"no determinization for the {family!r} turn family")
-    scores = tuple(int(s) for s in view.get("scores", (0,) * n))
-    seed = int(rng.integers(2**31))
-    return GameState(variant, seed, n, int(view.get("round_index", 0)), scores, rs)
+            self.template = RoundState(
+                hands=(),
+                stock=(),
+                table=_tile_table(view),
+                played_before=(False,) * n,
+                passes=int(view.get("passes", 0)),
+                family_data=TileData(),
+                **common,
+            )
+        elif family == "draw_meld_discard":
+            from rummyai.engine.discard_rules import DiscardData
+
+            played = tuple(bool(b) for b in view["played"])
+            data = DiscardData(
+                phase=view["phase"],
+                taken=tuple(int(i) for i in view.get("taken", ())),
+                committed=tuple(int(i) for i in view.get("committed", ())),
+                fresh=not played[seat],
+                next_turn=seat,
+            )
+            self.template = RoundState(
+                hands=(),
+                stock=(),
+                table=_discard_table(view),
+                discard=tuple(int(i) for i in view["discard"]),
+                played_before=played,
+                credited=tuple(int(c) for c in view["credited"]),
+                recycles=int(view.get("recycles", 0)),
+                family_data=data,
+                **common,
+            )
+        else:
+            raise RummyError(f"no determinization for the {family!r} turn family")
+        self.scores = tuple(int(s) for s in view.get("scores", (0,) * n))
+        self.round_index = int(view.get("round_index", 0))
+
+    def sample(self, rng: np.random.Generator) -> GameState:
+        """One game state consistent with the view, the hidden cards dealt at random."""
+        order = [self.unseen[k] for k in rng.permutation(len(self.unseen))]
+        hands: list[tuple[int, ...]] = []
+        at = 0
+        for k, size in enumerate(self.sizes):
+            if k == self.seat:
+                hands.append(self.hand)
+            else:
+                hands.append(tuple(sorted(order[at : at + size])))
+                at += size
+        rs = replace(self.template, hands=tuple(hands), stock=tuple(order[at:]))
+        seed = int(rng.integers(2**31))
+        return GameState(self.variant, seed, len(hands), self.round_index, self.scores, rs)
+
+
+def determinize(view: Mapping[str, Any], rng: np.random.Generator) -> GameState:
+    """One game state consistent with `view` (see `Determinizer`)."""
+    return Determinizer(view).sample(rng)
 
 
 # --------------------------------------------------------------------------- rollout policy
-def fast_tile_play(state: GameState, legal: Sequence[Move], rng: np.random.Generator) -> Move:
-    """A cheap greedy turn (no solver): open with the biggest opening listed, else lay down the
-    biggest new melds from hand and then single lay-offs, repeatedly; draw when nothing fits."""
+def fast_tile_turn(state: GameState, rng: np.random.Generator) -> Move:
+    """A cheap greedy turn (no solver) for an opened seat: lay down the biggest new melds from
+    hand, then single lay-offs (a random one each time), repeatedly; draw when nothing fits."""
     rs = state.round
-    seat = rs.turn
-    hand = rs.hands[seat]
-    gives = [m for m in legal if isinstance(m, Give)]
-    if gives:
-        values, deck = state.variant.hand_values, state.variant.deck
-        return max(gives, key=lambda m: values[deck[m.card]])
-    plays = [m for m in legal if isinstance(m, Play)]
-    if not plays:
-        return next((m for m in legal if isinstance(m, Draw)), legal[0])
-    if not rs.opened[seat]:
-        return max(plays, key=lambda m: hand_cards_in(m, hand))
     variant = state.variant
     table = list(rs.table)
-    left = list(hand)
-    while True:
+    left = list(rs.hands[rs.turn])
+    played = False
+    while left:
         melds = new_meld_plays(variant, left)
         if melds:
             meld = max(melds, key=lambda m: len(m.ids))
@@ -173,17 +168,19 @@ def fast_tile_play(state: GameState, legal: Sequence[Move], rng: np.random.Gener
             table[t] = meld
         used = set(meld.ids)
         left = [i for i in left if i not in used]
-        if not left:
-            break
-    return Play(tuple(table))
+        played = True
+    return Play(tuple(table)) if played else Draw()
 
 
 def fast_move(state: GameState, legal: Sequence[Move], rng: np.random.Generator) -> Move:
-    """The rollout policy: `fast_tile_play` on tile variants; elsewhere the legal move placing the
-    most hand cards, ties broken at random (so draws and discards vary between rollouts)."""
-    if state.variant.family == "play_or_draw":
-        return fast_tile_play(state, legal, rng)
+    """The rollout policy among listed moves: on tile variants the biggest opening (or the
+    highest-value give), elsewhere the move placing the most hand cards, ties broken at random
+    (so draws and discards vary between rollouts)."""
     hand = state.round.hands[state.to_act]
+    gives = [m for m in legal if isinstance(m, Give)]
+    if gives:
+        values, deck = state.variant.hand_values, state.variant.deck
+        return max(gives, key=lambda m: values[deck[m.card]])
     counts = [hand_cards_in(m, hand) for m in legal]
     best = max(counts)
     options = [m for m, c in zip(legal, counts, strict=True) if c == best]
@@ -191,13 +188,28 @@ def fast_move(state: GameState, legal: Sequence[Move], rng: np.random.Generator)
 
 
 def step(state: GameState, move: Move, legal: Sequence[Move]) -> GameState:
-    """Apply `move`, or the listed legal move placing the most hand cards if the engine rejects it
-    (fast plays are not checked beforehand; the engine judges them)."""
+    """Apply `move`, or the listed legal move placing the most hand cards if the engine rejects it."""
     try:
         return game.apply(state, move)
     except IllegalMoveError:
         hand = state.round.hands[state.to_act]
         return game.apply(state, max(legal, key=lambda m: hand_cards_in(m, hand)))
+
+
+def policy_step(state: GameState, rng: np.random.Generator) -> GameState:
+    """One decision of the rollout policy applied to `state`."""
+    rs = state.round
+    if (
+        state.variant.family == "play_or_draw"
+        and rs.opened[rs.turn]
+        and getattr(rs.family_data, "phase", "normal") == "normal"
+    ):
+        try:
+            return game.apply(state, fast_tile_turn(state, rng))
+        except IllegalMoveError:
+            pass  # e.g. a per-turn card cap: fall back to the listed moves
+    legal = game.legal_moves(state)
+    return step(state, fast_move(state, legal, rng), legal)
 
 
 def rollout(state: GameState, turns: int, rng: np.random.Generator) -> tuple[GameState, RoundResult | None]:
@@ -211,10 +223,7 @@ def rollout(state: GameState, turns: int, rng: np.random.Generator) -> tuple[Gam
     for _ in range(64 * max(1, turns)):
         if changes >= turns or state.match_over or len(state.history) > rounds:
             break
-        legal = game.legal_moves(state)
-        if not legal:
-            break
-        state = step(state, fast_move(state, legal, rng), legal)
+        state = policy_step(state, rng)
         if len(state.history) > rounds:
             break
         if state.to_act != seat:
@@ -232,9 +241,13 @@ def evaluate(
     card_weight: float = 3.0,
     open_weight: float = 10.0,
     scale: float = 40.0,
+    delay: int = 0,
+    discount: float = 0.97,
 ) -> float:
-    """Utility in [-1, 1] for `seat`: the round score difference if the round ended, else an
-    estimate from hand sizes, hand values and opened flags against each opponent (mean)."""
+    """Utility in [-1, 1] for `seat`. A finished round: +-0.9 for winning or losing it, plus a
+    tenth for the score difference, discounted by `discount` per turn of `delay` (the turns
+    since the root) so that winning now beats winning later. Otherwise an estimate within +-0.8 (below any win, above any
+    loss) from hand sizes, hand values and opened flags against the opponents' mean."""
     n = state.num_players
     if result is not None:
         sign = -1.0 if state.variant.low_score_wins else 1.0
@@ -242,7 +255,7 @@ def evaluate(
         others = [result.scores[k] for k in range(n) if k != seat]
         diff = sign * (mine - sum(others) / max(1, len(others)))
         won = 1.0 if result.winner == seat else -1.0 if result.winner is not None else 0.0
-        return 0.5 * won + 0.5 * math.tanh(diff / scale)
+        return (0.9 * won + 0.1 * math.tanh(diff / scale)) * discount**delay
     rs = state.round
     variant = state.variant
     values, deck = variant.hand_values, variant.deck
@@ -256,7 +269,7 @@ def evaluate(
     own = strength(seat)
     rivals = [strength(k) for k in range(n) if k != seat]
     gap = own - sum(rivals) / max(1, len(rivals))
-    return math.tanh(gap / (2 * scale))
+    return 0.8 * math.tanh(gap / (2 * scale))
 
 
 def with_round(state: GameState, rs: RoundState) -> GameState:

@@ -1,0 +1,149 @@
+"""The MCTS agent: legal moves on random positions, honest determinizations, seeded searches."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from rummyai.agents.mcts import MCTSAgent
+from rummyai.agents.mcts_state import determinize, evaluate, rollout, seen_cards
+from rummyai.engine import game
+from rummyai.engine.moves import Play
+from rummyai.engine.state import GameState
+from rummyai.errors import RummyError
+
+
+def random_position(variant: str, players: int, seed: int, moves: int) -> GameState:
+    """A position reached by `moves` uniformly random legal moves from a seeded deal."""
+    state = game.new_match(variant, players, seed, options=["rounds=1"] if variant == "rummikub" else None)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        legal = game.legal_moves(state)
+        if state.match_over or not legal:
+            break
+        plays = [m for m in legal if isinstance(m, Play)]
+        # prefer plays on tile variants so that the table fills up, else any legal move
+        pool = plays if plays and rng.random() < 0.7 else legal
+        nxt = game.apply(state, pool[int(rng.integers(len(pool)))])
+        if nxt.match_over or len(nxt.history) > len(state.history):
+            break
+        state = nxt
+    return state
+
+
+POSITIONS = [("rummikub", 2, s, m) for s, m in ((1, 0), (2, 12), (3, 30))] + [
+    ("rummikub", 3, 4, 20),
+    ("rummy-palace", 2, 5, 9),
+    ("rummy-palace", 3, 6, 25),
+    ("standard", 2, 7, 14),
+]
+
+
+def all_ids(state: GameState) -> list[int]:
+    rs = state.round
+    ids = [i for hand in rs.hands for i in hand] + list(rs.stock) + list(rs.discard)
+    for meld in rs.table:
+        ids.extend(meld.all_ids())
+    return ids
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "moves"), POSITIONS)
+def test_mcts_returns_a_legal_move(variant: str, players: int, seed: int, moves: int) -> None:
+    state = random_position(variant, players, seed, moves)
+    seat = state.to_act
+    agent = MCTSAgent(iterations=6, rollout_turns=2, seed=3)
+    agent.reset(11)
+    move = agent.act(game.view(state, seat), game.legal_moves(state))
+    assert game.validate(state, move) is None
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "moves"), POSITIONS)
+def test_determinization_hides_only_unseen_cards_and_keeps_sizes(
+    variant: str, players: int, seed: int, moves: int
+) -> None:
+    state = random_position(variant, players, seed, moves)
+    seat = state.to_act
+    view = game.view(state, seat)
+    seen = seen_cards(view)
+    samples = [determinize(view, np.random.default_rng(k)) for k in range(4)]
+    for sample in samples:
+        rs, real = sample.round, state.round
+        assert sorted(rs.hands[seat]) == sorted(real.hands[seat])
+        assert rs.table == real.table and rs.discard == real.discard
+        assert [len(h) for h in rs.hands] == [len(h) for h in real.hands]
+        assert len(rs.stock) == len(real.stock)
+        hidden = [i for k, h in enumerate(rs.hands) if k != seat for i in h] + list(rs.stock)
+        assert not seen & set(hidden)
+        # every physical card exactly once: nothing invented, nothing lost
+        assert Counter(all_ids(sample)) == Counter(range(len(state.variant.deck)))
+        assert game.view(sample, seat) == view
+    hidden_sets = {tuple(s.round.stock) for s in samples}
+    assert len(hidden_sets) > 1, "the hidden cards should be resampled"
+
+
+def test_determinization_rejects_inconsistent_counts() -> None:
+    state = random_position("rummikub", 2, 8, 4)
+    view = game.view(state, state.to_act)
+    view["stock_size"] += 1
+    with pytest.raises(RummyError, match="unseen"):
+        determinize(view, np.random.default_rng(0))
+
+
+def test_same_seed_same_move_and_statistics() -> None:
+    state = random_position("rummikub", 2, 2, 12)
+    view, legal = game.view(state, state.to_act), game.legal_moves(state)
+    runs = []
+    for _ in range(2):
+        agent = MCTSAgent(iterations=10, rollout_turns=2)
+        agent.reset(42)
+        move = agent.act(view, legal)
+        runs.append((move, agent.last_stats))
+    assert runs[0] == runs[1]
+
+
+def test_mcts_goes_out_when_it_can() -> None:
+    state = game.new_match("rummikub", 2, seed=5, options=["rounds=1"])
+    deck = state.variant.deck
+    from dataclasses import replace
+
+    from rummyai.cards import parse_cards
+
+    free = list(range(len(deck)))
+    hand = []
+    for kind in parse_cards("5H 6H 7H 8H 9C 9D 9S"):
+        card = next(i for i in free if deck[i] == kind)
+        free.remove(card)
+        hand.append(card)
+    rs = replace(
+        state.round,
+        turn=0,
+        hands=(tuple(hand), tuple(free[:8])),
+        stock=tuple(free[8:]),
+        opened=(True, True),
+    )
+    state = replace(state, round=rs)
+    agent = MCTSAgent(iterations=12, rollout_turns=2)
+    agent.reset(0)
+    move = agent.act(game.view(state, 0), game.legal_moves(state))
+    after = game.apply(state, move)
+    assert after.history and after.history[-1].winner == 0
+    assert len(agent.last_stats) > 1  # it searched (draw and partial plays were candidates too)
+
+
+def test_rollout_stops_and_evaluation_is_bounded() -> None:
+    state = random_position("rummikub", 2, 9, 10)
+    seat = state.to_act
+    sample = determinize(game.view(state, seat), np.random.default_rng(1))
+    after, result = rollout(sample, 4, np.random.default_rng(2))
+    assert result is not None or after.round.turn_count >= sample.round.turn_count + 4
+    value = evaluate(after, result, seat)
+    assert -1.0 <= value <= 1.0
+
+
+def test_bad_parameters_raise() -> None:
+    with pytest.raises(RummyError, match="iterations"):
+        MCTSAgent(iterations=0)
+    with pytest.raises(RummyError, match="time_per_move"):
+        MCTSAgent(time_per_move=0)
