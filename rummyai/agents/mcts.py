@@ -10,7 +10,10 @@ help at a budget of a second.
 
 Root moves on tile variants come from the solver (most cards, most points, the hold-back play
 keeping a joker or a fourth card) plus the draw and the engine's listed plays placing the most
-cards; on draw-and-discard variants they are the engine's legal moves. The budget is
+cards; on draw-and-discard variants they are the engine's legal moves. The first root move is
+always the greedy one, and by default the agent leaves it only for a move whose paired advantage
+over it (same determinizations, same rollout seeds) exceeds `deviation_z` standard errors: a
+truncated rollout is a noisy judge, and deviating on noise loses to plain greedy. The budget is
 `iterations` per decision, cut short by `time_per_move` seconds when given. With an iteration
 budget the agent is deterministic: the same seed gives the same moves.
 """
@@ -48,6 +51,7 @@ class MCTSAgent:
         card_weight: float = 3.0,
         open_weight: float = 10.0,
         scale: float = 40.0,
+        deviation_z: float = 1.5,
         solver_time_limit: float = 5.0,
         seed: int = 0,
     ) -> None:
@@ -68,6 +72,7 @@ class MCTSAgent:
         self.extra_legal = extra_legal
         self.max_candidates = max_candidates
         self.weights = (card_weight, open_weight, scale)
+        self.deviation_z = deviation_z
         self.greedy = GreedyAgent("cards", solver_time_limit)
         self.holdback = HoldbackAgent(time_limit=solver_time_limit)
         self.solver_time_limit = solver_time_limit
@@ -85,8 +90,9 @@ class MCTSAgent:
 
     # ------------------------------------------------------------------ acting
     def act(self, view: View, legal: Sequence[Move]) -> Move:
-        """The root move with the most visits after the search (ties: the best mean, then the
-        greedy move first)."""
+        """The move chosen by the search: with `deviation_z` > 0 the greedy move unless another
+        root move is significantly better on paired rollouts (`conservative_choice`), else the
+        most visited root move (ties: the best mean, then the greedy move first)."""
         if not legal:
             raise RummyError(f"mcts asked to act at seat {view.get('seat')} with no legal move")
         started = time.perf_counter()
@@ -138,6 +144,7 @@ class MCTSAgent:
         k = len(candidates)
         visits = np.zeros(k, dtype=int)
         totals = np.zeros(k)
+        values: list[list[float]] = [[] for _ in range(k)]
         deadline = None if self.time_per_move is None else started + self.time_per_move
         try:
             sampler = Determinizer(view)
@@ -160,12 +167,33 @@ class MCTSAgent:
                 seeds.append(int(rng.integers(2**62)))
             visits[arm] += 1
             rollout_rng = np.random.default_rng(seeds[n])
-            totals[arm] += self.simulate(samples[n], candidates[arm], seat, rollout_rng)
+            value = self.simulate(samples[n], candidates[arm], seat, rollout_rng)
+            values[arm].append(value)
+            totals[arm] += value
         tried = visits > 0
         means = np.where(tried, totals / np.maximum(visits, 1), -np.inf)
         self.last_stats = [(m, int(v), float(q)) for m, v, q in zip(candidates, visits, means, strict=True)]
-        best = max(range(k), key=lambda a: (visits[a], means[a], -a))
-        return candidates[best]
+        if self.deviation_z <= 0:
+            best = max(range(k), key=lambda a: (visits[a], means[a], -a))
+            return candidates[best]
+        return candidates[self.conservative_choice(values)]
+
+    def conservative_choice(self, values: list[list[float]]) -> int:
+        """The root move to play: the first candidate (the greedy move) unless another beats it
+        on the determinizations both were tried on by more than `deviation_z` standard errors of
+        the paired difference; among those that do, the one with the largest paired advantage."""
+        base = values[0]
+        best, best_gain = 0, 0.0
+        for arm in range(1, len(values)):
+            n = min(len(base), len(values[arm]))
+            if n < 3:
+                continue
+            diff = np.asarray(values[arm][:n]) - np.asarray(base[:n])
+            gain = float(diff.mean())
+            error = float(diff.std(ddof=1)) / math.sqrt(n)
+            if gain > self.deviation_z * error and gain > best_gain:
+                best, best_gain = arm, gain
+        return best
 
     def simulate(self, state: GameState, move: Move, seat: int, rng: np.random.Generator) -> float:
         """Utility for `seat` of playing `move` in one determinization, then a truncated rollout."""
