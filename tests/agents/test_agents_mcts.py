@@ -147,3 +147,14 @@ def test_bad_parameters_raise() -> None:
         MCTSAgent(iterations=0)
     with pytest.raises(RummyError, match="time_per_move"):
         MCTSAgent(time_per_move=0)
+
+
+def test_time_budget_cuts_the_search_short() -> None:
+    state = random_position("rummikub", 2, 2, 12)
+    view, legal = game.view(state, state.to_act), game.legal_moves(state)
+    agent = MCTSAgent(iterations=100_000, time_per_move=0.05, rollout_turns=2)
+    agent.reset(1)
+    move = agent.act(view, legal)
+    assert game.validate(state, move) is None
+    visits = sum(v for _, v, _ in agent.last_stats)
+    assert len(agent.last_stats) > 1 and visits < 100_000
