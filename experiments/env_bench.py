@@ -8,6 +8,7 @@ moves (``engine``) or also from the exact solver (``solver``, tile variants). RL
     .venv/bin/python experiments/env_bench.py                      # the table in the README
     .venv/bin/python experiments/env_bench.py --seconds 3 --variants rummikub --candidates solver
     .venv/bin/python experiments/env_bench.py --soak 1000          # 1000 one-round episodes per variant
+    .venv/bin/python experiments/env_bench.py --soak 1000 --max-turns 12 --variants standard
 
 `--soak N` plays N one-round matches per variant to their end with the masked random learner and
 counts errors (an exception anywhere in reset or step) and illegal actions; both must be 0.
@@ -110,11 +111,16 @@ def rlcard_gin_rummy(seconds: float) -> Row | None:
     return Row("rlcard gin-rummy", "-", "random (all seats)", episodes, steps, elapsed, steps / elapsed)
 
 
-def soak(variants: list[str], episodes: int, players: int) -> list[dict[str, Any]]:
-    """Play `episodes` one-round matches per variant to the end; count errors and illegal actions."""
+def soak(
+    variants: list[str], episodes: int, players: int, max_turns: int | None = None
+) -> list[dict[str, Any]]:
+    """Play `episodes` one-round matches per variant to the end (or cut after `max_turns` turns);
+    count errors and illegal actions."""
     results = []
     for variant in variants:
-        env = gym.make(ENV_OF[variant], num_players=players, options=ONE_ROUND.get(variant)).unwrapped
+        env = gym.make(
+            ENV_OF[variant], num_players=players, options=ONE_ROUND.get(variant), max_turns=max_turns
+        ).unwrapped
         rng = np.random.default_rng(0)
         errors: list[str] = []
         steps = illegal = 0
@@ -132,6 +138,7 @@ def soak(variants: list[str], episodes: int, players: int) -> list[dict[str, Any
                 errors.append(f"episode {episode}: {type(error).__name__}: {error}")
         row = {
             "variant": variant,
+            "max_turns": max_turns,
             "episodes": episodes,
             "learner_steps": steps,
             "errors": len(errors),
@@ -156,11 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
     parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--max-turns", type=int, default=None, help="soak: cut each round after N turns")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin the process to one CPU")
     args = parser.parse_args(argv)
-    pin_one_core()
+    if not args.no_pin:
+        pin_one_core()
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     if args.soak:
-        results = soak(variants, args.soak, args.players)
+        results = soak(variants, args.soak, args.players, args.max_turns)
         if args.json:
             with open(args.json, "w") as out:
                 json.dump(results, out, indent=1)
