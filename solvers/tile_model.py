@@ -162,7 +162,7 @@ class TileModel:
         for k, info in enumerate(() if self.opening else self.position.table):
             needed = k in locked or (v.joker_policy == "rhine" and info.wild_count > 0) or self.fixed_table
             if self.minimize_changes or needed:
-                forced = (k in locked and not self.position.opened) or self.fixed_table
+                forced = (k in locked and (self.safe or not self.position.opened)) or self.fixed_table
                 self._add_kept(k, info, forced=forced)
         if self.fixed_table:
             # new melds come from the hand (and jokers freed by swaps)
@@ -175,7 +175,7 @@ class TileModel:
             self._add_runs()
             self._add_groups()
         self.hand_claims: list[tuple[int, dict[int, IntVar], dict[int, IntVar], dict[int, IntVar]]] = []
-        if locked and self.position.opened:
+        if locked and self.position.opened and not self.safe:
             self._add_retrievals(locked)
         self.qualify: list[tuple[str, tuple[int, ...], IntVar, dict[int, IntVar]]] = []
         self.extra_need: list[tuple[int, LinearExpr]] = []
@@ -196,7 +196,8 @@ class TileModel:
             terms = list(self.usage[card])
             if card in self.allowance:
                 terms.append(-self.allowance[card])
-            blocked = card == JOKER and (self.jokers < self.avail[JOKER] or self.safe)
+            rhine_safe = self.safe and v.joker_policy == "rhine"
+            blocked = card == JOKER and (self.jokers < self.avail[JOKER] or rhine_safe)
             if card in self.played:
                 played: LinearExpr = self.played[card]
                 if not terms:
@@ -764,7 +765,8 @@ class TileModel:
         for window in run_windows(v, 13):
             for i, card in enumerate(window.cards):
                 naturals = window.cards[:i] + window.cards[i + 1 :]
-                if all(self.avail[c] for c in naturals):
+                # T4(d): the new meld holds a rack tile
+                if all(self.avail[c] for c in naturals) and any(self.hand_counts[c] for c in naturals):
                     joker = Slot(JOKER, Meaning(rank_of(card), window.suit))
                     slots = tuple(joker if n == i else Slot(c) for n, c in enumerate(window.cards))
                     out.append((naturals, slots, m.new_bool_var(f"S{k}r")))
@@ -774,6 +776,8 @@ class TileModel:
             for size in range(max(v.min_meld - 1, 2), top + 1):
                 for combo in combinations(suits, size):
                     naturals = tuple(make_card(rank, x) for x in combo)
+                    if not any(self.hand_counts[c] for c in naturals):
+                        continue
                     slots = (*(Slot(c) for c in naturals), Slot(JOKER, Meaning(rank)))
                     out.append((naturals, slots, m.new_bool_var(f"S{k}g")))
         return out
@@ -1055,10 +1059,9 @@ def solve_tile(
 ) -> Solution:
     """Best PLAY for a tile-style position (or no play when none is possible).
 
-    Rhine's joker rules are partly relaxed in the model; each answer is then checked by the
-    engine's judge and, if it fails, cut off and the model solved again (status ``feasible``
-    when a cut was needed or the cut budget ran out, since the relaxation is then not proven
-    exact).
+    Rhine's joker rules are partly relaxed in the model; its answer is checked by the engine's
+    judge and, if rejected, repaired by `_rhine_repair` (status ``feasible`` unless a bound
+    proves the repaired answer optimal).
     """
     start = time.perf_counter()
     rules = position.variant
