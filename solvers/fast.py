@@ -146,6 +146,7 @@ def _add_kept(universe: _Universe, model: cp_model.CpModel, position: Position) 
     shim.kept = {}
     shim.pooled = True
     shim.swaps_allowed = False
+    shim.safe_fixed = False
     for k, info in enumerate(position.table):
         shim._add_kept(k, info, forced=False)
     constraints = model.proto.constraints

@@ -94,8 +94,10 @@ class TileModel:
         committed: Sequence[int] = (),
         taken: int | None = None,
         safe: bool = False,
+        safe_fixed: bool = False,
     ) -> None:
-        self.safe = safe
+        self.safe = safe or safe_fixed
+        self.safe_fixed = safe_fixed
         self.committed = list(committed)
         self.taken = taken
         self.position = position
@@ -126,7 +128,7 @@ class TileModel:
         self.conservation: dict[int, cp_model.Constraint] = {}
         self.qualified: IntVar | None = None
         # draw-and-discard family: the table is never rearranged, melds only grow
-        self.fixed_table = not v.manipulation
+        self.fixed_table = not v.manipulation or safe_fixed
         self.swaps_allowed = self.fixed_table and v.joker_policy == "swap_exact" and position.opened
         self.count_open = opening or (self.fixed_table and v.opening == "points" and not position.opened)
         self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
@@ -196,7 +198,7 @@ class TileModel:
             terms = list(self.usage[card])
             if card in self.allowance:
                 terms.append(-self.allowance[card])
-            rhine_safe = self.safe and v.joker_policy == "rhine"
+            rhine_safe = self.safe and not self.safe_fixed and v.joker_policy == "rhine"
             blocked = card == JOKER and (self.jokers < self.avail[JOKER] or rhine_safe)
             if card in self.played:
                 played: LinearExpr = self.played[card]
@@ -337,7 +339,7 @@ class TileModel:
         wild_room = (
             self._wild_cap(13) - info.wild_count if self.variant.max_wilds_per_meld is not None else 99
         )
-        jokers_ok = self.jokers > 0 and wild_room > 0
+        jokers_ok = self.jokers > 0 and wild_room > 0 and not self.safe_fixed
         ext_jokers: list[IntVar] = []
         if info.kind == "run":
             assert info.suit is not None
@@ -1017,14 +1019,24 @@ def _rhine_repair(
     legal); if it reaches the relaxation's bound it is optimal. Otherwise cut rejected tables
     off and retry within a budget, and answer the best legal table found (``feasible``).
     """
-    safe = TileModel(position, objective, max_cards, minimize_changes, safe=True)
-    safe_solver, safe_status = solve_model(safe, time_limit)
     best_played: list[int] = []
     best_melds: list[tuple[Slot, ...]] = []
-    if safe_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        best_played, best_melds, _ = decode(safe, safe_solver)
     best = _score(position, objective, best_played)
-    if bound is not None and best == bound and safe_status == cp_model.OPTIMAL:
+    proven = False
+    # two always-legal models: (a) the table rearranged with jokers kept whole and none from
+    # the hand; (b) the table only grown by natural cards, new melds (jokers allowed) from hand
+    for rearrange in (True, False):
+        safe = TileModel(
+            position, objective, max_cards, minimize_changes, safe=rearrange, safe_fixed=not rearrange
+        )
+        safe_solver, safe_status = solve_model(safe, time_limit)
+        if safe_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            played, melds, _ = decode(safe, safe_solver)
+            score = _score(position, objective, played)
+            if score > best:
+                best_played, best_melds, best = played, melds, score
+                proven = bound is not None and score == bound and safe_status == cp_model.OPTIMAL
+    if proven:
         return best_played, best_melds, "optimal"
     budget = RHINE_BUDGET if time_limit is None else time_limit
     for _ in range(MAX_CUTS):
