@@ -22,8 +22,7 @@ from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs.candidates import Candidate, rank_moves
 from rummyai.errors import RummyError
-from rummyai.melds import _window_table
-from rummyai.variants import Variant
+from rummyai.variants import RunRule, Variant
 
 #: Solver calls made per decision, as (objective, hold back jokers, cap at best - 1 cards).
 PLANS: tuple[tuple[str, bool, bool], ...] = (
@@ -125,15 +124,24 @@ def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], open
         rule = variant.run_rules[suit]
         if rule is None:
             continue
-        for window, ranks in _window_table(rule, 3):
-            if rank not in ranks:
+        for window in _run_windows(rule):
+            if rank not in window:
                 continue
-            missing = sum(
-                1 for r in window if (r - 1) % 13 + 1 != rank and not present[suit * 13 + (r - 1) % 13]
-            )
+            missing = sum(1 for r in window if r != rank and not present[suit * 13 + r - 1])
             if missing <= jokers:
                 return True
     return False
+
+
+def _run_windows(rule: RunRule) -> list[tuple[int, ...]]:
+    """Ranks (1..13) of every 3-card run the rule allows (a high ace is rank 1)."""
+    if rule.wrap:
+        starts = range(1, 14)
+    else:
+        low = 1 if rule.ace_low else 2
+        high = 14 if rule.ace_high else rule.max_rank
+        starts = range(low, high - 1)
+    return [tuple((start - 1 + k) % 13 + 1 for k in range(3)) for start in starts]
 
 
 class SolverCandidates:
