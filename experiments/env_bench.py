@@ -112,7 +112,7 @@ def rlcard_gin_rummy(seconds: float) -> Row | None:
 
 
 def soak(
-    variants: list[str], episodes: int, players: int, max_turns: int | None = None
+    variants: list[str], episodes: int, players: int, max_turns: int | None = None, first_seed: int = 0
 ) -> list[dict[str, Any]]:
     """Play `episodes` one-round matches per variant to the end (or cut after `max_turns` turns);
     count errors and illegal actions."""
@@ -125,7 +125,7 @@ def soak(
         errors: list[str] = []
         steps = illegal = 0
         start = time.perf_counter()
-        for episode in range(episodes):
+        for episode in range(first_seed, first_seed + episodes):
             try:
                 obs, _ = env.reset(seed=episode)
                 done = False
@@ -140,6 +140,7 @@ def soak(
             "variant": variant,
             "max_turns": max_turns,
             "episodes": episodes,
+            "seeds": [first_seed, first_seed + episodes - 1],
             "learner_steps": steps,
             "errors": len(errors),
             "illegal_actions": illegal,
@@ -164,13 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
     parser.add_argument("--json", help="also write the rows to this file")
     parser.add_argument("--max-turns", type=int, default=None, help="soak: cut each round after N turns")
+    parser.add_argument("--first-seed", type=int, default=0, help="soak: seed of the first episode")
     parser.add_argument("--no-pin", action="store_true", help="do not pin the process to one CPU")
     args = parser.parse_args(argv)
     if not args.no_pin:
         pin_one_core()
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     if args.soak:
-        results = soak(variants, args.soak, args.players, args.max_turns)
+        results = soak(variants, args.soak, args.players, args.max_turns, args.first_seed)
         if args.json:
             with open(args.json, "w") as out:
                 json.dump(results, out, indent=1)
