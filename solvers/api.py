@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from rummyai.cards import card_str
@@ -38,6 +39,12 @@ def solve(
     """
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
+    if max_cards is not None:
+        if max_cards < 0:
+            raise RummyError(f"max_cards must be at least 0, got {max_cards}")
+        max_cards = None if max_cards >= len(position.hand) else int(max_cards)  # no cap: fast path
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise RummyError(f"time_limit must be a positive number of seconds, got {time_limit}")
     must = sorted(make_position(position.variant, committed).hand) if committed else []
     held = position.hand_counts()
     for card in set(must):

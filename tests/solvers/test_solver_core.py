@@ -146,6 +146,11 @@ def test_bad_input_is_rejected() -> None:
         solve("rummikub", "7H", objective="fun")
     with pytest.raises(RummyError):
         solve("nope", "7H")
+    with pytest.raises(RummyError):
+        solve("rummikub", "7H", max_cards=-1)
+    with pytest.raises(RummyError):
+        solve("rummikub", "7H", time_limit=0)
+    assert solve("rummikub", "7H 8H 9H", max_cards=10**30).cards_played == 3
 
 
 def test_solve_json_contract() -> None:
