@@ -1,4 +1,11 @@
-"""Exact meld-partition solvers: `solve` (CP-SAT) and `solve_json` (the CLI's JSON contract)."""
+"""Exact meld-partition solvers on OR-Tools CP-SAT.
+
+`solve` answers one position (hand, table, opened) with a `Solution`; `solve_json` implements the
+CLI's JSON contract. Modules: `position` (checked input, `Solution`), `tile_model` (the CP-SAT
+model for every supported variant), `fast` (cached model for the free-joker variants),
+`reference` (exhaustive search for tests), `check` (independent validity check) and
+`random_positions` (seeded positions for tests and benchmarks).
+"""
 
 from rummyai.solvers.api import solve, solve_json
 from rummyai.solvers.position import Position, Solution, make_position
