@@ -12,9 +12,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,serve,ray]'
 	touch $(STAMP)
 
+# The main job: a short duplicate-deal tournament of every agent on rummikub (resumes if interrupted).
 run: $(STAMP)
-	$(BIN)/rummyai variants
-	$(BIN)/rummyai play --variant rummikub --players 2 --agents random,random --seed 1
+	$(BIN)/rummyai tournament --variant rummikub --agents $(RUN_AGENTS) --games $(RUN_GAMES) \
+		--players 2 --seed 1 --workers 2 --out runs/quick
+
+RUN_AGENTS ?= random,greedy,greedy-points,holdback
+RUN_GAMES ?= 24
 
 lint: $(STAMP)
 	$(BIN)/ruff check rummyai solvers envs tests experiments
@@ -26,6 +30,11 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python experiments/selfplay_bench.py
+	$(BIN)/python experiments/discard_selfplay.py --matches 20
+	$(BIN)/python experiments/meld_speed.py 20000 1
+	$(BIN)/python experiments/solver_bench.py
+	$(BIN)/python experiments/env_bench.py
+	$(BIN)/python experiments/hint_bench.py --requests 200 --in-process
 
 clean:
 	rm -rf $(VENV) build *.egg-info
