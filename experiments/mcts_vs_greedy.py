@@ -9,7 +9,7 @@ result is reproducible; the seconds per move depend on the machine and its load.
 
     python experiments/mcts_vs_greedy.py --sets 20                    # a quick look
     python experiments/mcts_vs_greedy.py --sets 400 --workers 2       # a study
-    python experiments/mcts_vs_greedy.py --mcts mcts:iterations=60:rollout_turns=2
+    python experiments/mcts_vs_greedy.py --mcts mcts:iterations=60:rollout_turns=4:deviation_z=0
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--sets", type=int, default=40, help="duplicate sets (deals)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--mcts", default="mcts:iterations=100", help="mcts agent spec")
+    parser.add_argument("--mcts", default="mcts:iterations=30:rollout_turns=16", help="mcts agent spec")
     parser.add_argument("--baseline", default="greedy", help="baseline agent spec")
     parser.add_argument("--full-matches", action="store_true", help="whole matches, not one deal per set")
     parser.add_argument("--out", default="results/mcts_vs_greedy", help="output folder")

@@ -13,7 +13,9 @@ keeping a joker or a fourth card) plus the draw and the engine's listed plays pl
 cards; on draw-and-discard variants they are the engine's legal moves. The first root move is
 always the greedy one, and by default the agent leaves it only for a move whose paired advantage
 over it (same determinizations, same rollout seeds) exceeds `deviation_z` standard errors: a
-truncated rollout is a noisy judge, and deviating on noise loses to plain greedy. The budget is
+truncated rollout is a noisy judge, and deviating on noise loses to plain greedy. Rollouts run
+16 turns by default: at 4 turns the horizon rewards splitting a play over several turns (each turn
+with a play saves a draw before the horizon) and the agent lost to greedy. The budget is
 `iterations` per decision, cut short by `time_per_move` seconds when given. With an iteration
 budget the agent is deterministic: the same seed gives the same moves.
 """
@@ -42,9 +44,9 @@ class MCTSAgent:
 
     def __init__(
         self,
-        iterations: int = 200,
+        iterations: int = 30,
         time_per_move: float | None = None,
-        rollout_turns: int = 4,
+        rollout_turns: int = 16,
         exploration: float = 0.7,
         extra_legal: int = 2,
         max_candidates: int = 12,
