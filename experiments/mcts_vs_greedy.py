@@ -68,13 +68,17 @@ def main() -> None:
     pair = next(p for p in summary.pairs if p.a == args.mcts and p.b == args.baseline)
     low, high = pair.margin_ci
     verdict = "mcts better" if low > 0 else "greedy better" if high < 0 else "no significant difference"
+    win_low, win_high = pair.win_ci
+    by_wins = (
+        "mcts better" if win_low > 0.5 else "greedy better" if win_high < 0.5 else "no significant difference"
+    )
     print(f"{args.variant}, {args.players} players: {summary.sets} duplicate sets, {summary.games} games")
     print(
         f"{args.mcts} vs {args.baseline}: win rate {pair.win_rate:.3f} "
         f"[{pair.win_ci[0]:.3f}, {pair.win_ci[1]:.3f}] (95% CI)"
     )
     print(f"mean score margin (mcts - baseline): {pair.margin:+.2f} [{low:+.2f}, {high:+.2f}] (95% CI)")
-    print(f"verdict: {verdict}")
+    print(f"verdict (95%): by score margin {verdict}; by win rate {by_wins}")
     for stats in summary.agents:
         print(
             f"  {stats.agent}: {stats.games} games, mean score {stats.mean_score:+.2f}, "
