@@ -7,6 +7,7 @@ from typing import Any
 
 from rummyai.cards import card_str
 from rummyai.errors import RummyError
+from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.position import HandInput, Solution, TableInput, check_objective, make_position
 from rummyai.solvers.tile_model import solve_tile
@@ -25,6 +26,7 @@ def solve(
     minimize_changes: bool = True,
     committed: HandInput = (),
     taken: str | int | None = None,
+    score: int = 0,
 ) -> Solution:
     """Best move for `hand` against `table` under `variant`'s rules.
 
@@ -35,7 +37,9 @@ def solve(
     Draw-and-discard variants (``rummy-palace``, ``standard``) take the hand after the draw:
     table melds only grow (lay-offs) and new melds come from the hand; `committed` lists cards
     that must be played (a card taken from the discard row), `taken` a card that may not be the
-    discard; Rummy Palace keeps at least one card back for the discard.
+    discard; Rummy Palace keeps at least one card back for the discard. Black Heart
+    (``black-heart``) reads the opening chart line for the player's cumulative `score` when
+    `opened` is false; diamond swaps are not searched there.
     """
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
@@ -53,6 +57,9 @@ def solve(
     taken_card: int | None = None
     if taken is not None:
         taken_card = make_position(position.variant, [taken]).hand[0]
+    rules = position.variant
+    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
+        return solve_black_heart(position, objective, time_limit, max_cards, committed=must, score=score)
     if not must and taken_card is None and fast_path_ok(position, max_cards):
         return solve_fast(position, objective, time_limit, minimize_changes)
     return solve_tile(

@@ -18,6 +18,7 @@ from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card
 from rummyai.errors import MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
+from rummyai.solvers.reference_black_heart import reference_black_heart
 from rummyai.variants import Variant
 
 
@@ -117,11 +118,16 @@ def reference_solve(
     opened: bool = True,
     objective: str = "cards",
     max_cards: int | None = None,
+    committed: HandInput = (),
+    score: int = 0,
 ) -> Solution:
-    """Exhaustive best move for the free-rearrangement tile variants (small positions only)."""
+    """Exhaustive best move (small positions only); Black Heart takes `committed` and `score`."""
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
     rules = position.variant
+    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
+        must = make_position(rules, committed).hand if committed else ()
+        return reference_black_heart(position, objective, max_cards, must, score)
     if not rules.manipulation:
         return _fixed_table(position, objective, max_cards)
     if not rules.tile_style:

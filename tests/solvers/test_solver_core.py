@@ -253,9 +253,11 @@ def test_committed_card_that_fits_nowhere() -> None:
         solve("standard", "9H TH 4C 4D 4S", "5H 6H 7H 8H", committed="4S", max_cards=2)
 
 
-def test_unsupported_variant_says_so() -> None:
+def test_tile_model_refuses_black_heart() -> None:
+    """Black Heart has its own model (solvers.black_heart); the tile model says it cannot."""
     with pytest.raises(RummyError, match="black-heart"):
-        solve("black-heart", "7S 8S 9S")
+        solve_tile(make_position("black-heart", "7S 8S 9S"), "cards", None, None)
+    assert solve("black-heart", "7S 8S 9S").cards_played == 3
 
 
 @pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
