@@ -67,7 +67,7 @@ def solve(
     )
 
 
-_KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "max_cards"}
+_KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "max_cards", "score"}
 
 
 def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
@@ -75,8 +75,8 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
 
     Input keys: ``hand`` (tokens or a string), ``table`` (melds as token lists or strings, or
     one ``|``-separated string), ``opened`` (default true), ``objective`` (default ``cards``),
-    optional ``variant`` (else the `variant` argument, else ``rummikub``), ``time_limit`` and
-    ``max_cards``. Output keys: ``status``, ``played``, ``melds``, ``cards_played``,
+    optional ``variant`` (else the `variant` argument, else ``rummikub``), ``time_limit``,
+    ``max_cards`` and ``score`` (Black Heart's cumulative score for the opening chart). Output keys: ``status``, ``played``, ``melds``, ``cards_played``,
     ``points_played`` and ``ms``.
     """
     try:
@@ -94,6 +94,9 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             raise RummyError(f"'opened' must be true or false, got {opened!r}")
         limit = obj.get("time_limit")
         cards = obj.get("max_cards")
+        score = obj.get("score", 0)
+        if isinstance(score, bool) or not isinstance(score, int):
+            raise RummyError(f"'score' must be an integer, got {score!r}")
         for name, value in (("time_limit", limit), ("max_cards", cards)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 raise RummyError(f"{name!r} must be a number, got {value!r}")
@@ -105,6 +108,7 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             objective=str(obj.get("objective", "cards")),
             time_limit=None if limit is None else float(limit),
             max_cards=None if cards is None else int(cards),
+            score=score,
         )
     except RummyError as error:
         return {"error": str(error)}

@@ -118,3 +118,23 @@ def test_committed_card_must_be_played() -> None:
     assert 19 in solution.played  # 7H
     with pytest.raises(IllegalMoveError):
         solve(BH, "7S 7C 2H", opened=True, committed="2H")
+
+
+def test_diamond_wilds_stay_in_their_scopes() -> None:
+    assert solve(BH, "7S 8S JD").cards_played == 0  # J♦ stands only for a heart
+    assert solve(BH, "5H 6H QD").cards_played == 0  # Q♦ stands only for a spade or club
+    assert solve(BH, "7S 7C JD").table_text() == "7S 7C JD=7H"
+    assert solve(BH, "5H 6H KD").cards_played == 3  # K♦ stands for any card
+    # a wild standing for a black court card takes an escort; J♦ may be that escort
+    solution = solve(BH, "QS QC KD JD 3H", objective="cards")
+    assert solution.cards_played == 5
+    check_solution(make_position(BH, "QS QC KD JD 3H"), solution)
+
+
+def test_json_takes_the_score() -> None:
+    from rummyai.solvers import solve_json
+
+    position = {"variant": BH, "hand": "7S 7C JD 2H", "opened": False}
+    assert solve_json({**position, "score": 0})["cards_played"] == 3
+    assert solve_json({**position, "score": 100})["cards_played"] == 0
+    assert "error" in solve_json({**position, "score": "high"})
