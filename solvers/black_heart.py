@@ -302,10 +302,15 @@ def solve_black_heart(
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
     status = solver.solve(m)
+    if status == cp_model.INFEASIBLE:  # only a committed card can make the empty play illegal
+        raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if committed:
-            raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
-        raise IllegalMoveError("solver", "the Black Heart model found no answer in the time limit")
+            raise IllegalMoveError("5.2", "no play of the committed card was found within the time limit")
+        ms = (time.perf_counter() - start_time) * 1000
+        kept = tuple(tuple(info.slots) for info in position.table)
+        empty = sum(v.hand_values[c] for c in position.hand) if objective == "penalty" else 0
+        return Solution((), kept, "feasible", objective, empty, 0, 0, ms)
     val = solver.value
     pool = [c for c in esc for _ in range(val(esc[c]))]
     melds: list[tuple[Slot, ...]] = []
