@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from rummyai.cards import card_str, parse_cards
 from rummyai.errors import IllegalMoveError
-from rummyai.solvers import make_position, solve
+from rummyai.melds import analyze_meld
+from rummyai.solvers import Position, Solution, make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.reference import reference_solve
 from rummyai.variants import get_variant
@@ -50,6 +51,23 @@ def _case(seed: int) -> tuple[list[str], list[str], bool, int, str, list[str]]:
     return hand, table, opened, score, objective, committed
 
 
+def _check_turn(position: Position, solution: Solution, score: int) -> None:
+    """Old melds only grow (their slots kept, escorts included); the opening chart is met."""
+    rest = list(solution.melds)
+    for info in position.table:
+        grown = [m for m in rest if not Counter(info.slots) - Counter(m)]
+        assert grown, f"table meld {info} was broken"
+        rest.remove(grown[0])
+    if position.opened or not solution.played or len(solution.played) == len(position.hand):
+        return
+    infos = [analyze_meld(position.variant, m) for m in rest]
+    if any(i.kind == "royale" for i in infos):
+        return
+    line = [step for step in position.variant.opening_chart if score >= step.min_score][-1]
+    sizes = sorted((len(i.cards) for i in infos), reverse=True)
+    assert len(sizes) >= line.melds and sum(sizes[: line.melds]) >= line.min_cards
+
+
 def _key(solution: object, objective: str) -> tuple[int, int]:
     cards, points = solution.cards_played, solution.points_played  # type: ignore[attr-defined]
     return (cards, points) if objective == "cards" else (points, cards)
@@ -76,6 +94,7 @@ def test_matches_reference(seed: int) -> None:
     )
     position = make_position(BH, hand, table, opened)
     check_solution(position, fast)
+    _check_turn(position, fast, score)
     assert not Counter(parse_cards(" ".join(committed))) - Counter(fast.played)
     assert fast.status == "optimal"
 
