@@ -81,7 +81,18 @@ def test_jsonl_answers_every_line_and_reports_bad_ones(monkeypatch: pytest.Monke
 
 
 def test_play_json_is_reproducible_and_complete() -> None:
-    argv = ("play", "--variant", "rummy-board", "--players", "2", "--agents", "random,random", "--seed", "5", "--json")
+    argv = (
+        "play",
+        "--variant",
+        "rummy-board",
+        "--players",
+        "2",
+        "--agents",
+        "random,random",
+        "--seed",
+        "5",
+        "--json",
+    )
     first, second = run(*argv), run(*argv)
     record = json.loads(first[1])
     assert first == second
@@ -91,13 +102,17 @@ def test_play_json_is_reproducible_and_complete() -> None:
 
 @pytest.mark.parametrize("variant_id", VARIANT_IDS)
 def test_play_finishes_every_variant_with_four_players(variant_id: str) -> None:
-    status, text = run("play", "--variant", variant_id, "--players", "4", "--seed", "2", "--json", "--max-turns", "400")
+    status, text = run(
+        "play", "--variant", variant_id, "--players", "4", "--seed", "2", "--json", "--max-turns", "400"
+    )
     record = json.loads(text)
     assert status == 0 and record["players"] == 4 and record["winners"]
 
 
 def test_solve_json_contract_keys() -> None:
-    status, text = run("solve", "--variant", "rummikub", "--hand", "7H 8H 9H JK", "--table", "3C 4C 5C | 8S 8D 8H", "--json")
+    status, text = run(
+        "solve", "--variant", "rummikub", "--hand", "7H 8H 9H JK", "--table", "3C 4C 5C | 8S 8D 8H", "--json"
+    )
     answer = json.loads(text)
     assert status == 0
     assert {"status", "played", "melds", "cards_played", "points_played", "ms"} <= set(answer)
