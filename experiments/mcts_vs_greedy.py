@@ -18,15 +18,7 @@ import argparse
 import time
 from pathlib import Path
 
-from rummyai.agents import AGENTS, register_agent
 from rummyai.arena import run_tournament
-
-if "mcts" not in AGENTS:  # until the package registers it itself
-    register_agent(
-        "mcts",
-        "rummyai.agents.mcts:MCTSAgent",
-        "information-set MCTS over solver candidates with determinized truncated rollouts",
-    )
 
 
 def parse_args() -> argparse.Namespace:

@@ -34,6 +34,11 @@ register_agent(
     "rummyai.agents.holdback:HoldbackAgent",
     "greedy that holds back the 4th card of new melds and keeps jokers while no opponent is close to out",
 )
+register_agent(
+    "mcts",
+    "rummyai.agents.mcts:MCTSAgent",
+    "information-set MCTS: determinized 16-turn rollouts over solver candidates, UCB1 at the root",
+)
 
 __all__ = [
     "AGENTS",
