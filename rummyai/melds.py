@@ -183,6 +183,10 @@ def _analyze(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo:
         info = _interpret(variant, slots, roles, reasons)
         if info is not None:
             return info
+    rule = variant.royale
+    escorted = any(s.escort is not None for s in slots)
+    if rule is not None and escorted and sorted(s.card for s in slots) == sorted(rule.cards):
+        raise MeldError(f"'{_text(slots)}' is not a valid meld: the Diamond Royale takes no escorts (§6.2)")
     raise MeldError(f"'{_text(slots)}' is not a valid meld: {reasons.best()}")
 
 
@@ -257,7 +261,8 @@ def _royale(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo | None:
     if any(s.meaning is not None and not _means_itself(s) for s in slots):
         return None
     if any(s.escort is not None for s in slots):
-        raise MeldError("the Diamond Royale takes no escorts (§6.2)")
+        return None  # no Royale (it takes no escorts), but maybe a group: J♦ Q♦=J♠/A♥ K♦=J♣/2♥
+
     ordered = tuple(Slot(c) for c in rule.cards)
     return MeldInfo(
         "royale",

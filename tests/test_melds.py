@@ -422,3 +422,11 @@ def test_black_heart_played_values_count_diamonds_by_print() -> None:
     assert played_value(bh, meld(bh, "3S 4S QD")) == 5 + 5 + 15
     assert played_value(bh, meld(bh, "6H JD 8H")) == 5 + 10 + 5
     assert played_value(bh, meld(bh, "QC/2H QS/7H KD")) == 10 + 5 + 10 + 5 + 20
+
+
+def test_black_heart_6_2_all_three_diamonds_with_escorts_are_a_group_not_a_royale() -> None:
+    variant = get_variant("black-heart")
+    info = analyze_meld(variant, "JD QD/AH KD/2H")
+    assert info.kind == "group" and info.rank == 11
+    with pytest.raises(MeldError, match="escort"):
+        analyze_meld(variant, "JD/2H QD KD")
