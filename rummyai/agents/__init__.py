@@ -39,6 +39,11 @@ register_agent(
     "rummyai.agents.mcts:MCTSAgent",
     "information-set MCTS: determinized 16-turn rollouts over solver candidates, UCB1 at the root",
 )
+register_agent(
+    "learned",
+    "rummyai.agents.learned:LearnedAgent",
+    "scores solver candidates with a small weight matrix trained by CEM against greedy (tile variants)",
+)
 
 __all__ = [
     "AGENTS",
