@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 
 from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card
 from rummyai.errors import MeldError, RummyError
@@ -29,42 +29,59 @@ class _Candidate:
     open_value: int
 
 
+def _rank_sequences() -> Iterator[list[int]]:
+    """Every sequence of consecutive ranks of length 3..13, written low to high: A..K, then the
+    ones ending in a high ace (..K A) and the ones wrapping past it (..K A 2..). Which of them
+    are runs is left to `analyze_meld`."""
+    for start in range(1, 14):
+        for length in range(3, 14):
+            yield [(start - 1 + k) % 13 + 1 for k in range(length)]
+
+
+def _wild_fillings(variant: Variant, avail: list[int], count: int) -> list[tuple[int, ...]]:
+    """Every ordered choice of `count` available wild cards (jokers, Rhine's wild twos)."""
+    pool = [c for c in range(53) if avail[c] and variant.always_wild(c) for _ in range(avail[c])]
+    return sorted(set(permutations(pool, count)))
+
+
 def _runs(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
-    jokers = avail[JOKER]
+    free = [avail[c] if not variant.always_wild(c) else 0 for c in range(53)]
+    wilds = sum(avail[c] for c in range(53) if variant.always_wild(c))
     for suit in range(4):
-        for start in range(1, 15):
-            for length in range(3, 14):
-                positions = list(range(start, start + length))
-                if positions[-1] > 14:
-                    break
-                cards = [make_card(p, suit) for p in positions]
-                missing = [i for i, c in enumerate(cards) if avail[c] == 0]
-                if len(missing) > jokers:
-                    continue
-                present = [i for i in range(length) if i not in missing]
-                for extra in range(jokers - len(missing) + 1):
-                    for chosen in combinations(present, extra):
-                        wild = set(missing) | set(chosen)
+        for ranks in _rank_sequences():
+            length = len(ranks)
+            cards = [make_card(r, suit) for r in ranks]
+            missing = [i for i, c in enumerate(cards) if free[c] == 0]
+            if len(missing) > wilds:
+                continue
+            present = [i for i in range(length) if i not in missing]
+            for extra in range(wilds - len(missing) + 1):
+                for chosen in combinations(present, extra):
+                    spots = sorted(set(missing) | set(chosen))
+                    for filling in _wild_fillings(variant, avail, len(spots)):
+                        wild = dict(zip(spots, filling, strict=True))
                         yield tuple(
-                            Slot(JOKER, Meaning(positions[i] if positions[i] <= 13 else 1, suit))
-                            if i in wild
-                            else Slot(cards[i])
+                            Slot(wild[i], Meaning(ranks[i], suit)) if i in wild else Slot(cards[i])
                             for i in range(length)
                         )
 
 
 def _groups(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
-    jokers = avail[JOKER]
+    wilds = sum(avail[c] for c in range(53) if variant.always_wild(c))
     for rank in range(1, 14):
         cards = [make_card(rank, s) for s in range(4)]
-        ranges = [range(avail[c] + 1) for c in cards]
+        ranges = [range(1) if variant.always_wild(c) else range(avail[c] + 1) for c in cards]
         for numbers in product(*ranges):
             naturals = [c for c, n in zip(cards, numbers, strict=True) for _ in range(n)]
             if not naturals:
                 continue
-            for j in range(jokers + 1):
-                if len(naturals) + j >= 3:
-                    yield tuple(Slot(c) for c in naturals) + (Slot(JOKER, Meaning(rank)),) * j
+            for j in range(wilds + 1):
+                if len(naturals) + j < 3:
+                    continue
+                for filling in _wild_fillings(variant, avail, j):
+                    if list(filling) != sorted(filling):
+                        continue  # a group's wilds are interchangeable: one order is enough
+                    yield tuple(Slot(c) for c in naturals) + tuple(Slot(w, Meaning(rank)) for w in filling)
 
 
 def candidate_melds(variant: Variant, avail: list[int]) -> list[_Candidate]:
@@ -86,6 +103,14 @@ def candidate_melds(variant: Variant, avail: list[int]) -> list[_Candidate]:
         seen.add(key)
         out.append(_Candidate(info, tuple(counts), value))
     return out
+
+
+def _opening_met(rules: Variant, new: list[_Candidate]) -> bool:
+    """Whether these new melds from the hand make a points opening (one of them alone, under
+    `opening_single_meld`)."""
+    values = [c.open_value for c in new]
+    total = max(values, default=0) if rules.opening_single_meld else sum(values)
+    return total >= rules.opening_points
 
 
 def _score(position: Position, objective: str, played: list[int]) -> tuple[int, int]:
@@ -150,7 +175,7 @@ def reference_solve(
             played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
             ok = 0 < len(played) <= cap
             if ok and exclusive:
-                ok = sum(c.open_value for c in chosen) >= rules.opening_points
+                ok = _opening_met(rules, chosen)
             if ok:
                 found.append((_score(position, objective, played), played, [c.info for c in chosen]))
         for k in range(index, len(candidates)):
@@ -188,6 +213,11 @@ def reference_solve(
     return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms)
 
 
+def _rank(position: int) -> int:
+    """Rank 1..13 of a run position (14 is the high ace)."""
+    return 1 if position == 14 else position
+
+
 def _grown(info: MeldInfo, form: MeldInfo, swaps_ok: bool) -> int | None:
     """How many of `info`'s jokers `form` frees by swaps if `form` is `info` with cards laid off
     (None if it is not)."""
@@ -196,12 +226,16 @@ def _grown(info: MeldInfo, form: MeldInfo, swaps_ok: bool) -> int | None:
     if info.kind == "run":
         if form.suit != info.suit:
             return None
-        at = dict(zip(form.positions, zip(form.slots, form.as_wild, strict=True), strict=True))
+        # keyed by rank: a lay-off before a low ace (K A 2 3 under cyclic laying) makes it high
+        at = {
+            _rank(p): pair
+            for p, pair in zip(form.positions, zip(form.slots, form.as_wild, strict=True), strict=True)
+        }
         swaps = 0
         for slot, wild, position in zip(info.slots, info.as_wild, info.positions, strict=True):
-            if position not in at:
+            if _rank(position) not in at:
                 return None
-            slot_f, wild_f = at[position]
+            slot_f, wild_f = at[_rank(position)]
             if wild and not wild_f:
                 swaps += 1
             elif not wild and (wild_f or slot_f.card != slot.card):
@@ -248,7 +282,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None) -> S
         played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
         if not 0 < len(played) <= cap:
             return
-        if needs_open and sum(c.open_value for c in new) < rules.opening_points:
+        if needs_open and not _opening_met(rules, new):
             return
         score = _score(position, objective, played)
         if score > best[0]:

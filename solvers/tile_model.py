@@ -29,7 +29,7 @@ from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card, rank_of, su
 from rummyai.errors import IllegalMoveError, MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.solvers.position import Position, Solution
-from rummyai.solvers.universe import RunWindow, position_range, run_windows
+from rummyai.solvers.universe import RunWindow, run_sides, run_windows, unrolled_rank
 from rummyai.variants import Variant
 
 IntVar = cp_model.IntVar
@@ -137,6 +137,8 @@ class TileModel:
         self.kept: dict[int, _Kept] = {}
         self.retrievals: list[_Retrieval] = []
         self.open_value: list[LinearExpr] = []
+        # opening_single_meld: one flag per new meld shape worth the opening points on its own
+        self.single_open: list[IntVar] = []
         self.max_cards = max_cards
         self.minimize_changes = minimize_changes and not opening
         self._build()
@@ -236,7 +238,10 @@ class TileModel:
         if self.count_open:
             play = m.new_bool_var("play")
             m.add(cards <= len(self.position.hand) * play)
-            m.add(sum(self.open_value) >= v.opening_points * play)
+            if v.opening_single_meld:
+                m.add(sum(self.single_open) >= play)
+            else:
+                m.add(sum(self.open_value) >= v.opening_points * play)
         self._objective()
 
     def _hand_claims(self) -> None:
@@ -345,19 +350,11 @@ class TileModel:
             assert info.suit is not None
             rule = self.variant.run_rules[info.suit]
             assert rule is not None
-            low, high = position_range(rule)
-            first, last = info.positions[0], info.positions[-1]
             reach = 2 if self.variant.manipulation else 12
-            sides = (
-                [first - d for d in range(1, reach + 1)],
-                [last + d for d in range(1, reach + 1)],
-            )
-            for side in sides:
+            for side in run_sides(rule, info.positions, reach):
                 prev: IntVar | None = None
                 for p in side:
-                    if not low <= p <= high:
-                        break
-                    card = make_card(p, info.suit)
+                    card = make_card(unrolled_rank(p), info.suit)
                     if self.avail[card] == 0 and not jokers_ok:
                         break
                     if self.pooled:
@@ -495,6 +492,8 @@ class TileModel:
             if self.count_open:
                 values = [self._opening_card_value(p, False) for p in window.positions]
                 self.open_value.append(sum(values) * count)
+                if sum(values) >= self.variant.opening_points:
+                    self._single_open(count)
                 if self.variant.opening_wild_value == "zero":
                     for value, joker in zip(values, joker_vars, strict=True):
                         if joker is not None:
@@ -521,7 +520,10 @@ class TileModel:
                     for c in cards:
                         self.usage[c].append(count)
                     if self.count_open:
-                        self.open_value.append(self._opening_card_value(rank, True) * size * count)
+                        value = self._opening_card_value(rank, True) * size
+                        self.open_value.append(value * count)
+                        if value >= v.opening_points:
+                            self._single_open(count)
                     self.group_sets.append((cards, count))
 
     def _add_groups(self) -> None:
@@ -579,7 +581,30 @@ class TileModel:
                 value = self._opening_card_value(rank, True)
                 counted = size if v.opening_wild_value == "represented" else total_nat
                 self.open_value.append(value * counted)
+                self._single_open_group(value, count, size)
             self.groups.append(_Group(rank, count, nat, jv))
+
+    def _single_open(self, count: IntVar) -> None:
+        """A flag that one of `count` copies of a shape worth the opening points is the opening."""
+        if not self.variant.opening_single_meld:
+            return
+        flag = self.model.new_bool_var("open1")
+        self.model.add(flag <= count)
+        self.single_open.append(flag)
+
+    def _single_open_group(self, value: int, count: IntVar, size: LinearExpr) -> None:
+        """Aggregated groups of one rank (cards worth `value` each): one of them may open alone
+        once it holds `need` cards. The balanced deal of `decode` makes a group of ceil(size /
+        count) cards, which reaches `need` when size >= min_meld * count + 1 if need is
+        min_meld + 1 (larger needs are refused by `solve_tile`)."""
+        v = self.variant
+        need = _single_group_need(v, value)
+        if not v.opening_single_meld or need is None:
+            return
+        flag = self.model.new_bool_var("open1g")
+        self.model.add(flag <= count)
+        self.model.add(size >= v.min_meld * count + max(need - v.min_meld, 0) * flag)
+        self.single_open.append(flag)
 
     def _add_retrievals(self, locked: set[int]) -> None:
         """T4: a locked meld's joker may leave it when the rack gives a natural with its meaning.
@@ -785,6 +810,27 @@ class TileModel:
         return out
 
 
+def _single_group_need(variant: Variant, value: int) -> int | None:
+    """Cards a group of cards worth `value` each needs to open alone, None if no group can."""
+    need = -(-variant.opening_points // value) if value > 0 else None
+    if need is None or (variant.group_max is not None and need > variant.group_max):
+        return None
+    return need
+
+
+def _single_meld_exact(variant: Variant) -> bool:
+    """Whether the single-meld opening flags are exact: represented wilds, and no rank whose
+    lone opening group would need more than min_meld + 1 cards (the balanced group deal)."""
+    if variant.opening_wild_value != "represented":
+        return False
+    for rank in range(1, 14):
+        value = variant.opening_group_ace if rank == 1 else variant.opening_values[rank]
+        need = _single_group_need(variant, value)
+        if need is not None and need > variant.min_meld + 1:
+            return False
+    return True
+
+
 def _deal_groups(
     rank: int, count: int, naturals: dict[int, int], jokers: int, variant: Variant
 ) -> list[list[Slot]]:
@@ -838,10 +884,12 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
             )
         if info.kind == "run":
             assert info.suit is not None
-            slots = {p: (s, False) for p, s in zip(info.positions, info.slots, strict=True)}
+            # keys are unrolled positions (see `run_sides`): sorted, they give the run's order
+            first = info.positions[0]
+            slots = {first + i: (s, False) for i, s in enumerate(info.slots)}
             for p, (filled, natural) in kept.ext.items():
                 if val(filled):
-                    card = make_card(p, info.suit)
+                    card = make_card(unrolled_rank(p), info.suit)
                     joker = Slot(JOKER, Meaning(rank_of(card), info.suit))
                     slots[p] = (Slot(card), True) if val(natural) else (joker, False)
             order = sorted(slots)
@@ -1087,12 +1135,10 @@ def solve_tile(
     if any(w.card != JOKER for w in rules.wilds):
         raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
     opening = not position.opened and rules.opening_turn_exclusive
-    if not rules.manipulation and any(r is not None and r.wrap for r in rules.run_rules):
-        raise RummyError(f"the solver does not support wrapping runs in {rules.id} yet")
     if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
         raise RummyError(f"the solver does not support {rules.id} yet (escorts, Royale, opening chart)")
-    if rules.opening_single_meld and rules.opening == "points":
-        raise RummyError(f"the solver does not support a single-meld points opening in {rules.id} yet")
+    if rules.opening_single_meld and rules.opening == "points" and not _single_meld_exact(rules):
+        raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
     tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
     solver, status = solve_model(tm, time_limit)
     if status == cp_model.INFEASIBLE and committed:

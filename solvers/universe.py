@@ -43,6 +43,29 @@ def windows(rule: RunRule, length: int) -> list[tuple[int, ...]]:
     return [tuple(range(start, start + length)) for start in range(low, high - length + 2)]
 
 
+def unrolled_rank(position: int) -> int:
+    """Rank 1..13 of an unrolled run position (14 is the high ace, 15 a wrapped two, 0 a king)."""
+    return (position - 1) % 13 + 1
+
+
+def run_sides(rule: RunRule, positions: tuple[int, ...], reach: int) -> tuple[list[int], list[int]]:
+    """The positions a run on `positions` may grow into, nearest first: below and above.
+
+    Positions are unrolled (the run's own cards sit at first, first+1, ...), so a wrapping run's
+    sides go on past 14 and below 1 without meeting; `unrolled_rank` gives each one's rank. A
+    wrapping run may take 13 - len(positions) more cards in all, which the caller enforces.
+    """
+    first = positions[0]
+    last = first + len(positions) - 1
+    if rule.wrap:
+        room = min(reach, 13 - len(positions))
+        return [first - d for d in range(1, room + 1)], [last + d for d in range(1, room + 1)]
+    low, high = position_range(rule)
+    below = [first - d for d in range(1, reach + 1) if first - d >= low]
+    above = [last + d for d in range(1, reach + 1) if last + d <= high]
+    return below, above
+
+
 @lru_cache(maxsize=64)
 def _run_windows(run_rules: tuple[RunRule | None, ...], min_len: int, max_len: int) -> tuple[RunWindow, ...]:
     out: list[RunWindow] = []

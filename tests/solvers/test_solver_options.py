@@ -1,0 +1,186 @@
+"""The solver's named-option rules against the exhaustive reference, and hand-made cases per rule.
+
+Options: Rummy Palace ``cyclic_laying`` (runs wrap K-A-2) and ``opening_single_meld`` (the 30
+opening points from one meld); Rhine ``rhine.points_qualify`` (qualify with 30 points of new
+melds, wilds valued as the cards they stand for) and ``rhine.wild_twos`` (every 2 is a wild).
+Positions are small and drawn around the ranks where the option matters.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummyai.cards import Meaning, Slot, card_str, make_card, parse_cards
+from rummyai.engine.judge import judge_play
+from rummyai.errors import MeldError
+from rummyai.melds import analyze_meld
+from rummyai.solvers import make_position, solve
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.position import Position, Solution
+from rummyai.solvers.reference import reference_solve
+from rummyai.variants import Variant, get_variant
+
+CYCLIC = get_variant("rummy-palace").with_options(["cyclic_laying"])
+SINGLE = get_variant("rummy-palace").with_options(["opening_single_meld"])
+BOTH = get_variant("rummy-palace").with_options(["cyclic_laying", "opening_single_meld"])
+
+
+@st.composite
+def positions(
+    draw: st.DrawFn, variant: Variant, ranks: Sequence[int], suits: Sequence[int], max_hand: int = 6
+) -> tuple[list[int], list[tuple[Slot, ...]], bool]:
+    """A small position: up to two valid table melds and a hand, both from `ranks` x `suits`
+    and the variant's wild cards."""
+    wilds = [c for c in range(53) if variant.always_wild(c)]
+    used: Counter[int] = Counter()
+    table: list[tuple[Slot, ...]] = []
+    for _ in range(draw(st.integers(0, 2))):
+        rank = draw(st.sampled_from(ranks))
+        if draw(st.booleans()):
+            suit = draw(st.sampled_from(suits))
+            length = draw(st.integers(3, 4))
+            meld_ranks = [(rank - 1 + k) % 13 + 1 for k in range(length)]
+            meanings = [Meaning(r, suit) for r in meld_ranks]
+            cards = [make_card(r, suit) for r in meld_ranks]
+        else:
+            group_suits = draw(st.lists(st.sampled_from(range(4)), min_size=3, max_size=4, unique=True))
+            meanings = [Meaning(rank)] * len(group_suits)
+            cards = [make_card(rank, s) for s in group_suits]
+        slots = []
+        for card, meaning in zip(cards, meanings, strict=True):
+            if variant.always_wild(card) or draw(st.integers(0, 4)) == 0:
+                slots.append(Slot(draw(st.sampled_from(wilds)), meaning))
+            else:
+                slots.append(Slot(card))
+        counts = Counter(s.card for s in slots)
+        if any(used[c] + n > variant.copies[c] for c, n in counts.items()):
+            continue
+        try:
+            analyze_meld(variant, tuple(slots))
+        except MeldError:
+            continue
+        used.update(counts)
+        table.append(tuple(slots))
+    pool = [make_card(r, s) for r in ranks for s in suits] + wilds
+    hand: list[int] = []
+    for card in draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_hand)):
+        if used[card] < variant.copies[card]:
+            used[card] += 1
+            hand.append(card)
+    return sorted(hand), table, draw(st.booleans())
+
+
+def _start_melds_grow(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
+    """Draw-and-discard tables never shrink: each start meld's natural cards stay together."""
+    bags = [Counter(slot.card for slot in meld) for meld in melds]
+    for info in position.table:
+        need = Counter(s.card for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild)
+        if not any(all(bag[c] >= n for c, n in need.items()) for bag in bags):
+            return False
+    return True
+
+
+def _judged_legal(
+    variant: Variant, hand: Sequence[int], table: Sequence, sol: Solution, opened: bool
+) -> bool:
+    verdict = judge_play(
+        variant,
+        [card_str(c) for c in hand],
+        [[str(s) for s in meld] for meld in table],
+        [[str(s) for s in meld] for meld in sol.melds],
+        opened=opened,
+    )
+    return verdict.legal
+
+
+def _compare(variant: Variant, hand: list[int], table: list, opened: bool, objective: str) -> Solution:
+    """Solve with the model and the reference; the answers must score alike and be legal."""
+    fast = solve(variant, hand, table, opened=opened, objective=objective)
+    slow = reference_solve(variant, hand, table, opened=opened, objective=objective)
+    assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
+    assert fast.value == slow.value
+    position = make_position(variant, hand, table, opened)
+    check_solution(position, fast)
+    if variant.tile_style:
+        if fast.played:
+            assert _judged_legal(variant, hand, table, fast, opened)
+    else:
+        assert fast.status == "optimal"
+        assert _start_melds_grow(position, fast.melds)
+    return fast
+
+
+OBJECTIVES = st.sampled_from(["cards", "points", "penalty"])
+
+
+# ---------------------------------------------------------------------------- Palace: cyclic laying
+@settings(max_examples=80, deadline=None)
+@given(case=positions(CYCLIC, (11, 12, 13, 1, 2, 3), (0, 1)), objective=OBJECTIVES)
+def test_cyclic_laying_matches_reference(case: tuple, objective: str) -> None:
+    hand, table, opened = case
+    _compare(CYCLIC, hand, table, opened, objective)
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "opened", "played", "meld"),
+    [
+        ("2H 5C", "QH KH AH", True, "2H", "QH KH AH 2H"),  # a lay-off past the high ace
+        ("KH 5C", "AH 2H 3H", True, "KH", "KH AH 2H 3H"),  # before a low ace, which turns high
+        ("2H 3H 5C", "JK=QH KH AH", True, "2H 3H", "JK KH AH 2H 3H"),  # jokers <= naturals
+        ("QH KH AH 2H 5C", "", False, "QH KH AH 2H", "QH KH AH 2H"),  # 10+10+11+2 = 33
+        ("KH AH 2H 3H 5C", "", False, "", ""),  # 10+11+2+3 = 26 < 30: no opening
+        ("AH 2H 3H 4H 5H 6H 7H 5C", "", False, "", ""),  # a low ace counts 1: 28 < 30
+    ],
+)
+def test_cyclic_laying_cases(hand: str, table: str, opened: bool, played: str, meld: str) -> None:
+    sol = solve(CYCLIC, hand, table, opened=opened)
+    assert sorted(sol.played) == sorted(parse_cards(played))
+    if meld:
+        assert any(Counter(s.card for s in m) == Counter(parse_cards(meld)) for m in sol.melds)
+    check_solution(make_position(CYCLIC, hand, table, opened), sol)
+
+
+def test_no_wrap_without_the_option() -> None:
+    assert solve("rummy-palace", "2H 5C", "QH KH AH").cards_played == 0
+    assert solve("rummy-palace", "KH 5C", "AH 2H 3H").cards_played == 0
+
+
+# ---------------------------------------------------------------------------- Palace: single-meld opening
+@settings(max_examples=80, deadline=None)
+@given(case=positions(SINGLE, (8, 9, 10, 11, 12, 13, 1), (0, 1, 2), max_hand=7), objective=OBJECTIVES)
+def test_single_meld_opening_matches_reference(case: tuple, objective: str) -> None:
+    hand, table, _ = case
+    _compare(SINGLE, hand, table, False, objective)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=positions(BOTH, (12, 13, 1, 2, 3), (0, 1), max_hand=7), objective=OBJECTIVES)
+def test_cyclic_single_meld_matches_reference(case: tuple, objective: str) -> None:
+    hand, table, opened = case
+    _compare(BOTH, hand, table, opened, objective)
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "played"),
+    [
+        ("7H 8H 9H 7C 7D 7S 2C", "", ""),  # 24 + 21: 45 in two melds, none worth 30 alone
+        ("TH JH QH 5C", "", "TH JH QH"),  # 30 in one run
+        ("9H 9C 9D 5C", "", ""),  # 27
+        ("9H 9C 9D JK 5C", "", "9H 9C 9D JK"),  # the joker counts as a 9: 36
+        ("8H 8C 8D JK 7H 7C 7D 5C", "", "8H 8C 8D JK 7H 7C 7D"),  # 32 opens; the 7s follow
+        ("TH JH QH 2S 3S 5C", "4S 5S 6S", "TH JH QH 2S 3S"),  # lay-offs after the opening
+        ("2S 3S JH QH 5C", "4S 5S 6S | TH JK=JH QH", ""),  # lay-offs do not count toward it
+    ],
+)
+def test_single_meld_opening_cases(hand: str, table: str, played: str) -> None:
+    sol = solve(SINGLE, hand, table, opened=False)
+    assert sorted(sol.played) == sorted(parse_cards(played))
+    check_solution(make_position(SINGLE, hand, table, False), sol)
+    # the default rule adds the melds up
+    if hand.startswith("7H 8H 9H"):
+        assert solve("rummy-palace", hand, table, opened=False).cards_played == 6
