@@ -51,6 +51,24 @@ class _Kept:
 
 
 @dataclass
+class _Qualifier:
+    """Rhine's points qualification (§1.7 variation 1): `count` new melds from the hand of one
+    shape, each with at most one wild. A run window's wilds by window index; a group's by key 0,
+    its natural cards by kind."""
+
+    kind: str
+    rank: int
+    cards: tuple[int, ...]
+    count: IntVar
+    jokers: dict[int, IntVar]
+    naturals: dict[int, IntVar] = field(default_factory=dict)
+
+    def wilds(self) -> LinearExpr:
+        """The number of wilds these melds hold."""
+        return sum(self.jokers.values())
+
+
+@dataclass
 class _Run:
     window: RunWindow
     count: IntVar
@@ -182,10 +200,13 @@ class TileModel:
         if locked and self.position.opened and not self.safe:
             self._add_retrievals(locked)
         self.qualify: list[tuple[str, tuple[int, ...], IntVar, dict[int, IntVar]]] = []
+        self.qualify_points: list[_Qualifier] = []
         self.extra_need: list[tuple[int, LinearExpr]] = []
         if v.joker_policy == "rhine" and not self.opening:
             self._add_releases()
-            if not self.position.opened:
+            if not self.position.opened and v.opening == "points":
+                self._add_points_qualification()
+            elif not self.position.opened:
                 self._add_qualifying_meld()
         if self.pooled and self.jokers:
             for card in range(52):
@@ -202,6 +223,10 @@ class TileModel:
                 terms.append(-self.allowance[card])
             rhine_safe = self.safe and not self.safe_fixed and v.joker_policy == "rhine"
             blocked = card == JOKER and (self.jokers < self.avail[JOKER] or rhine_safe)
+            qualifying_jokers = [q.wilds() for q in self.qualify_points] if card == JOKER else []
+            if blocked and qualifying_jokers and self.hand_counts[JOKER]:
+                # hand jokers in the qualifying melds are always legal (they are start melds)
+                m.add(self.played_var(JOKER) <= sum(qualifying_jokers))
             if card in self.played:
                 played: LinearExpr = self.played[card]
                 if not terms:
@@ -323,6 +348,10 @@ class TileModel:
         for _, _, var, counts in self.qualify:
             out.append(var)
             out.extend(counts.values())
+        for q in self.qualify_points:
+            out.append(q.count)
+            out.extend(q.jokers.values())
+            out.extend(q.naturals.values())
         return [v for v in out if not isinstance(v, int)]
 
     def _locked_melds(self) -> set[int]:
@@ -783,6 +812,68 @@ class TileModel:
         self.qualified = m.new_bool_var("qualified")
         m.add(sum(choices) == self.qualified) if choices else m.add(self.qualified == 0)
 
+    def _add_points_qualification(self) -> None:
+        """Rhine's points qualification (§1.7 variation 1, §1.8.3): new melds from hand cards,
+        at most one wild each, worth at least `opening_points` with every wild valued as the card
+        it stands for. They stay whole on the new table (the judge finds them there)."""
+        m = self.model
+        v = self.variant
+        hand = self.hand_counts
+        wilds = hand[JOKER]
+        value: list[LinearExpr] = []
+        for window in run_windows(v, 13):
+            missing = sum(1 for c in window.cards if hand[c] == 0)
+            if missing > min(wilds, 1):
+                continue
+            ub = min(min(hand[c] for c in window.cards) + wilds, 2)
+            count = m.new_int_var(0, ub, "Qr")
+            jokers: dict[int, IntVar] = {}
+            for i, card in enumerate(window.cards):
+                if wilds:
+                    jokers[i] = m.new_int_var(0, min(ub, wilds), f"Qj{i}")
+                natural = count - jokers[i] if wilds else count
+                if hand[card] == 0:
+                    m.add(natural == 0)
+                    continue
+                self.usage[card].append(natural)
+                self.extra_need.append((card, natural))
+            if jokers:
+                m.add(sum(jokers.values()) <= count)  # one wild per meld
+            points = sum(self._opening_card_value(p, False) for p in window.positions)
+            value.append(points * count)
+            self.qualify_points.append(_Qualifier("run", 0, window.cards, count, jokers))
+        for rank in range(1, 14):
+            cards = [make_card(rank, x) for x in range(4) if hand[make_card(rank, x)]]
+            naturals_held = sum(hand[c] for c in cards)
+            ub = min(naturals_held // 2, (naturals_held + wilds) // v.min_meld)
+            if ub == 0:
+                continue
+            count = m.new_int_var(0, ub, f"Qg{rank}")
+            naturals = {c: m.new_int_var(0, hand[c], f"Qn{c}") for c in cards}
+            for c, var in naturals.items():
+                self.usage[c].append(var)
+                self.extra_need.append((c, var))
+            total = sum(naturals.values())
+            jokers = {0: m.new_int_var(0, min(wilds, ub), f"Qgj{rank}")} if wilds else {}
+            size = total + sum(jokers.values())
+            if jokers:
+                m.add(jokers[0] <= count)
+            m.add(total >= max(v.min_naturals_per_meld, 1) * count)
+            m.add(size >= v.min_meld * count)
+            m.add(total <= naturals_held * count)
+            value.append(self._opening_card_value(rank, True) * size)
+            self.qualify_points.append(_Qualifier("group", rank, tuple(cards), count, jokers, naturals))
+        for q in self.qualify_points:
+            if q.jokers:
+                self.usage[JOKER].append(q.wilds())
+                self.extra_need.append((JOKER, q.wilds()))
+        self.qualified = m.new_bool_var("qualified")
+        if not self.qualify_points:
+            m.add(self.qualified == 0)
+            return
+        m.add(sum(value) >= v.opening_points * self.qualified)
+        m.add(sum(q.count for q in self.qualify_points) >= self.qualified)
+
     def _shapes(self, k: int) -> list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]]:
         """Every meld with exactly one joker that the available cards allow (runs of any length,
         groups): its natural cards, its written slots and its choice flag."""
@@ -951,7 +1042,33 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
                 melds.append([Slot(c) for c in cards])
             else:
                 melds.append([Slot(c) for c, q in counts.items() for _ in range(int(val(q)))])
+    for q in getattr(tm, "qualify_points", ()):
+        melds.extend(_qualifier_melds(q, val))
     return played, [tuple(x) for x in melds], broken
+
+
+def _qualifier_melds(q: _Qualifier, val: Any) -> list[list[Slot]]:
+    """The melds of one points-qualification shape: each at most one wild (a joker)."""
+    n = int(val(q.count))
+    if n == 0:
+        return []
+    if q.kind == "run":
+        out = [[Slot(c) for c in q.cards] for _ in range(n)]
+        free = list(range(n))
+        for i, var in q.jokers.items():
+            for _ in range(int(val(var))):
+                b = free.pop()
+                card = q.cards[i]
+                out[b][i] = Slot(JOKER, Meaning(rank_of(card), suit_of(card)))
+        return out
+    bins: list[list[Slot]] = [[] for _ in range(n)]
+    order = [c for c, var in q.naturals.items() for _ in range(int(val(var)))]
+    for i, card in enumerate(order):
+        bins[i % n].append(Slot(card))
+    wild_count = int(val(q.jokers[0])) if q.jokers else 0
+    for b in sorted(range(n), key=lambda b: len(bins[b]))[:wild_count]:
+        bins[b].append(Slot(JOKER, Meaning(q.rank)))
+    return bins
 
 
 def merge_joker_melds(variant: Variant, melds: list[list[Slot]]) -> list[list[Slot]]:
@@ -1125,13 +1242,6 @@ def solve_tile(
     """
     start = time.perf_counter()
     rules = position.variant
-    if (
-        rules.tile_style
-        and rules.opening == "points"
-        and not rules.opening_turn_exclusive
-        and not position.opened
-    ):
-        raise RummyError(f"the solver does not support a points qualification in {rules.id} yet")
     if any(w.card != JOKER for w in rules.wilds):
         raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
     opening = not position.opened and rules.opening_turn_exclusive

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummyai.cards import Meaning, Slot, card_str, make_card, parse_cards
+from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card, parse_cards, parse_table
 from rummyai.engine.judge import judge_play
 from rummyai.errors import MeldError
 from rummyai.melds import analyze_meld
@@ -28,11 +28,12 @@ from rummyai.variants import Variant, get_variant
 CYCLIC = get_variant("rummy-palace").with_options(["cyclic_laying"])
 SINGLE = get_variant("rummy-palace").with_options(["opening_single_meld"])
 BOTH = get_variant("rummy-palace").with_options(["cyclic_laying", "opening_single_meld"])
+POINTS = get_variant("rhine", {"rhine.points_qualify": True})
 
 
 @st.composite
 def positions(
-    draw: st.DrawFn, variant: Variant, ranks: Sequence[int], suits: Sequence[int], max_hand: int = 6
+    draw: st.DrawFn, variant: Variant, ranks: Sequence[int], suits: Sequence[int], max_hand: int = 7
 ) -> tuple[list[int], list[tuple[Slot, ...]], bool]:
     """A small position: up to two valid table melds and a hand, both from `ranks` x `suits`
     and the variant's wild cards."""
@@ -68,7 +69,7 @@ def positions(
         table.append(tuple(slots))
     pool = [make_card(r, s) for r in ranks for s in suits] + wilds
     hand: list[int] = []
-    for card in draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_hand)):
+    for card in draw(st.lists(st.sampled_from(pool), min_size=3, max_size=max_hand)):
         if used[card] < variant.copies[card]:
             used[card] += 1
             hand.append(card)
@@ -184,3 +185,39 @@ def test_single_meld_opening_cases(hand: str, table: str, played: str) -> None:
     # the default rule adds the melds up
     if hand.startswith("7H 8H 9H"):
         assert solve("rummy-palace", hand, table, opened=False).cards_played == 6
+
+
+# ---------------------------------------------------------------------------- Rhine: points qualification
+@settings(max_examples=60, deadline=None)
+@given(case=positions(POINTS, (10, 11, 12, 13, 1), (0, 1), max_hand=6), objective=OBJECTIVES)
+def test_points_qualify_matches_reference(case: tuple, objective: str) -> None:
+    hand, table, _ = case
+    _compare(POINTS, hand, table, False, objective)
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "played"),
+    [
+        ("7H 8H 9H 5C", "", ""),  # 24
+        ("7H 8H 9H TH 5C", "", "7H 8H 9H TH"),  # 34
+        ("QH KH JK 5C", "", "QH KH JK"),  # the joker counts as the ace (15) or the jack: >= 36
+        ("5H 6H JK 5C", "", ""),  # 5 + 6 + 7 = 18 at best
+        ("QS QH JK 5C", "", "QS QH JK"),  # a group joker counts as a queen: 36
+        ("AS AH 2C", "", ""),  # two cards make no meld
+        ("9S 9H 9D 2C 3C 4C", "5C 6C JK", "9S 9H 9D 2C 3C 4C"),  # 27 + 9 = 36, then play on
+        ("9S 9H 9D 4C", "5C 6C 7C", ""),  # 27: lay-offs do not count toward the 30
+        ("5H 6H 7H 5S 6S 7S 8S", "", "5H 6H 7H 5S 6S 7S 8S"),  # two melds: 18 + 26
+    ],
+)
+def test_points_qualify_cases(hand: str, table: str, played: str) -> None:
+    sol = solve(POINTS, hand, table, opened=False)
+    assert sorted(sol.played) == sorted(parse_cards(played))
+    check_solution(make_position(POINTS, hand, table, False), sol)
+    if sol.played:
+        assert _judged_legal(POINTS, parse_cards(hand), parse_table(table), sol, False)
+
+
+def test_points_qualify_keeps_one_wild_per_meld() -> None:
+    sol = solve(POINTS, "KH QH JK JK 5C", opened=False)
+    assert sol.cards_played == 3  # KH QH JK; a second joker has no meld of its own
+    assert all(sum(s.card == JOKER for s in meld) <= 1 for meld in sol.melds)
