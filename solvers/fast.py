@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from typing import Any, Literal
 
 from ortools.sat.python import cp_model
 
 from rummyai.cards import JOKER, Slot
+from rummyai.solvers.bounds import playable
 from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.tile_model import TileModel, count_broken, decode, objective_value
 from rummyai.variants import Variant
@@ -51,6 +52,7 @@ class _Universe:
         assert tm.pooled
         self.templates = [(run.window.cards, run.count.index) for run in tm.runs]
         self.templates += [(cards, var.index) for cards, var in tm.group_sets]
+        self.card_templates = [cards for cards, _ in self.templates]
         self.allowance = {c: var.index for c, var in tm.allowance.items()}
         self.played = {c: var.index for c, var in tm.played.items()}
         self.rows = {c: ct.index for c, ct in tm.conservation.items()}
@@ -173,32 +175,61 @@ def solve_fast(
 ) -> Solution:
     """Best play for an opened free-joker position on the cached universe model.
 
-    Phase 1 finds the best cards (or points) on the universe model edited in place. Phase 2,
-    when start melds should be kept whole, fixes the hand cards to phase 1's answer and
-    maximises the melds kept on a copy with keep variables, within a deterministic work limit
-    (`KEEP_PHASE_WORK`); if that runs out first, its best table so far (or phase 1's) stands. The primary objective is
-    proven either way; the fewest-broken tie-break is best effort.
+    When no hand card could be played at all (`bounds.playable`) the empty play is returned
+    without a model. Otherwise phase 1 finds the best cards (or points) on the universe model
+    edited in place. Phase 2, when start melds should be kept whole and phase 1's table breaks
+    some, fixes the hand cards to phase 1's answer and maximises the melds kept on a copy with
+    keep variables, within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out
+    first, its best table so far (or phase 1's) stands. The primary objective is proven either
+    way; the fewest-broken tie-break is best effort.
     """
     start = time.perf_counter()
     universe = _universe(position.variant)
+    play = playable(universe.card_templates, position.hand_counts(), position.table_counts())
+    if not any(play):
+        return _solution(position, objective, [], [], "optimal", start)
     base = universe.tm.model
     universe.prepare(base, position)
     _set_objective(universe, base, position, objective, 1)
     solver = cp_model.CpSolver()
     status = _solve(solver, base, time_limit)
-    view = _View(universe, position, {})
+    label: Literal["optimal", "feasible"] = "feasible"
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
-    label = "feasible"
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        played, melds, _ = decode(view, solver)
+        played, melds, _ = decode(_View(universe, position, {}), solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-    if played and minimize_changes and position.table:
+    if played and minimize_changes and position.table and count_broken(position, melds):
+        counts = [0] * 53
+        for card in played:
+            counts[card] += 1
         spent = time.perf_counter() - start
         budget = None if time_limit is None else max(time_limit - spent, 0.001)
-        better = _keep_phase(universe, position, solver, budget)
+        better = _keep_phase(universe, position, counts, budget)
         if better is not None:
             melds = better
+    elif played:
+        melds = _as_written(position, melds)
+    return _solution(position, objective, played, melds, label, start)
+
+
+def _as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
+    """Melds made of exactly a start meld's cards, written as that start meld was."""
+    written: dict[tuple[int, ...], tuple[Slot, ...]] = {}
+    for info in position.table:
+        written.setdefault(tuple(sorted(info.cards)), info.slots)
+    return [written.get(tuple(sorted(c for s in meld for c in s.cards())), meld) for meld in melds]
+
+
+def _solution(
+    position: Position,
+    objective: str,
+    played: list[int],
+    melds: list[tuple[Slot, ...]],
+    label: Literal["optimal", "feasible"],
+    start: float,
+) -> Solution:
+    """The `Solution` record of a play (the unchanged table when nothing is played)."""
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     hv = position.variant.hand_values
@@ -206,18 +237,29 @@ def solve_fast(
     value = objective_value(position, objective, played)
     broken = count_broken(position, melds)
     ms = (time.perf_counter() - start) * 1000
-    return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+    return Solution(
+        tuple(played),
+        tuple(melds),
+        label,
+        objective,
+        value,
+        len(played),
+        points,
+        ms,
+        broken,
+    )
 
 
 def _keep_phase(
-    universe: _Universe, position: Position, first: cp_model.CpSolver, budget: float | None
+    universe: _Universe, position: Position, counts: list[int], budget: float | None
 ) -> list[tuple[Slot, ...]] | None:
-    """Re-lay the same played cards keeping as many start melds whole as possible."""
+    """Re-lay the played cards (`counts` per kind) keeping as many start melds whole as possible."""
+    universe.prepare(universe.tm.model, position)
     model = cp_model.CpModel()
     model.proto.copy_from(universe.tm.model.proto)
     variables = model.proto.variables
-    for var in universe.tm.played.values():
-        value = first.value(var)
+    for card, var in universe.tm.played.items():
+        value = counts[card]
         variables[var.index].domain[0] = value
         variables[var.index].domain[1] = value
     kept = _add_kept(universe, model, position)

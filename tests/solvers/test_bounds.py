@@ -1,0 +1,49 @@
+"""`bounds.playable`: an upper bound on every play, and a zero bound means no play exists."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummyai.solvers import make_position
+from rummyai.solvers.bounds import playable
+from rummyai.solvers.fast import _universe
+from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.reference import reference_solve
+
+
+def _bound(variant: str, hand: list[int] | str, table: list | str) -> int:
+    position = make_position(variant, hand, table)
+    templates = _universe(position.variant).card_templates
+    return sum(playable(templates, position.hand_counts(), position.table_counts()))
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_bound_holds_against_the_reference(variant: str, seed: int) -> None:
+    rng = random.Random(seed)
+    hand, table = random_position(variant, seed, rng.choice([0, 3, 6, 9]), rng.randint(2, 6), related=0.5)
+    best = reference_solve(variant, hand, table).cards_played
+    bound = _bound(variant, hand, table)
+    assert best <= bound <= len(hand)
+    if bound == 0:
+        assert best == 0
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "bound"),
+    [
+        ("2S 9H KD", "5C 6C 7C", 0),  # nothing fits anywhere
+        ("8C 2S", "5C 6C 7C", 1),  # 8C extends the run
+        ("4S 4H", "", 0),  # two of a kind and no joker: no meld
+        ("4S 4H JK", "", 3),  # the joker completes the group
+        ("JK", "5C 6C 7C", 1),  # a joker can always join a meld with room
+        ("9S TS", "JK=5C 6C 7C", 2),  # the table joker may stand in: 9S TS JK
+    ],
+)
+def test_fixed_bounds(hand: str, table: str, bound: int) -> None:
+    assert _bound("rummikub", hand, table) == bound
