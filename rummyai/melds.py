@@ -32,6 +32,7 @@ from rummyai.cards import (
     suit_of,
 )
 from rummyai.errors import CardError, DeckError, MeldError
+from rummyai.memo import memoized
 from rummyai.variants import RunRule, Variant, WildRule
 
 MeldKind = Literal["group", "run", "royale"]
@@ -101,22 +102,13 @@ def to_slots(meld: MeldInput) -> tuple[Slot, ...]:
     return tuple(slots)
 
 
+@memoized("_meld_cache", MeldError, 200_000, key=to_slots)
 def analyze_meld(variant: Variant, meld: MeldInput) -> MeldInfo:
-    """Interpret `meld` under `variant`; raise `MeldError` naming why it is not a valid meld."""
-    slots = to_slots(meld)
-    cache = _cache(variant)
-    hit = cache.get(slots)
-    if hit is None:
-        try:
-            hit = _analyze(variant, slots)
-        except MeldError as error:
-            hit = error
-        if len(cache) > 200_000:
-            cache.clear()
-        cache[slots] = hit
-    if isinstance(hit, MeldError):
-        raise MeldError(str(hit))
-    return hit
+    """Interpret `meld` under `variant`; raise `MeldError` naming why it is not a valid meld.
+
+    Answers, errors included, are remembered per variant (`rummyai.memo`).
+    """
+    return _analyze(variant, to_slots(meld))
 
 
 def analyze_meld_uncached(variant: Variant, meld: MeldInput) -> MeldInfo:
@@ -131,14 +123,6 @@ def is_valid_meld(variant: Variant, meld: MeldInput) -> bool:
     except MeldError:
         return False
     return True
-
-
-def _cache(variant: Variant) -> dict[tuple[Slot, ...], MeldInfo | MeldError]:
-    cache: dict[tuple[Slot, ...], MeldInfo | MeldError] | None = variant.__dict__.get("_meld_cache")
-    if cache is None:
-        cache = {}
-        variant.__dict__["_meld_cache"] = cache
-    return cache
 
 
 def _text(slots: Sequence[Slot]) -> str:

@@ -451,6 +451,10 @@ def _rhine_wild_twos_apply(variant: Variant, on: bool) -> Variant:
 
 _ROUNDS = Option(int, _setting("rounds", "rounds", low=1), "number of rounds in a match")
 _MAX_TURNS_NOTE = "max_turns is an engine argument, not a rule option"
+_INVALID_PLAY_PENALTY = Option(
+    int, _setting("invalid_play_penalty", "invalid_play_penalty", low=0), "tiles drawn after a rejected play"
+)
+_MAX_DEALS = Option(int, _setting("max_deals", "rounds", low=1), "deal cap before the highest total wins")
 
 OPTIONS: dict[str, dict[str, Option]] = {
     "rummikub": {
@@ -471,11 +475,7 @@ OPTIONS: dict[str, dict[str, Option]] = {
             ),
             "where the replacement of a taken joker may come from: rack or rack_or_table",
         ),
-        "invalid_play_penalty": Option(
-            int,
-            _setting("invalid_play_penalty", "invalid_play_penalty", low=0),
-            "tiles drawn after a rejected play",
-        ),
+        "invalid_play_penalty": _INVALID_PLAY_PENALTY,
         "rounds": _ROUNDS,
     },
     "rhine": {
@@ -500,11 +500,7 @@ OPTIONS: dict[str, dict[str, Option]] = {
         "rounds": _ROUNDS,
     },
     "rummy-tiles": {
-        "invalid_play_penalty": Option(
-            int,
-            _setting("invalid_play_penalty", "invalid_play_penalty", low=0),
-            "tiles drawn after a rejected play",
-        ),
+        "invalid_play_penalty": _INVALID_PLAY_PENALTY,
         "rounds": _ROUNDS,
     },
     "rummy-board": {"rounds": _ROUNDS},
@@ -534,14 +530,10 @@ OPTIONS: dict[str, dict[str, Option]] = {
     },
     "standard": {
         "decks": Option(int, _standard_decks, "1 deck (2-4 players) or 2 decks (5-8 players)"),
-        "max_deals": Option(
-            int, _setting("max_deals", "rounds", low=1), "deal cap before the highest total wins"
-        ),
+        "max_deals": _MAX_DEALS,
     },
     "black-heart": {
-        "max_deals": Option(
-            int, _setting("max_deals", "rounds", low=1), "deal cap before the highest total wins"
-        ),
+        "max_deals": _MAX_DEALS,
     },
 }
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from rummyai.cards import Meaning, card_str
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
 from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, analyze_meld, card_count, opening_value
+from rummyai.memo import memoized
 from rummyai.variants import ChartStep, Variant
 
 # VARIANTS.md sections cited by violations, per variant (documentation data, not rules).
@@ -76,24 +77,9 @@ def _meld_error(variant: Variant, error: MeldError) -> Illegal:
     return fail(variant, topic, text)
 
 
+@memoized("_dmd_analyze_cache", Illegal, 100_000)
 def analyze(variant: Variant, meld: TableMeld) -> MeldInfo:
-    """The meld's interpretation under the variant, or `Illegal` with the meld section."""
-    cache: dict[TableMeld, MeldInfo | Illegal] = variant.__dict__.setdefault("_dmd_analyze_cache", {})
-    hit = cache.get(meld)
-    if hit is None:
-        try:
-            hit = _analyze(variant, meld)
-        except Illegal as error:
-            hit = error
-        if len(cache) > 100_000:
-            cache.clear()
-        cache[meld] = hit
-    if isinstance(hit, Illegal):
-        raise Illegal(hit.violation)
-    return hit
-
-
-def _analyze(variant: Variant, meld: TableMeld) -> MeldInfo:
+    """The meld's interpretation under the variant, or `Illegal` with the meld section (cached)."""
     if variant.escorts is None and any(e is not None for e in meld.escorts):
         raise fail(variant, "meld", f"escorts do not exist in {variant.id}")
     if meld.escorts and len(meld.escorts) != len(meld.ids):
@@ -106,28 +92,16 @@ def _analyze(variant: Variant, meld: TableMeld) -> MeldInfo:
         raise _meld_error(variant, error) from None
 
 
+def _credit_key(meld: TableMeld, credit: Sequence[int] = ()) -> tuple[TableMeld, tuple[int, ...]]:
+    return meld, tuple(credit)
+
+
+@memoized("_dmd_cache", Illegal, 100_000, key=_credit_key)
 def normalize(variant: Variant, meld: TableMeld, credit: Sequence[int] = ()) -> tuple[TableMeld, MeldInfo]:
-    """Canonical table form of a valid meld (meld order, meanings resolved) and its analysis.
+    """Canonical table form of a valid meld (meld order, meanings resolved) and its analysis; cached.
 
     `credit` gives the seat credited with each core card of `meld` in its given order.
     """
-    cache: dict[Any, tuple[TableMeld, MeldInfo] | Illegal] = variant.__dict__.setdefault("_dmd_cache", {})
-    key = (meld, tuple(credit))
-    hit = cache.get(key)
-    if hit is None:
-        try:
-            hit = _normalize(variant, meld, credit)
-        except Illegal as error:
-            hit = error
-        if len(cache) > 100_000:
-            cache.clear()
-        cache[key] = hit
-    if isinstance(hit, Illegal):
-        raise Illegal(hit.violation)
-    return hit
-
-
-def _normalize(variant: Variant, meld: TableMeld, credit: Sequence[int]) -> tuple[TableMeld, MeldInfo]:
     info = analyze(variant, meld)
     deck = variant.deck
     escorts = meld.escorts or (None,) * len(meld.ids)

@@ -18,6 +18,7 @@ from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
 from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
+from rummyai.memo import memoized
 from rummyai.variants import Variant
 
 MAX_MATCHINGS = 256
@@ -75,27 +76,9 @@ def meld_text(meld: TableMeld, deck: Sequence[int]) -> str:
     return " ".join(parts)
 
 
+@memoized("_tile_resolve", MeldError, 200_000)
 def resolve(variant: Variant, meld: TableMeld) -> Resolved:
     """Interpret a table meld (raises `MeldError`); cached per variant."""
-    cache = variant.__dict__.get("_tile_resolve")
-    if cache is None:
-        cache = {}
-        variant.__dict__["_tile_resolve"] = cache
-    hit = cache.get(meld)
-    if hit is None:
-        try:
-            hit = _resolve(variant, meld)
-        except MeldError as error:
-            hit = error
-        if len(cache) > 200_000:
-            cache.clear()
-        cache[meld] = hit
-    if isinstance(hit, MeldError):
-        raise MeldError(str(hit))
-    return hit
-
-
-def _resolve(variant: Variant, meld: TableMeld) -> Resolved:
     if len(meld.meanings) != len(meld.ids):
         raise MeldError("a table meld needs one meaning entry (or None) per card")
     deck = variant.deck

@@ -1,0 +1,65 @@
+"""A per-variant memo that also remembers failures: one dict per (variant, name), errors re-raised.
+
+Meld analysis and its engine wrappers are pure functions of a variant and a meld, called again and
+again on the same melds (search, candidate building, replays), and many melds tried are invalid.
+`memoized` keeps each answer, the error included, in a dict stored on the variant under `name`
+(so options-derived variants have their own, and pickling can leave it out). A cached error is
+raised again as a fresh copy, so no traceback or context collects on the stored one. A dict
+holding more than `cap` entries is emptied before the next one goes in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from functools import wraps
+from inspect import signature
+from typing import Any, TypeVar, cast
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def memoized(
+    name: str, error_type: type[Exception], cap: int, key: Callable[..., Hashable] | None = None
+) -> Callable[[F], F]:
+    """Decorate ``f(variant, meld, ...)`` to remember its result, or the `error_type` it raised, per variant.
+
+    `key` turns the arguments after the variant into the cache key; without it `f` must take only
+    ``(variant, meld)`` and `meld` is the key. `f` still gets the arguments as given. The wrapper
+    raises in its own frame, so a cached error costs no more to raise than an inline cache would.
+    """
+
+    def decorate(compute: F) -> F:
+        if key is None and len(signature(compute).parameters) != 2:
+            raise TypeError(f"memoized {compute.__name__} takes more than (variant, meld): give a key")
+
+        @wraps(compute)
+        def cached(variant: Any, meld: Any, *more: Any, **named: Any) -> Any:
+            k = meld if key is None else key(meld, *more, **named)
+            cache: dict[Hashable, Any] | None = variant.__dict__.get(name)
+            if cache is None:
+                cache = variant.__dict__[name] = {}
+            hit: Any = cache.get(k)
+            if hit is None:
+                try:
+                    hit = compute(variant, meld, *more, **named)
+                except error_type as error:
+                    hit = error
+                if len(cache) > cap:
+                    cache.clear()
+                cache[k] = hit
+            if isinstance(hit, error_type):
+                raise _fresh(hit)  # not bound to a local: the frame would hold it in a reference cycle
+            return hit
+
+        return cast(F, cached)
+
+    return decorate
+
+
+def _fresh(error: Exception) -> Exception:
+    """A new exception like `error`, rebuilt as pickle and `copy` rebuild one: its type called with
+    its args, then its attributes copied (no traceback, cause or context)."""
+    again = type(error)(*error.args)
+    if error.__dict__:
+        again.__dict__.update(error.__dict__)
+    return again
