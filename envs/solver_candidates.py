@@ -1,20 +1,30 @@
 """Candidates built with the exact solver: whole-table rearrangements the engine's simple list lacks.
 
 For a tile-style seat in its normal turn phase, `SolverCandidates` asks `rummyai.solvers.solve`
-for the play with the most cards, the one with the most points, and two hold-backs (keep the
-jokers; play one card fewer), turns each answer into an engine `Play` over physical card ids,
-keeps those the engine's validator accepts, and ranks them with the engine's own legal moves
-(draw, single new melds, lay-offs) through `rank_moves`. Elsewhere (draw-meld-discard variants,
-until the solver supports them, and the stalemate phases) it returns the engine's candidates.
-Answers are cached by position (hand, table and opened flag as card kinds), and a fast exact
-pre-check (`could_play`) skips the solver where no hand card fits any meld at all.
+once for the play with the most cards and derives its hold-backs from that one answer (the same
+table less a joker, the same table less one more hand card), each turned into an engine `Play`
+over physical card ids, kept only if the engine's validator accepts it, and ranked with the
+engine's own legal moves (draw, single new melds, lay-offs) through `rank_moves`. The most-points
+play is a further solver call, made only when asked for (``objectives``) and useful.
+
+Three exact shortcuts keep solver calls rare, none of which changes the candidate list:
+
+* the solver sees only the hand cards that could ever be played (`playable_cards`), so a drawn
+  card that fits nothing leaves the question, and its cache key, unchanged;
+* answers are cached by (variant, playable hand, table, opened);
+* after a play of as many cards as the proven best, the next position of that seat (if nobody
+  touched the table meanwhile) has no play at all, so no solve is needed (free-joker variants).
+
+Elsewhere (draw-meld-discard variants, until the solver supports them, and the stalemate phases)
+the builder returns the engine's candidates.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rummyai.cards import JOKER, Slot
 from rummyai.engine.game import legal_moves, validate
@@ -22,29 +32,50 @@ from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs.candidates import Candidate, rank_moves
 from rummyai.errors import RummyError
+from rummyai.melds import is_valid_meld
 from rummyai.variants import RunRule, Variant
 
-#: Solver calls made per decision, as (objective, hold back jokers, cap at best - 1 cards).
-PLANS: tuple[tuple[str, bool, bool], ...] = (
-    ("cards", False, False),
-    ("points", False, False),
-    ("cards", True, False),
-    ("cards", False, True),
-)
+if TYPE_CHECKING:
+    from rummyai.solvers.position import Solution
 
-SolverKey = tuple[str, tuple[int, ...], tuple[tuple[tuple[int, str], ...], ...], bool]
+#: Solver objectives asked by default: one call for the most cards (ties by points).
+OBJECTIVES: tuple[str, ...] = ("cards",)
+
+MeldKey = tuple[tuple[int, str], ...]
+TableKey = tuple[MeldKey, ...]
+SolverKey = tuple[str, tuple[int, ...], TableKey, bool]
 Melds = tuple[tuple[Slot, ...], ...]
 
 
 @dataclass
 class SolverStats:
-    """Counters for benchmarks: solver calls, cache hits, answers the engine rejected, skips."""
+    """Counters for benchmarks: solver calls, cache hits, answers the engine rejected, skips.
+
+    `skipped` counts positions where no hand card fits any meld, `known_zero` those known to have
+    no play because the seat's previous play was already the best.
+    """
 
     calls: int = 0
     cache_hits: int = 0
     rejected: int = 0
     unsupported: int = 0
     skipped: int = 0
+    known_zero: int = 0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the solver said about one position: its plays (as card kinds) and the best count.
+
+    `proven` is True when `best` is the proven maximum of cards playable (no time limit cut).
+    """
+
+    plays: tuple[Melds, ...]
+    best: int
+    proven: bool
+
+
+NO_PLAY = Answer((), 0, True)
 
 
 def solution_play(state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool = True) -> Play | None:
@@ -94,43 +125,73 @@ def solution_play(state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool
     return Play(tuple(result))
 
 
-def _meld_key(deck: Sequence[int], meld: TableMeld) -> tuple[tuple[int, str], ...]:
+def _meld_key(deck: Sequence[int], meld: TableMeld) -> MeldKey:
     return tuple((deck[i], str(m) if m else "") for i, m in zip(meld.ids, meld.meanings, strict=True))
+
+
+def table_key(deck: Sequence[int], table: Sequence[TableMeld]) -> TableKey:
+    """The table as sorted melds of (card kind, meaning): equal keys are the same table for a solver."""
+    return tuple(sorted(_meld_key(deck, m) for m in table))
+
+
+def playable_cards(
+    variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool
+) -> tuple[int, ...]:
+    """The hand cards (kinds, sorted) that could be part of some meld; the others can never be played.
+
+    A card is kept when it completes a group or a 3-card run with other cards of the pool (the
+    hand, plus the table once opened) and the pool's jokers; cards found unplayable leave the
+    pool and the test repeats until nothing changes. Exact in the safe direction: every card the
+    solver could play is kept (jokers always; the whole hand when the variant has other wilds).
+    """
+    ordered = tuple(sorted(hand))
+    if any(w.card != JOKER for w in variant.wilds):
+        return ordered
+    present = [0] * 53
+    for kind in ordered:
+        present[kind] += 1
+    if opened:
+        for kind in table:
+            present[kind] += 1
+    kept = list(ordered)
+    while True:
+        jokers = min(present[JOKER], variant.max_wilds_per_meld or 3)
+        unfit = [k for k in kept if k != JOKER and not _fits(variant, k, present, jokers)]
+        if not unfit:
+            return tuple(kept)
+        for kind in unfit:
+            present[kind] -= 1
+            kept.remove(kind)
+
+
+def _fits(variant: Variant, kind: int, present: Sequence[int], jokers: int) -> bool:
+    """Whether `kind` completes a group or a 3-card run with the `present` cards and `jokers`."""
+    rank, suit = kind % 13 + 1, kind // 13
+    same_rank = [present[other * 13 + rank - 1] for other in range(4)]
+    if variant.group_distinct_suits:
+        others = sum(1 for other, n in enumerate(same_rank) if other != suit and n)
+    else:
+        others = sum(same_rank) - 1
+    if others + jokers >= 2:
+        return True
+    rule = variant.run_rules[suit]
+    if rule is None:
+        return False
+    for window in _run_windows(rule):
+        if rank in window:
+            missing = sum(1 for r in window if r != rank and not present[suit * 13 + r - 1])
+            if missing <= jokers:
+                return True
+    return False
 
 
 def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool) -> bool:
     """False only when no hand card fits any group or 3-card run of table and hand cards together.
 
     A fast, exact pre-check for the tile variants: when it says False the solver would find no
-    play, so the call is skipped. It is generous (True whenever unsure: a joker or another wild
-    in hand, wilds other than jokers in the variant), never the other way round.
+    play, so the call is skipped (see `playable_cards`).
     """
-    if JOKER in hand or any(w.card != JOKER for w in variant.wilds):
-        return True
-    pool = list(hand) if not opened else [*hand, *table]
-    present = [0] * 53
-    for kind in pool:
-        present[kind] += 1
-    jokers = min(present[JOKER], variant.max_wilds_per_meld or 3)
-    for kind in set(hand):
-        rank, suit = kind % 13 + 1, kind // 13
-        same_rank = [present[other * 13 + rank - 1] for other in range(4)]
-        if variant.group_distinct_suits:
-            others = sum(1 for other, n in enumerate(same_rank) if other != suit and n)
-        else:
-            others = sum(same_rank) - 1
-        if others + jokers >= 2:
-            return True
-        rule = variant.run_rules[suit]
-        if rule is None:
-            continue
-        for window in _run_windows(rule):
-            if rank not in window:
-                continue
-            missing = sum(1 for r in window if r != rank and not present[suit * 13 + r - 1])
-            if missing <= jokers:
-                return True
-    return False
+    return bool(playable_cards(variant, hand, table, opened))
 
 
 def _run_windows(rule: RunRule) -> list[tuple[int, ...]]:
@@ -144,105 +205,178 @@ def _run_windows(rule: RunRule) -> list[tuple[int, ...]]:
     return [tuple((start - 1 + k) % 13 + 1 for k in range(3)) for start in starts]
 
 
-class SolverCandidates:
-    """Engine candidates plus exact solver plays (most cards, most points, hold-backs), cached.
+def hold_backs(variant: Variant, melds: Melds, played: Sequence[int]) -> list[Melds]:
+    """Tables derived from a solver answer by keeping one played card back: a joker, then the
+    lowest-valued other card, each taken off a meld of 4 or more that stays valid (a run's end,
+    any card of a group). No solver call; at most one table per kind of hold-back."""
+    counts = Counter(played)
+    found: list[Melds] = []
+    if len(played) < 2:
+        return found  # holding the only card back is no play at all
+    for want_joker in (True, False):
+        options: list[tuple[int, int, int]] = []
+        for m, meld in enumerate(melds):
+            if len(meld) < 4:
+                continue
+            for i, slot in enumerate(meld):
+                if counts[slot.card] and (slot.card == JOKER) == want_joker:
+                    options.append((variant.hand_value(slot.card), m, i))
+        for _, m, i in sorted(options):
+            meld = melds[m]
+            shorter = meld[:i] + meld[i + 1 :]
+            if is_valid_meld(variant, shorter):
+                found.append((*melds[:m], shorter, *melds[m + 1 :]))
+                break
+    return found
 
-    `time_limit` caps each solver call (seconds; the best move found is used when it runs out).
+
+class SolverCandidates:
+    """Engine candidates plus exact solver plays (most cards and its hold-backs), cached.
+
+    `objectives` lists the solver calls per new position (``cards`` first; add ``points`` for a
+    most-points play too); `time_limit` caps each call (seconds; the best move found so far is
+    used when it runs out); `cache_size` bounds the answer cache (0 turns caching off, which
+    changes speed only, never the candidates).
     """
 
     def __init__(
         self,
-        plans: Sequence[tuple[str, bool, bool]] = PLANS,
+        objectives: Sequence[str] = OBJECTIVES,
         time_limit: float | None = 0.25,
         cache_size: int = 20_000,
+        minimize_changes: bool = True,
     ) -> None:
-        self.plans = tuple(plans)
+        if not objectives or objectives[0] != "cards":
+            raise RummyError(f"objectives must start with 'cards', got {tuple(objectives)!r}")
+        self.objectives = tuple(objectives)
         self.time_limit = time_limit
         self.cache_size = cache_size
-        self.cache: OrderedDict[SolverKey, tuple[Melds, ...]] = OrderedDict()
+        self.minimize_changes = minimize_changes
+        self.cache: OrderedDict[SolverKey, Answer] = OrderedDict()
         self.stats = SolverStats()
+        self._variant_keys: dict[int, tuple[Variant, str]] = {}
 
     def build(self, state: GameState, limit: int) -> list[Candidate]:
         """At most `limit` candidates for the seat to act, the fallback (draw) first."""
         moves = legal_moves(state)
         if not moves:
             return []
-        extra = self.solver_moves(state) if self._applies(state, moves) else []
-        return rank_moves(state, moves, limit, priority=extra)
+        if not self._applies(state, moves):
+            return rank_moves(state, moves, limit)
+        key, answer = self._answer(state)
+        candidates = rank_moves(state, moves, limit, priority=self._plays(state, answer))
+        self._note_exhausting_plays(state, key, answer, candidates)
+        return candidates
 
     def _applies(self, state: GameState, moves: Sequence[Move]) -> bool:
         """Tile-style turns where a draw is offered (not the stalemate's give phase)."""
         return state.variant.tile_style and any(isinstance(m, Draw) for m in moves)
 
     def solver_moves(self, state: GameState) -> list[Move]:
-        """Validated solver plays for the seat to act, in plan order, without repeats."""
-        rs = state.round
+        """Validated solver plays for the seat to act, best first, without repeats."""
+        return self._plays(state, self._answer(state)[1])
+
+    # ------------------------------------------------------------------ answers
+    def _variant_key(self, variant: Variant) -> str:
+        known = self._variant_keys.get(id(variant))
+        if known is None or known[0] is not variant:
+            known = (variant, variant.id + "|" + ",".join(sorted(variant.options)))
+            self._variant_keys[id(variant)] = known
+        return known[1]
+
+    def _key(self, state: GameState, hand: Sequence[int], opened: bool) -> SolverKey:
         deck = state.variant.deck
+        return (self._variant_key(state.variant), tuple(hand), table_key(deck, state.round.table), opened)
+
+    def _answer(self, state: GameState) -> tuple[SolverKey, Answer]:
+        """The (cached) answer for the seat to act, under the key of its playable hand."""
+        rs = state.round
+        variant = state.variant
+        deck = variant.deck
         seat = rs.turn
         opened = bool(rs.opened[seat]) if rs.opened else True
-        hand = tuple(sorted(deck[i] for i in rs.hands[seat]))
-        table_key = tuple(sorted(_meld_key(deck, m) for m in rs.table))
-        variant_key = state.variant.id + "|" + ",".join(sorted(state.variant.options))
-        key: SolverKey = (variant_key, hand, table_key, opened)
-        answers = self.cache.get(key)
-        table_kinds = [deck[i] for m in rs.table for i in m.all_ids()]
-        if answers is not None:
-            self.cache.move_to_end(key)
-            self.stats.cache_hits += 1
-        elif not could_play(state.variant, hand, table_kinds, opened):
-            self.stats.skipped += 1
-            return []
+        hand = [deck[i] for i in rs.hands[seat]]
+        if not variant.go_out_by_discard_only:  # the hand's size matters to the solver there
+            table_kinds = [deck[i] for m in rs.table for i in m.all_ids()]
+            hand = list(playable_cards(variant, hand, table_kinds, opened))
         else:
-            answers = self._solve_all(state, hand, opened)
-            self.cache[key] = answers
-            if len(self.cache) > self.cache_size:
-                self.cache.popitem(last=False)
+            hand.sort()
+        key = self._key(state, hand, opened)
+        answer = self.cache.get(key)
+        if answer is not None:
+            self.cache.move_to_end(key)
+            if answer is NO_PLAY:
+                self.stats.known_zero += 1
+            else:
+                self.stats.cache_hits += 1
+            return key, answer
+        if not hand:
+            self.stats.skipped += 1
+            return key, NO_PLAY
+        answer = self._solve(state, tuple(hand), opened)
+        self._remember(key, answer)
+        return key, answer
+
+    def _remember(self, key: SolverKey, answer: Answer) -> None:
+        if self.cache_size <= 0:
+            return
+        self.cache[key] = answer
+        self.cache.move_to_end(key)
+        if len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+
+    def _solve(self, state: GameState, hand: tuple[int, ...], opened: bool) -> Answer:
+        """One solver call for the most cards, its hold-backs, and the other objectives asked for."""
+        variant: Variant = state.variant
+        table = [m.slots(variant.deck) for m in state.round.table]
+        best = self._call(variant, list(hand), table, opened, "cards")
+        if best is None or not best.cards_played:
+            return Answer((), 0, best is not None and best.status == "optimal")
+        plays: list[Melds] = [tuple(tuple(m) for m in best.melds)]
+        derived = hold_backs(variant, plays[0], best.played)
+        plays += derived
+        jokers = best.played.count(JOKER)
+        if jokers and not any(_played(d, table).count(JOKER) < jokers for d in derived):
+            # no table with the joker simply taken off: ask the solver without hand jokers
+            without = self._call(variant, [k for k in hand if k != JOKER], table, opened, "cards")
+            if without is not None and without.cards_played:
+                plays.append(tuple(tuple(m) for m in without.melds))
+        if best.cards_played < len(hand):  # playing every playable card is already most points
+            for objective in self.objectives[1:]:
+                other = self._call(variant, list(hand), table, opened, objective)
+                if other is not None and other.cards_played:
+                    plays.append(tuple(tuple(m) for m in other.melds))
+        return Answer(tuple(plays), best.cards_played, best.status == "optimal")
+
+    def _call(
+        self, variant: Variant, hand: list[int], table: list[tuple[Slot, ...]], opened: bool, objective: str
+    ) -> Solution | None:
+        from rummyai.solvers import solve
+
+        self.stats.calls += 1
+        try:
+            return solve(
+                variant,
+                hand,
+                table,
+                opened=opened,
+                objective=objective,
+                time_limit=self.time_limit,
+                minimize_changes=self.minimize_changes,
+            )
+        except RummyError:
+            self.stats.unsupported += 1
+            return None
+
+    # ------------------------------------------------------------------ moves
+    def _plays(self, state: GameState, answer: Answer) -> list[Move]:
+        """The answer's tables as validated engine plays, in order, without repeats."""
         plays: list[Move] = []
-        for melds in answers:
+        for melds in answer.plays:
             play = self._checked(state, melds)
             if play is not None and play not in plays:
                 plays.append(play)
         return plays
-
-    def _solve_all(self, state: GameState, hand: tuple[int, ...], opened: bool) -> tuple[Melds, ...]:
-        """The new tables (as card kinds) the solver proposes under each plan."""
-        from rummyai.solvers import solve
-
-        variant: Variant = state.variant
-        deck = variant.deck
-        table = [m.slots(deck) for m in state.round.table]
-        found: list[Melds] = []
-        best_cards = 0
-        best_jokers = False
-        for objective, keep_jokers, one_fewer in self.plans:
-            use = [k for k in hand if k != JOKER] if keep_jokers else list(hand)
-            if keep_jokers and (len(use) == len(hand) or not best_jokers):
-                continue  # no joker in hand, or the best play uses none: nothing to hold back
-            cap = best_cards - 1 if one_fewer else None
-            if cap is not None and cap < 3:
-                continue
-            self.stats.calls += 1
-            try:
-                solution = solve(
-                    variant,
-                    use,
-                    table,
-                    opened=opened,
-                    objective=objective,
-                    time_limit=self.time_limit,
-                    max_cards=cap,
-                )
-            except RummyError:
-                self.stats.unsupported += 1
-                continue
-            if solution.cards_played:
-                found.append(tuple(tuple(m) for m in solution.melds))
-            if objective == "cards" and not keep_jokers and not one_fewer:
-                best_cards = solution.cards_played
-                best_jokers = JOKER in solution.played
-                if best_cards in (0, len(hand)):
-                    break  # nothing to play, or the whole hand goes out: no other plan helps
-        return tuple(found)
 
     def _checked(self, state: GameState, melds: Sequence[Sequence[Slot]]) -> Play | None:
         play = solution_play(state, melds)
@@ -252,3 +386,40 @@ class SolverCandidates:
             self.stats.rejected += 1
             return None
         return play
+
+    def _note_exhausting_plays(
+        self, state: GameState, key: SolverKey, answer: Answer, candidates: Sequence[Candidate]
+    ) -> None:
+        """Cache 'no play' for the positions after candidates that play the proven best count.
+
+        Any later play from there, added to this one, would be a single play of more cards than
+        the best, so there is none, as long as the table is not touched in between (the key
+        includes it). Sound where a turn is just a valid final table (free jokers) and the seat
+        had already opened (an opening turn limits what may be played).
+        """
+        variant = state.variant
+        if not (answer.proven and answer.best and key[3] and variant.joker_policy == "free"):
+            return
+        if variant.go_out_by_discard_only or any(w.card != JOKER for w in variant.wilds):
+            return
+        deck = variant.deck
+        hand_ids = state.round.hands[state.round.turn]
+        for cand in candidates:
+            move = cand.move
+            if not isinstance(move, Play):
+                continue
+            on_table = {i for m in move.table for i in m.all_ids()}
+            left = [deck[i] for i in hand_ids if i not in on_table]
+            if len(hand_ids) - len(left) != answer.best or not left:
+                continue
+            hand = playable_cards(variant, left, [deck[i] for i in on_table], True)
+            after: SolverKey = (key[0], hand, table_key(deck, move.table), True)
+            if hand and after not in self.cache:
+                self._remember(after, NO_PLAY)
+
+
+def _played(melds: Melds, table: Sequence[Sequence[Slot]]) -> list[int]:
+    """Card kinds a solver table holds beyond the start table's (what the hand plays)."""
+    have = Counter(s.card for m in melds for s in m)
+    have.subtract(s.card for m in table for s in m)
+    return sorted(have.elements())

@@ -175,3 +175,26 @@ def test_could_play_false_means_the_solver_finds_nothing(variant: str) -> None:
             if terminated or truncated:
                 break
     assert skipped >= 1 and checked > skipped
+
+
+def test_derived_hold_backs_are_offered_and_legal() -> None:
+    state = position("rummikub", "7H 8H 9H TH JH 2C", "")
+    builder = SolverCandidates()
+    cands = builder.build(state, 32)
+    solver = [c for c in cands if c.features[COL["from_solver"]] == 1.0]
+    assert all(validate(state, c.move) is None for c in solver)
+    used = sorted(len(hand_cards_used(state, c.move)) for c in solver)
+    assert used[-1] == 5 and 4 in used
+    assert builder.stats.calls == 1  # one solve gave both
+
+
+def test_objectives_must_start_with_cards() -> None:
+    with pytest.raises(RummyError, match="objectives"):
+        SolverCandidates(objectives=("points",))
+    builder = SolverCandidates(objectives=("cards", "points"))
+    # 6S serves the run or the group, not both: the best play leaves playable cards, so the
+    # most-points call is made too
+    builder.build(position("rummikub", "4S 5S 6S 6H 6D", ""), 32)
+    assert builder.stats.calls == 2
+    builder.build(position("rummikub", "4S 5S 6S 9H 9D 9C", ""), 32)
+    assert builder.stats.calls == 3  # everything playable went down: most points is the same

@@ -1,0 +1,138 @@
+"""The solver builder's shortcuts (playable hand, answer cache, known 'no play', derived
+hold-backs) change how often the solver runs, never the candidates."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import rummyai.envs  # noqa: F401  (registers the ids)
+from rummyai.cards import parse_cards, parse_table
+from rummyai.envs import ENV_IDS, RummyEnv, SolverCandidates
+from rummyai.envs.candidates import hand_cards_used
+from rummyai.envs.solver_candidates import hold_backs, playable_cards
+from rummyai.solvers import solve
+from rummyai.variants import get_variant
+
+ENV_BY_VARIANT = {variant: env_id for env_id, variant in ENV_IDS.items()}
+ONE_ROUND = {"rhine": {"rounds": 1}}
+
+
+def trajectory(variant: str, builder: SolverCandidates, seeds: range, steps: int) -> list[Any]:
+    """Actions, candidate labels and features of a masked-random learner, episode after episode."""
+    env = gym.make(
+        ENV_BY_VARIANT[variant], candidates=builder, max_turns=steps, options=ONE_ROUND.get(variant)
+    )
+    rng = np.random.default_rng(7)
+    record: list[Any] = []
+    for seed in seeds:
+        obs, _ = env.reset(seed=seed)
+        for _ in range(steps):
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            record.append((action, obs["candidates"].tobytes(), obs["action_mask"].tobytes()))
+            record.append(tuple(c.move for c in cast(RummyEnv, env.unwrapped).candidates))
+            obs, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+    return record
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
+def test_cached_and_uncached_runs_give_identical_trajectories(variant: str) -> None:
+    cached = SolverCandidates()
+    uncached = SolverCandidates(cache_size=0)
+    # the same seed twice: the second episode is answered from the cache where positions repeat
+    seeds = range(2)
+    first = trajectory(variant, cached, seeds, 40)
+    again = trajectory(variant, cached, seeds, 40)
+    plain = trajectory(variant, uncached, seeds, 40)
+    assert first == plain and again == plain
+    assert cached.stats.cache_hits > 0 and cached.stats.known_zero > 0
+    assert uncached.stats.cache_hits == 0 and uncached.stats.known_zero == 0
+    assert cached.stats.calls < uncached.stats.calls
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
+def test_known_no_play_positions_have_no_play(variant: str) -> None:
+    """Whenever the builder answers 'no play' from the seat's previous play, the solver agrees."""
+    builder = SolverCandidates()
+    env = gym.make(ENV_BY_VARIANT[variant], candidates=builder, max_turns=80)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(80):
+            known = builder.stats.known_zero
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if terminated or truncated:
+                break
+            if builder.stats.known_zero > known:
+                state = cast(RummyEnv, env.unwrapped).state
+                assert state is not None
+                rs = state.round
+                deck = state.variant.deck
+                hand = [deck[i] for i in rs.hands[rs.turn]]
+                table = [m.slots(deck) for m in rs.table]
+                assert solve(state.variant, hand, table, opened=True).cards_played == 0
+                assert all(
+                    not hand_cards_used(state, c.move) for c in cast(RummyEnv, env.unwrapped).candidates
+                )
+                checked += 1
+    assert checked >= 1
+
+
+def test_playable_cards_drops_cards_that_fit_nothing_to_a_fixed_point() -> None:
+    rk = get_variant("rummikub")
+    # 4S fits only with 5S and 6S; 6S fits nothing else, so neither is playable, nor is KD.
+    hand = parse_cards("4S 5S KD 9H")
+    assert playable_cards(rk, hand, parse_cards("9S 9D"), opened=True) == tuple(parse_cards("9H"))
+    assert playable_cards(rk, hand, parse_cards("6S"), opened=True) == tuple(sorted(parse_cards("4S 5S")))
+    # the table only counts once opened
+    assert playable_cards(rk, hand, parse_cards("6S 9S 9D"), opened=False) == ()
+    # a joker stays, and lets 4S 5S make a run
+    assert playable_cards(rk, parse_cards("4S 5S JK"), (), opened=False) == tuple(
+        sorted(parse_cards("4S 5S JK"))
+    )
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rhine", "rummy-tiles", "rummy-board"])
+def test_solving_the_playable_hand_plays_as_many_cards(variant: str) -> None:
+    """Along random games, the solver plays as many cards from the playable hand as from the whole."""
+    env = gym.make(ENV_BY_VARIANT[variant], max_turns=50, options=ONE_ROUND.get(variant))
+    rng = np.random.default_rng(3)
+    dropped = 0
+    for seed in range(2):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(50):
+            state = cast(RummyEnv, env.unwrapped).state
+            assert state is not None
+            rs = state.round
+            deck = state.variant.deck
+            hand = [deck[i] for i in rs.hands[rs.turn]]
+            table = [m.slots(deck) for m in rs.table]
+            opened = bool(rs.opened[rs.turn])
+            kept = playable_cards(state.variant, hand, [s.card for m in table for s in m], opened)
+            if len(kept) < len(hand):
+                dropped += 1
+                whole = solve(state.variant, hand, table, opened=opened)
+                part = solve(state.variant, list(kept), table, opened=opened)
+                assert whole.cards_played == part.cards_played
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if terminated or truncated:
+                break
+    assert dropped >= 1
+
+
+def test_hold_backs_keep_one_card_back_from_the_best_table() -> None:
+    rk = get_variant("rummikub")
+    melds = tuple(tuple(m) for m in parse_table("AS 2S 3S JK | KH KD KC"))
+    derived = hold_backs(rk, melds, sorted(parse_cards("AS 2S 3S JK KH KD KC")))
+    assert [sum(len(m) for m in d) for d in derived] == [6, 6]
+    assert all(s.card != parse_cards("JK")[0] for m in derived[0] for s in m)  # the joker kept back
+    assert all(len(m) >= 3 for d in derived for m in d)
+    # a single card played, or no meld longer than 3: nothing to derive
+    assert hold_backs(rk, melds, parse_cards("KC")) == []
+    assert hold_backs(rk, tuple(tuple(m) for m in parse_table("KH KD KC")), parse_cards("KH KD KC")) == []
