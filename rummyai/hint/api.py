@@ -128,6 +128,7 @@ def _solve(
     time_limit: float | None,
     hand: Sequence[int] | None = None,
     table: Sequence[Meld] | None = None,
+    minimize_changes: bool = True,
 ) -> _Move:
     try:
         from rummyai.solvers import solve
@@ -140,6 +141,7 @@ def _solve(
         opened=position.opened,
         objective=objective,
         time_limit=time_limit,
+        minimize_changes=minimize_changes,
     )
     played = tuple(sorted_cards(solution.played))
     return _Move(played, tuple(tuple(m) for m in solution.melds), str(solution.status))
@@ -346,7 +348,7 @@ def _alternatives(
     candidates: list[tuple[str, Callable[[], _Move | None]]] = []
     other = "points" if objective != "points" else "cards"
     if len(best.played) < len(position.hand):  # playing the whole hand is best by every objective
-        candidates.append((other, lambda: _solve(position, other, _remaining(deadline))))
+        candidates.append((other, lambda: _other_objective(position, other, best, deadline)))
     candidates.append(("hold_back", lambda: _hold_back(position, best)))
     if best.plan.melds_with("changed") or best.plan.melds_with("taken_apart"):
         candidates.append(
@@ -372,6 +374,20 @@ def _alternatives(
 
 
 _BUILT_HERE = ("hold_back", "fewest_changes")
+
+
+def _other_objective(
+    position: HintPosition, objective: str, best: Suggestion, deadline: float | None
+) -> _Move | None:
+    """The best move by the other objective, or None when it plays the same cards as `best`.
+
+    Its cards are found first without the fewest-changes tie-break (the costly part of a solve);
+    only a move that plays other cards is solved again with it, so it is laid out readably.
+    """
+    quick = _solve(position, objective, _remaining(deadline), minimize_changes=False)
+    if Counter(quick.played) == Counter(best.played):
+        return None
+    return _solve(position, objective, _remaining(deadline))
 
 
 def hint(

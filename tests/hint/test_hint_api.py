@@ -164,3 +164,16 @@ def test_the_package_is_callable_as_rummyai_hint() -> None:
     import rummyai.hint
 
     assert rummyai.hint("rummikub", "9D TD JD", "").best.cards_played == 3  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_other_objective_alternative_only_when_it_plays_other_cards(seed: int) -> None:
+    """The most-points alternative is offered exactly when its cards differ from the best move's."""
+    hand, table = random_position("rummikub", seed, 24, 12, related=0.6)
+    result = hint("rummikub", hand, table, alternatives=3)
+    points = solve("rummikub", hand, table, objective="points")
+    offered = [s for s in result.alternatives if s.label == "points"]
+    if Counter(points.played) == Counter(result.best.played):
+        assert not offered
+    else:
+        assert len(offered) == 1 and Counter(offered[0].played) == Counter(points.played)
