@@ -246,12 +246,17 @@ class LearnedAgent:
     ) -> list[tuple[Move, bool]]:
         """Distinct candidate moves with a flag for greedy's own play: solver plans, listed plays
         by most cards, then every legal move placing no card (the draw)."""
+        quiet = tuple(
+            m for m in legal if not isinstance(m, Play)
+        )  # the draw or a pass: varies with the stock
         key = (
             view["variant"],
             tuple(view.get("options") or ()),
             position.hand,
             position.table,
             position.opened,
+            view.get("phase"),
+            quiet,
         )
         cached = self.cache.get(key)
         if cached is not None:
@@ -280,9 +285,8 @@ class LearnedAgent:
         )
         for play in plays[: self.listed]:
             add(play)
-        for other in legal:
-            if not isinstance(other, Play):
-                add(other)
+        for other in quiet:
+            add(other)
         if not moves:  # only plays are legal and none was kept above: every listed play
             for play in plays:
                 add(play)
