@@ -126,6 +126,15 @@ class TileModel:
         hand, table = _avail(position)
         if opening:
             table = [0] * 53
+        # Rhine's wild twos follow every joker rule and are never natural: the model counts them
+        # as jokers (the JOKER rows hold every wild), `wild_played` splits the hand's by kind
+        # for the objective, and `decode` gives each wild slot a physical kind back.
+        self.wild_kinds = [c for c in range(52) if position.variant.always_wild(c)]
+        for w in self.wild_kinds:
+            hand[JOKER] += hand[w]
+            table[JOKER] += table[w]
+            hand[w] = table[w] = 0
+        self.wild_played: dict[int, IntVar] = {}
         self.hand_counts = hand
         self.table_counts = table
         self.avail = [h + t for h, t in zip(hand, table, strict=True)]
@@ -241,9 +250,12 @@ class TileModel:
                 continue
             self.conservation[card] = m.add(sum(terms) == self.table_counts[card] + played)
         self._hand_claims()
+        self._split_wilds()
         cards = sum(self.played.values()) if self.played else 0
         hv = self.variant.hand_values
-        points = sum(hv[c] * var for c, var in self.played.items()) if self.played else 0
+        valued = {c: var for c, var in self.played.items() if not (c == JOKER and self.wild_played)}
+        valued_wilds = [hv[c] * var for c, var in self.wild_played.items()]
+        points = sum(hv[c] * var for c, var in valued.items()) + sum(valued_wilds) if self.played else 0
         self.cards_expr: LinearExpr = cards
         self.points_expr: LinearExpr = points
         cap = self._cap()
@@ -268,6 +280,16 @@ class TileModel:
             else:
                 m.add(sum(self.open_value) >= v.opening_points * play)
         self._objective()
+
+    def _split_wilds(self) -> None:
+        """Wild twos: the hand's wilds played (the JOKER count) split by physical kind."""
+        if not self.wild_kinds or JOKER not in self.played:
+            return
+        held = self.position.hand_counts()
+        for c in (JOKER, *self.wild_kinds):
+            if held[c]:
+                self.wild_played[c] = self.model.new_int_var(0, held[c], f"wild{c}")
+        self.model.add(sum(self.wild_played.values()) == self.played[JOKER])
 
     def _hand_claims(self) -> None:
         """Retrievals need rack tiles: each its own replacement, and a tile in its new meld.
@@ -348,6 +370,7 @@ class TileModel:
         for _, _, var, counts in self.qualify:
             out.append(var)
             out.extend(counts.values())
+        out.extend(self.wild_played.values())
         for q in self.qualify_points:
             out.append(q.count)
             out.extend(q.jokers.values())
@@ -954,7 +977,12 @@ def solve_model(tm: TileModel, time_limit: float | None) -> tuple[cp_model.CpSol
 def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tuple[Slot, ...]], int]:
     """The played cards, the new table and the number of start melds broken."""
     val = solver.value
-    played = sorted(c for c, var in tm.played.items() for _ in range(int(val(var))))
+    wild_played: dict[int, IntVar] = getattr(tm, "wild_played", {})
+    played = sorted(
+        [c for c, var in tm.played.items() if not (c == JOKER and wild_played) for _ in range(int(val(var)))]
+        + [c for c, var in wild_played.items() for _ in range(int(val(var)))]
+    )
+    kept_slots: list[Slot] = []  # wild slots of start melds kept whole (their cards stay put)
     # each entry: meld kind, slots, and which slots a pooled joker may take over
     entries: list[tuple[str, list[Slot], list[bool]]] = []
     broken = 0
@@ -965,6 +993,7 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
             broken += 1
             continue
         info = kept.info
+        kept_slots.extend(s for s, w in zip(info.slots, info.as_wild, strict=True) if w)
         swapped = {i: card for i, card, var in kept.swaps if val(var)}
         if swapped:
             base = [Slot(swapped[i]) if i in swapped else s for i, s in enumerate(info.slots)]
@@ -1044,7 +1073,55 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
                 melds.append([Slot(c) for c, q in counts.items() for _ in range(int(val(q)))])
     for q in getattr(tm, "qualify_points", ()):
         melds.extend(_qualifier_melds(q, val))
+    if getattr(tm, "wild_kinds", ()):
+        _relabel_wilds(tm.position, melds, kept_slots, played)
     return played, [tuple(x) for x in melds], broken
+
+
+def _relabel_wilds(
+    position: Position, melds: list[list[Slot]], kept_slots: list[Slot], played: list[int]
+) -> None:
+    """Give the model's wild slots (written as jokers) physical kinds: the table's wilds that
+    left their kept melds first where a slot keeps their old meaning (R3), then the rest of the
+    table's and the played wilds."""
+    variant = position.variant
+    kept_ids = {id(s) for s in kept_slots}
+    pool: Counter[int] = Counter(c for c in played if variant.always_wild(c))
+    moved: list[tuple[int, str, Meaning]] = []
+    for info in position.table:
+        for slot, wild in zip(info.slots, info.as_wild, strict=True):
+            if wild and id(slot) not in kept_ids:
+                assert slot.meaning is not None
+                pool[slot.card] += 1
+                moved.append((slot.card, info.kind, slot.meaning))
+    spots = [
+        (m, i)
+        for m, meld in enumerate(melds)
+        for i, slot in enumerate(meld)
+        if slot.card == JOKER and id(slot) not in kept_ids
+    ]
+    kinds = [
+        "run" if any(s.meaning is not None and s.meaning.suit is not None for s in meld) else "group"
+        for meld in melds
+    ]
+    chosen: dict[tuple[int, int], int] = {}
+    for card, kind, meaning in moved:
+        for spot in spots:
+            m, i = spot
+            here = melds[m][i].meaning
+            if spot in chosen or here is None or kinds[m] != kind or here.rank != meaning.rank:
+                continue
+            if kind == "run" and here.suit != meaning.suit:
+                continue
+            chosen[spot] = card
+            pool[card] -= 1
+            break
+    rest = sorted(pool.elements())
+    for spot in spots:
+        if spot not in chosen and rest:
+            chosen[spot] = rest.pop(0)
+    for (m, i), card in chosen.items():
+        melds[m][i] = Slot(card, melds[m][i].meaning)
 
 
 def _qualifier_melds(q: _Qualifier, val: Any) -> list[list[Slot]]:
@@ -1242,7 +1319,7 @@ def solve_tile(
     """
     start = time.perf_counter()
     rules = position.variant
-    if any(w.card != JOKER for w in rules.wilds):
+    if any(w.card != JOKER and w.plays_itself for w in rules.wilds):
         raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
     opening = not position.opened and rules.opening_turn_exclusive
     if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":

@@ -29,6 +29,8 @@ CYCLIC = get_variant("rummy-palace").with_options(["cyclic_laying"])
 SINGLE = get_variant("rummy-palace").with_options(["opening_single_meld"])
 BOTH = get_variant("rummy-palace").with_options(["cyclic_laying", "opening_single_meld"])
 POINTS = get_variant("rhine", {"rhine.points_qualify": True})
+TWOS = get_variant("rhine", {"rhine.wild_twos": True})
+TWOS_POINTS = get_variant("rhine", {"rhine.wild_twos": True, "rhine.points_qualify": True})
 
 
 @st.composite
@@ -221,3 +223,48 @@ def test_points_qualify_keeps_one_wild_per_meld() -> None:
     sol = solve(POINTS, "KH QH JK JK 5C", opened=False)
     assert sol.cards_played == 3  # KH QH JK; a second joker has no meld of its own
     assert all(sum(s.card == JOKER for s in meld) <= 1 for meld in sol.melds)
+
+
+# ---------------------------------------------------------------------------- Rhine: wild twos
+@settings(max_examples=80, deadline=None)
+@given(case=positions(TWOS, (1, 2, 3, 4, 5), (0, 1), max_hand=6), objective=OBJECTIVES)
+def test_wild_twos_match_reference(case: tuple, objective: str) -> None:
+    hand, table, opened = case
+    _compare(TWOS, hand, table, opened, objective)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=positions(TWOS_POINTS, (12, 13, 1, 2, 3), (0, 1), max_hand=6), objective=OBJECTIVES)
+def test_wild_twos_points_qualify_match_reference(case: tuple, objective: str) -> None:
+    hand, table, _ = case
+    _compare(TWOS_POINTS, hand, table, False, objective)
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "table", "opened", "played"),
+    [
+        (TWOS, "AH 2C 3H 4H", "", True, "AH 2C 3H 4H"),  # a two stands in for 2H in A-2-3
+        (TWOS, "AH 2H 2C 3H", "", True, "AH 2H 3H"),  # at most one wild per meld
+        (TWOS, "2H 2S 2C 5D", "", True, ""),  # twos are never natural: no group of twos
+        (TWOS, "8C JC", "7C 2D 9C", True, "8C JC"),  # a table two released by 8C (R4, R5)
+        (TWOS, "8C", "7C 2D 9C", True, ""),  # ... but not without a new natural card (R5)
+        (TWOS, "2D", "3H 4H 5H | 6H 7H 8H", True, "2D"),  # a two joins naturals of two melds
+        (TWOS, "2D", "3H 4H 5H 6H", True, ""),  # a wild may not simply join a meld
+        (TWOS, "5S 5H 2C 9D", "", False, ""),  # the qualifying set has 3 naturals, no wild two
+        (TWOS, "5S 5H 5C 2C 9D", "", False, "5S 5H 5C"),
+        (TWOS_POINTS, "KS KH 2C 9D", "", False, "KS KH 2C"),  # the two counts as a king: 39
+        (TWOS_POINTS, "AS 2C 3S 9D", "", False, ""),  # the two counts as 2S: 15 + 2 + 3 = 20
+    ],
+)
+def test_wild_twos_cases(variant: Variant, hand: str, table: str, opened: bool, played: str) -> None:
+    sol = solve(variant, hand, table, opened=opened)
+    assert sorted(sol.played) == sorted(parse_cards(played))
+    check_solution(make_position(variant, hand, table, opened), sol)
+    if sol.played:
+        assert _judged_legal(variant, parse_cards(hand), parse_table(table), sol, opened)
+
+
+def test_wild_twos_score_fifty_in_hand() -> None:
+    """A two left in hand costs 50: the points objective plays it before a joker (20)."""
+    sol = solve(TWOS, "5H 6H 2C JK", objective="points", max_cards=3)
+    assert sorted(sol.played) == sorted(parse_cards("5H 6H 2C"))
