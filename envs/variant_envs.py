@@ -1,6 +1,7 @@
 """One Gymnasium environment class per built-in variant, each documented in Gymnasium's sections.
 
-The classes differ only in `variant_id` and their docstring; everything else is `RummyEnv`.
+The classes differ only in `variant_id` and their docstring; everything else is `RummyEnv`, so
+one factory builds them all from a table of (class name, registered id, variant id).
 """
 
 from __future__ import annotations
@@ -127,48 +128,36 @@ def _doc(variant_id: str, env_id: str) -> str:
     )
 
 
-class RummikubEnv(RummyEnv):
-    __doc__ = _doc("rummikub", "rummyai/Rummikub-v0")
-    variant_id = "rummikub"
+def _env_class(class_name: str, env_id: str, variant_id: str) -> type[RummyEnv]:
+    """A `RummyEnv` subclass bound to one variant, documented for it, importable by its name."""
+    attributes = {
+        "__doc__": _doc(variant_id, env_id),
+        "__module__": __name__,
+        "__qualname__": class_name,
+        "variant_id": variant_id,
+    }
+    return type(class_name, (RummyEnv,), attributes)
 
 
-class RhineEnv(RummyEnv):
-    __doc__ = _doc("rhine", "rummyai/Rhine-v0")
-    variant_id = "rhine"
-
-
-class RummyTilesEnv(RummyEnv):
-    __doc__ = _doc("rummy-tiles", "rummyai/RummyTiles-v0")
-    variant_id = "rummy-tiles"
-
-
-class RummyBoardEnv(RummyEnv):
-    __doc__ = _doc("rummy-board", "rummyai/RummyBoard-v0")
-    variant_id = "rummy-board"
-
-
-class RummyPalaceEnv(RummyEnv):
-    __doc__ = _doc("rummy-palace", "rummyai/RummyPalace-v0")
-    variant_id = "rummy-palace"
-
-
-class StandardRummyEnv(RummyEnv):
-    __doc__ = _doc("standard", "rummyai/StandardRummy-v0")
-    variant_id = "standard"
-
-
-class BlackHeartEnv(RummyEnv):
-    __doc__ = _doc("black-heart", "rummyai/BlackHeart-v0")
-    variant_id = "black-heart"
-
-
-#: Registered id -> (environment class, variant id).
+#: Registered id -> environment class, built from (class name, registered id, variant id).
 ENV_CLASSES: dict[str, type[RummyEnv]] = {
-    "rummyai/Rummikub-v0": RummikubEnv,
-    "rummyai/Rhine-v0": RhineEnv,
-    "rummyai/RummyTiles-v0": RummyTilesEnv,
-    "rummyai/RummyBoard-v0": RummyBoardEnv,
-    "rummyai/RummyPalace-v0": RummyPalaceEnv,
-    "rummyai/StandardRummy-v0": StandardRummyEnv,
-    "rummyai/BlackHeart-v0": BlackHeartEnv,
+    env_id: _env_class(class_name, env_id, variant_id)
+    for class_name, env_id, variant_id in (
+        ("RummikubEnv", "rummyai/Rummikub-v0", "rummikub"),
+        ("RhineEnv", "rummyai/Rhine-v0", "rhine"),
+        ("RummyTilesEnv", "rummyai/RummyTiles-v0", "rummy-tiles"),
+        ("RummyBoardEnv", "rummyai/RummyBoard-v0", "rummy-board"),
+        ("RummyPalaceEnv", "rummyai/RummyPalace-v0", "rummy-palace"),
+        ("StandardRummyEnv", "rummyai/StandardRummy-v0", "standard"),
+        ("BlackHeartEnv", "rummyai/BlackHeart-v0", "black-heart"),
+    )
 }
+
+# The classes by name, for imports, pickling and Gymnasium's ``module:Class`` entry points.
+RummikubEnv = ENV_CLASSES["rummyai/Rummikub-v0"]
+RhineEnv = ENV_CLASSES["rummyai/Rhine-v0"]
+RummyTilesEnv = ENV_CLASSES["rummyai/RummyTiles-v0"]
+RummyBoardEnv = ENV_CLASSES["rummyai/RummyBoard-v0"]
+RummyPalaceEnv = ENV_CLASSES["rummyai/RummyPalace-v0"]
+StandardRummyEnv = ENV_CLASSES["rummyai/StandardRummy-v0"]
+BlackHeartEnv = ENV_CLASSES["rummyai/BlackHeart-v0"]

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummyai.agents.base import View
-from rummyai.agents.solver_play import SeatPosition, best_legal_play, hand_cards_in, seat_position
+from rummyai.agents.solver_play import (
+    SeatPosition,
+    best_legal_play,
+    hand_cards_in,
+    seat_position,
+    variant_of,
+)
 from rummyai.engine.moves import Draw, Give, Move, Play
 from rummyai.errors import RummyError
 
@@ -31,7 +37,7 @@ class GreedyAgent:
         """Nothing random to reseed: the solver runs single-threaded and deterministic."""
 
     def act(self, view: View, legal: Sequence[Move]) -> Move:
-        """The solver's best play from this view, or a fallback among `legal`."""
+        """The solver's best play from this view (as `adjust` shapes it), or a fallback among `legal`."""
         if not legal:
             raise RummyError(f"{self.name} asked to act at seat {view.get('seat')} with no legal move")
         if view.get("family") != "play_or_draw":
@@ -40,9 +46,13 @@ class GreedyAgent:
             return give_highest(view, legal)
         position = seat_position(view)
         play = self.best_play(position)
-        if play is not None:
-            return play
-        return draw_or_best(view, legal)
+        if play is None:
+            return draw_or_best(view, legal)
+        return self.adjust(view, position, play)
+
+    def adjust(self, view: View, position: SeatPosition, play: Play) -> Play:
+        """The play to make instead of the solver's best `play` (greedy: that play itself)."""
+        return play
 
     def best_play(self, position: SeatPosition) -> Play | None:
         """The solver's play as a legal engine move (None when the best is to draw)."""
@@ -73,10 +83,9 @@ def draw_or_best(view: View, legal: Sequence[Move]) -> Move:
 
 def give_highest(view: View, legal: Sequence[Move]) -> Move:
     """Mini-pool step (Tile Rummy stalemate): give away the card worth most in hand."""
-    from rummyai.agents.solver_play import variant_of
-
-    values = variant_of(view).hand_values
-    deck = variant_of(view).deck
+    variant = variant_of(view)
+    values = variant.hand_values
+    deck = variant.deck
     gives = [m for m in legal if isinstance(m, Give)]
     if not gives:
         return legal[0]

@@ -13,13 +13,12 @@ Every modified play is checked with the engine's rules; if holding back would ma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from rummyai.agents.base import View
-from rummyai.agents.greedy import GreedyAgent, draw_or_best, give_highest, most_cards
-from rummyai.agents.solver_play import SeatPosition, best_legal_play, legal_play, seat_position
-from rummyai.engine.moves import Move, Play
+from rummyai.agents.greedy import GreedyAgent
+from rummyai.agents.solver_play import SeatPosition, best_legal_play, legal_play
+from rummyai.engine.moves import Play
 from rummyai.engine.state import TableMeld
 from rummyai.errors import RummyError
 
@@ -51,18 +50,8 @@ class HoldbackAgent(GreedyAgent):
         self.hold = hold
         self.held = 0
 
-    def act(self, view: View, legal: Sequence[Move]) -> Move:
-        """Greedy with the hold-back rules applied while it is safe."""
-        if not legal:
-            raise RummyError(f"holdback asked to act at seat {view.get('seat')} with no legal move")
-        if view.get("family") != "play_or_draw":
-            return most_cards(view, legal)
-        if view.get("phase") == "give":
-            return give_highest(view, legal)
-        position = seat_position(view)
-        full = self.best_play(position)
-        if full is None:
-            return draw_or_best(view, legal)
+    def adjust(self, view: View, position: SeatPosition, full: Play) -> Play:
+        """The greedy play `full` with the hold-back rules applied while it is safe."""
         if not self.safe_to_hold(view, position, full):
             return full
         play = full

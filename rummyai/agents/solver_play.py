@@ -148,10 +148,21 @@ def solution_play(position: SeatPosition, solution: Solution) -> Play | None:
     """The solver's solution as a legal engine Play, or None if none of the id assignments is legal."""
     if not solution.played:
         return None
+    return _first_legal(position, position, solution.melds)
+
+
+def _first_legal(
+    position: SeatPosition,
+    source: SeatPosition,
+    melds: Sequence[Sequence[Any]],
+    frozen: tuple[TableMeld, ...] = (),
+) -> Play | None:
+    """The first legal play from `position` of `frozen` plus `melds` with ids taken from `source`
+    (trying the other melds' cards first, then the hand's)."""
     for hand_first in (False, True):
-        table = assign_ids(position, solution.melds, hand_first)
+        table = assign_ids(source, melds, hand_first)
         if table is not None:
-            play = legal_play(position, table)
+            play = legal_play(position, (*frozen, *table))
             if play is not None:
                 return play
     return None
@@ -183,13 +194,9 @@ def best_legal_play(
     rest, frozen = with_wild_melds_frozen(position)
     if frozen:
         solution = solve_view(rest, objective, time_limit)
-        if solution.played:
-            for hand_first in (False, True):
-                table = assign_ids(rest, solution.melds, hand_first)
-                if table is not None:
-                    play = legal_play(position, (*frozen, *table))
-                    if play is not None:
-                        return play, "frozen"
+        play = _first_legal(position, rest, solution.melds, frozen) if solution.played else None
+        if play is not None:
+            return play, "frozen"
     return None, "illegal"
 
 
