@@ -39,7 +39,8 @@ def solve(
     that must be played (a card taken from the discard row), `taken` a card that may not be the
     discard; Rummy Palace keeps at least one card back for the discard. Black Heart
     (``black-heart``) reads the opening chart line for the player's cumulative `score` when
-    `opened` is false; diamond swaps are not searched there.
+    `opened` is false and searches diamond swaps too (`Solution.swaps`; a diamond swapped and
+    kept counts as no card played: one card out, one in).
     """
     check_objective(objective)
     position = make_position(variant, hand, table, opened)

@@ -1,4 +1,4 @@
-"""CP-SAT model for Black Heart Rum (§6): new melds from the hand and lay-offs, no rearrangement.
+"""CP-SAT model for Black Heart Rum (§6): diamond swaps, new melds from the hand and lay-offs.
 
 Every meld core a hand can form (runs with wrap for spades and clubs, hearts runs A-10, groups
 with repeated suits, the diamonds as themselves or as wilds within their scopes, the Royale) and
@@ -6,7 +6,17 @@ every way each table meld can grow are listed explicitly, each checked by `analy
 model picks how often each is used. Escorts are pooled: any heart (or J♦/K♦ standing for one)
 escorts any black court card, so the model only counts how many escorts each choice needs and
 which escort-capable hand cards supply them. The opening chart, the Royale opening and the
-Black Heart (the whole hand played on the first play) are exact. Diamond swaps are not modelled.
+Black Heart (the whole hand played on the first play) are exact.
+
+Diamond swaps (§6.5): each table meld has a list of swap states (none, or some of its non-Royale
+diamonds replaced by a card of the group's rank, the exact card a run's diamond stands for, or a
+natural heart for a diamond escort; a black court card without an escort brings a new one), and
+its lay-offs are listed per state. A swapped diamond joins the hand and may be placed anywhere or
+kept. "Cards played" is the net count of cards leaving the hand: a swap whose diamond is kept is
+one card out and one in, so it counts 0 (points likewise count the diamond's value against it).
+Swaps alone do not open; a committed card used in a swap passes its duty to the diamond; the
+diamonds that serve other swaps (as replacement or new escort) must be freed in an order without
+cycles. Ties go to the play with fewer swaps.
 """
 
 from __future__ import annotations
@@ -15,7 +25,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
-from typing import Any
+from typing import Any, Literal
 
 from ortools.sat.python import cp_model
 
@@ -218,6 +228,337 @@ def layoff_cores(variant: Variant, info: MeldInfo, hand: Sequence[int]) -> list[
     return list(found.values())
 
 
+# ------------------------------------------------------------------------ diamond swaps (§6.5)
+@dataclass(frozen=True)
+class SwapStep:
+    """One diamond swap in a table meld: the diamond of core slot `index` (or its escort when
+    `as_escort`) goes to the hand and hand card `replacement` takes its place; `new_escort` says
+    the replacement is a black court card with no escort, so one more escort comes from the hand."""
+
+    index: int
+    as_escort: bool
+    diamond: int
+    replacement: int
+    new_escort: bool
+
+
+@dataclass(frozen=True)
+class SwapState:
+    """A table meld after some (or none) of its diamonds are swapped: the meld's analysis (new
+    escorts stubbed with hearts, as the lay-off cores need) and the swaps made."""
+
+    info: MeldInfo
+    steps: tuple[SwapStep, ...]
+
+
+def swappable_diamonds(variant: Variant, table: Sequence[MeldInfo]) -> list[int]:
+    """Kinds of the table diamonds a swap may take back: every wild card, core or escort, that is
+    not in a Royale (§6.5)."""
+    out = []
+    for info in table:
+        if info.kind == "royale":
+            continue
+        for slot in info.slots:
+            out += [c for c in slot.cards() if variant.is_wild(c)]
+    return out
+
+
+def _swap_steps(variant: Variant, info: MeldInfo, k: int, avail: Sequence[int]) -> list[SwapStep]:
+    """The swaps open at core slot `k` of `info`: a card of the group's rank, exactly the card a
+    run's diamond stands for, or a natural heart for a diamond escort; only kinds in `avail`."""
+    assert variant.escorts is not None
+    slot = info.slots[k]
+    out = []
+    if variant.is_wild(slot.card):
+        if info.kind == "group":
+            cards = [c for c in range(52) if rank_of(c) == info.rank and variant.copies[c] > 0]
+        else:
+            meant = info.meant(k)
+            cards = [] if meant is None else [meant]
+        for c in cards:
+            if c != slot.card and avail[c] > 0:
+                fresh = c in variant.escorts.needs_escort and slot.escort is None
+                out.append(SwapStep(k, False, slot.card, c, fresh))
+    if slot.escort is not None and variant.is_wild(slot.escort.card):
+        for c in sorted(variant.escorts.escorts):
+            if avail[c] > 0 and not variant.is_wild(c):
+                out.append(SwapStep(k, True, slot.escort.card, c, False))
+    return out
+
+
+def swapped_slots(
+    variant: Variant, slots: Sequence[Slot], steps: Sequence[SwapStep], escorts: Sequence[Slot]
+) -> list[Slot]:
+    """`slots` after `steps`, the new escorts (one per step that needs one) taken from `escorts`."""
+    out = list(slots)
+    fresh = iter(escorts)
+    for step in steps:
+        old = out[step.index]
+        if step.as_escort:
+            out[step.index] = Slot(old.card, old.meaning, Slot(step.replacement))
+            continue
+        c = step.replacement
+        meaning = Meaning(rank_of(c), suit_of(c)) if variant.is_wild(c) else None  # a diamond as itself
+        out[step.index] = Slot(c, meaning, next(fresh) if step.new_escort else old.escort)
+    return out
+
+
+def _stub_escorts(variant: Variant, slots: Sequence[Slot], n: int) -> list[Slot]:
+    """`n` natural hearts that `slots` do not already hold twice (the deck's copies), as escorts."""
+    assert variant.escorts is not None
+    held = [c for slot in slots for c in slot.cards()]
+    out: list[Slot] = []
+    for heart in sorted(variant.escorts.escorts):
+        while len(out) < n and held.count(heart) < variant.copies[heart]:
+            held.append(heart)
+            out.append(Slot(heart))
+    return out
+
+
+def swap_states(variant: Variant, info: MeldInfo, avail: Sequence[int]) -> list[SwapState]:
+    """Every way to swap some of `info`'s diamonds for cards of `avail`, the empty swap first;
+    each resulting meld is checked with `analyze_meld`."""
+    states = [SwapState(info, ())]
+    if info.kind == "royale":
+        return states
+    spots: dict[tuple[int, bool], list[SwapStep]] = {}
+    for k in range(len(info.slots)):
+        for step in _swap_steps(variant, info, k, avail):
+            spots.setdefault((step.index, step.as_escort), []).append(step)
+    for choice in product(*([None, *steps] for steps in spots.values())):
+        steps = tuple(s for s in choice if s is not None)
+        if not steps:
+            continue
+        stubs = _stub_escorts(variant, info.slots, sum(s.new_escort for s in steps))
+        try:
+            after = analyze_meld(variant, tuple(swapped_slots(variant, info.slots, steps, stubs)))
+        except MeldError:
+            continue
+        states.append(SwapState(after, steps))
+    return states
+
+
+def swap_order(swaps: Sequence[tuple[int, int, int, int | None]]) -> list[tuple[int, int, int, int | None]]:
+    """`swaps` ordered so that a diamond used as another swap's replacement or escort is taken
+    back first (the model forbids cycles, so an order exists)."""
+    left = list(swaps)
+    done: list[tuple[int, int, int, int | None]] = []
+    while left:
+        waiting = {d for _, d, _, _ in left}
+        ready = next(s for s in left if s[2] not in waiting and s[3] not in waiting)
+        left.remove(ready)
+        done.append(ready)
+    return done
+
+
+# ------------------------------------------------------------------------------------ model
+class _Model:
+    """The CP-SAT model of one position: new melds, each table meld's swap state and lay-off,
+    pooled escorts, and the escorts of swaps (chosen per swap, for the swap order)."""
+
+    def __init__(self, position: Position) -> None:
+        v = self.v = position.variant
+        assert v.escorts is not None
+        self.position = position
+        self.hand = position.hand_counts()
+        self.loose = [0] * len(self.hand)
+        for d in swappable_diamonds(v, position.table):
+            self.loose[d] += 1
+        ext = self.ext = [h + n for h, n in zip(self.hand, self.loose, strict=True)]
+        m = self.m = cp_model.CpModel()
+        self.new = new_meld_cores(v, ext)
+        self.states = [swap_states(v, info, ext) for info in position.table]
+        self.lay = [[layoff_cores(v, st.info, ext) for st in sts] for sts in self.states]
+        self.n_var = [
+            m.new_int_var(0, min(ext[c] for c, _ in core.counts), f"n{i}") for i, core in enumerate(self.new)
+        ]
+        self.st_var = [
+            [m.new_bool_var(f"w{j}_{s}") for s in range(len(sts))] for j, sts in enumerate(self.states)
+        ]
+        self.lay_var = [
+            [[m.new_bool_var(f"l{j}_{s}_{i}") for i in range(len(cores))] for s, cores in enumerate(row)]
+            for j, row in enumerate(self.lay)
+        ]
+        for j, row in enumerate(self.lay_var):
+            m.add_exactly_one(self.st_var[j])
+            for s, vs in enumerate(row):
+                m.add(sum(vs) <= self.st_var[j][s])
+        self.escort_kinds = sorted(
+            v.escorts.escorts | {w for w, r in v.wild_map.items() if r.stands_for & v.escorts.escorts}
+        )
+        self.esc = {c: m.new_int_var(0, ext[c], f"e{c}") for c in self.escort_kinds if ext[c] > 0}
+        self._usage()
+
+    def chosen_layoffs(self) -> Iterator[tuple[Core, Any]]:
+        """Every (lay-off core, its variable) over all table melds and swap states."""
+        for row, vrow in zip(self.lay, self.lay_var, strict=True):
+            for cores, vs in zip(row, vrow, strict=True):
+                yield from zip(cores, vs, strict=True)
+
+    def swap_steps(self) -> Iterator[tuple[int, int, int, SwapStep]]:
+        """Every (meld, state, step number, step) of the swap states."""
+        for j, sts in enumerate(self.states):
+            for s, st in enumerate(sts):
+                for t, step in enumerate(st.steps):
+                    yield j, s, t, step
+
+    def _usage(self) -> None:
+        """Cards used per kind (placements, swap replacements, swap escorts) within the hand plus
+        the diamonds swapped back; the swap order's cycles forbidden."""
+        m, v = self.m, self.v
+        nonswap: dict[int, list[Any]] = {}
+        by_swap: dict[int, list[Any]] = {}
+        for core, var in zip(self.new, self.n_var, strict=True):
+            for c, n in core.counts:
+                nonswap.setdefault(c, []).append(n * var)
+        for core, var in self.chosen_layoffs():
+            for c, n in core.counts:
+                nonswap.setdefault(c, []).append(n * var)
+        for c, var in self.esc.items():
+            nonswap.setdefault(c, []).append(var)
+        demand: list[Any] = [core.escorts * var for core, var in zip(self.new, self.n_var, strict=True)]
+        demand += [core.escorts * var for core, var in self.chosen_layoffs()]
+        m.add(sum(self.esc.values()) == sum(demand))
+        swapped: dict[int, list[Any]] = {}
+        edges: dict[tuple[int, int], list[Any]] = {}
+        self.z: dict[tuple[int, int, int], dict[int, Any]] = {}
+        for j, s, t, step in self.swap_steps():
+            st = self.st_var[j][s]
+            swapped.setdefault(step.diamond, []).append(st)
+            by_swap.setdefault(step.replacement, []).append(st)
+            if self.loose[step.replacement]:
+                edges.setdefault((step.replacement, step.diamond), []).append(st)
+            if not step.new_escort:
+                continue
+            kinds = [e for e in self.escort_kinds if self.ext[e] > 0 and e != step.diamond]
+            options = {e: m.new_bool_var(f"z{j}_{s}_{t}_{e}") for e in kinds}
+            m.add(sum(options.values()) == st)
+            self.z[j, s, t] = options
+            for e, var in options.items():
+                by_swap.setdefault(e, []).append(var)
+                if self.loose[e]:
+                    edges.setdefault((e, step.diamond), []).append(var)
+        self.nonswap = {c: sum(terms) for c, terms in nonswap.items()}
+        self.swapped = {d: sum(terms) for d, terms in swapped.items()}
+        self.by_swap = by_swap
+        self.played: dict[int, Any] = {}
+        for c in range(len(self.hand)):
+            terms = nonswap.get(c, []) + by_swap.get(c, [])
+            if terms:
+                self.played[c] = sum(terms)
+                m.add(self.played[c] <= self.hand[c] + self.swapped.get(c, 0))
+        loose = [d for d in range(len(self.loose)) if self.loose[d]]
+        for size in range(1, len(loose) + 1):
+            for cycle in permutations(loose, size):
+                if cycle[0] != min(cycle):
+                    continue  # each cycle once
+                arcs = [(cycle[i], cycle[(i + 1) % size]) for i in range(size)]
+                if all(a in edges for a in arcs):
+                    m.add(sum(x for a in arcs for x in edges[a]) <= size - 1)
+        self.cards = sum(self.played.values()) - sum(self.swapped.values())
+        self.swaps = sum(self.swapped.values())
+        v_ = v.hand_values
+        self.royales = sum(var for core, var in zip(self.new, self.n_var, strict=True) if core.royale)
+        self.bonus = v.royale.value - sum(v_[c] for c in v.royale.cards) if v.royale is not None else 0
+        self.points = (
+            sum(v_[c] * e for c, e in self.played.items())
+            - sum(v_[d] * e for d, e in self.swapped.items())
+            + self.bonus * self.royales
+        )
+
+    def commit(self, committed: Sequence[int]) -> None:
+        """Each committed card is placed; if it went into a swap, the diamond it freed is placed
+        again by a meld or lay-off (§6.5), else that copy does not count."""
+        m = self.m
+        for k in set(committed):
+            kept: list[Any] = []
+            for j, s, t, step in self.swap_steps():
+                uses = []
+                if step.replacement == k:
+                    uses.append(self.st_var[j][s])
+                if (j, s, t) in self.z and k in self.z[j, s, t]:
+                    uses.append(self.z[j, s, t][k])
+                for use in uses:
+                    y = m.new_bool_var(f"k{k}_{j}_{s}_{t}")
+                    m.add(y >= use - self.nonswap.get(step.diamond, 0))
+                    kept.append(y)
+            m.add(self.played.get(k, 0) - sum(kept) >= list(committed).count(k))
+
+    def opening(self, req: tuple[int, int] | None, max_cards: int | None) -> None:
+        """The card cap and, before opening, the chart line (swaps alone do not open, §6.4)."""
+        m = self.m
+        if max_cards is not None:
+            m.add(self.cards <= max_cards)
+        if req is None:
+            return
+        melds_needed, cards_needed = req
+        any_play = m.new_bool_var("play")
+        m.add(sum(self.nonswap.values()) <= sum(self.ext) * any_play)
+        chart = m.new_bool_var("chart")
+        sel = [m.new_int_var(0, melds_needed, f"s{i}") for i in range(len(self.new))]
+        for s, var in zip(sel, self.n_var, strict=True):
+            m.add(s <= var)
+        m.add(sum(sel) == melds_needed).only_enforce_if(chart)
+        sizes = sum(core.size * s for core, s in zip(self.new, sel, strict=True))
+        m.add(sizes >= cards_needed).only_enforce_if(chart)
+        royal = m.new_bool_var("royale")
+        m.add(self.royales >= 1).only_enforce_if(royal)
+        out = m.new_bool_var("out")
+        m.add(self.cards == len(self.position.hand)).only_enforce_if(out)
+        m.add_bool_or([chart, royal, out]).only_enforce_if(any_play)
+
+    def objective(self, objective: str) -> None:
+        """Lexicographic: the objective, then the other count, then the fewest swaps."""
+        v = self.v
+        spread = sum(v.hand_values[c] for c in self.position.hand) + self.bonus + 1
+        spread += 2 * sum(v.hand_values[d] * n for d, n in enumerate(self.loose))
+        count = len(self.position.hand) + 1
+        last = sum(self.loose) + 1
+        if objective == "cards":
+            main = self.cards * spread + self.points
+        else:  # the Royale's bonus is a table value only: in hand its cards count one by one
+            gain = self.points if objective == "points" else self.points - self.bonus * self.royales
+            main = gain * count + self.cards
+        self.m.maximize(main * last - self.swaps)
+
+    def decode(self, solver: cp_model.CpSolver, objective: str, label: str, ms: float) -> Solution:
+        """The solution: the new table (swapped melds rebuilt with their real escorts), the start
+        hand's cards that left it, and the swaps in a replayable order."""
+        v, val, position = self.v, solver.value, self.position
+        pool = [c for c in self.esc for _ in range(val(self.esc[c]))]
+        melds: list[tuple[Slot, ...]] = []
+        swaps: list[tuple[int, int, int, int | None]] = []
+        for j, info in enumerate(position.table):
+            s = next(s for s, var in enumerate(self.st_var[j]) if val(var))
+            state = self.states[j][s]
+            escorts: list[int | None] = []
+            for t in range(len(state.steps)):
+                options = self.z.get((j, s, t), {})
+                escorts.append(next((e for e, var in options.items() if val(var)), None))
+            fresh = [Slot(e) for e in escorts if e is not None]
+            swaps += [(j, st.diamond, st.replacement, e) for st, e in zip(state.steps, escorts, strict=True)]
+            chosen = [core for core, var in zip(self.lay[j][s], self.lay_var[j][s], strict=True) if val(var)]
+            slots = swapped_slots(v, info.slots, state.steps, fresh)
+            slots += _escorted(v, chosen[0].slots, pool) if chosen else ()
+            melds.append(
+                tuple(analyze_meld(v, tuple(slots)).slots) if slots != list(info.slots) else info.slots
+            )
+        for core, var in zip(self.new, self.n_var, strict=True):
+            for _ in range(val(var)):
+                melds.append(tuple(analyze_meld(v, _escorted(v, core.slots, pool)).slots))
+        used = {c: int(val(e)) for c, e in self.played.items()}
+        got = sorted(c for c in range(len(self.hand)) for _ in range(min(self.hand[c], used.get(c, 0))))
+        hv = v.hand_values
+        pts = int(val(self.points))
+        cards = int(val(self.cards))
+        value = cards if objective == "cards" else pts
+        if objective == "penalty":
+            value = sum(hv[c] for c in position.hand) - pts + self.bonus * int(val(self.royales))
+        return Solution(
+            tuple(got), tuple(melds), label, objective, value, cards, pts, ms, 0, tuple(swap_order(swaps))
+        )
+
+
 def solve_black_heart(
     position: Position,
     objective: str,
@@ -226,82 +567,18 @@ def solve_black_heart(
     committed: Sequence[int] = (),
     score: int = 0,
 ) -> Solution:
-    """Best play of new melds and lay-offs for a Black Heart position (see the module doc)."""
+    """Best play of diamond swaps, new melds and lay-offs for a Black Heart position (module doc)."""
     start_time = time.perf_counter()
     v = position.variant
-    assert v.escorts is not None
-    hand = position.hand_counts()
-    m = cp_model.CpModel()
-    new = new_meld_cores(v, hand)
-    lay = [layoff_cores(v, info, hand) for info in position.table]
-    n_var = [m.new_int_var(0, min(hand[c] for c, _ in core.counts), f"n{i}") for i, core in enumerate(new)]
-    lay_var = [[m.new_bool_var(f"l{j}_{i}") for i in range(len(cores))] for j, cores in enumerate(lay)]
-    for vars_ in lay_var:
-        m.add(sum(vars_) <= 1)
-    escort_kinds = sorted(
-        v.escorts.escorts | {w for w, r in v.wild_map.items() if r.stands_for & v.escorts.escorts}
-    )
-    esc = {c: m.new_int_var(0, hand[c], f"e{c}") for c in escort_kinds if hand[c] > 0}
-    demand: list[Any] = [core.escorts * var for core, var in zip(new, n_var, strict=True)]
-    demand += [
-        core.escorts * var
-        for cores, vs in zip(lay, lay_var, strict=True)
-        for core, var in zip(cores, vs, strict=True)
-    ]
-    m.add(sum(esc.values()) == sum(demand))
-    played: dict[int, Any] = {}
-    for card in range(52):
-        if hand[card] == 0:
-            continue
-        terms: list[Any] = [
-            n * var for core, var in zip(new, n_var, strict=True) for c, n in core.counts if c == card
-        ]
-        for cores, vs in zip(lay, lay_var, strict=True):
-            terms += [
-                n * var for core, var in zip(cores, vs, strict=True) for c, n in core.counts if c == card
-            ]
-        if card in esc:
-            terms.append(esc[card])
-        played[card] = sum(terms)
-        m.add(played[card] <= hand[card])
-    cards = sum(played.values())
-    royales = sum(var for core, var in zip(new, n_var, strict=True) if core.royale)
-    bonus = v.royale.value - sum(v.hand_values[c] for c in v.royale.cards) if v.royale is not None else 0
-    points = sum(v.hand_values[c] * e for c, e in played.items()) + bonus * royales
-    if max_cards is not None:
-        m.add(cards <= max_cards)
-    for card in set(committed):
-        m.add(played.get(card, 0) >= list(committed).count(card))
-    req = None if position.opened else requirement(v, score)
-    if req is not None:
-        melds_needed, cards_needed = req
-        any_play = m.new_bool_var("play")
-        m.add(cards <= len(position.hand) * any_play)
-        chart = m.new_bool_var("chart")
-        sel = [m.new_int_var(0, melds_needed, f"s{i}") for i in range(len(new))]
-        for s, var in zip(sel, n_var, strict=True):
-            m.add(s <= var)
-        m.add(sum(sel) == melds_needed).only_enforce_if(chart)
-        m.add(sum(core.size * s for core, s in zip(new, sel, strict=True)) >= cards_needed).only_enforce_if(
-            chart
-        )
-        royal = m.new_bool_var("royale")
-        m.add(royales >= 1).only_enforce_if(royal)
-        out = m.new_bool_var("out")
-        m.add(cards == len(position.hand)).only_enforce_if(out)
-        m.add_bool_or([chart, royal, out]).only_enforce_if(any_play)
-    max_points = sum(v.hand_values[c] for c in position.hand) + bonus + 1
-    max_count = len(position.hand) + 1
-    if objective == "cards":
-        m.maximize(cards * max_points + points)
-    else:  # the Royale's bonus is a table value only: in hand its cards count one by one
-        gain = points if objective == "points" else points - bonus * royales
-        m.maximize(gain * max_count + cards)
+    model = _Model(position)
+    model.commit(committed)
+    model.opening(None if position.opened else requirement(v, score), max_cards)
+    model.objective(objective)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
-    status = solver.solve(m)
+    status = solver.solve(model.m)
     if status == cp_model.INFEASIBLE:  # only a committed card can make the empty play illegal
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -311,25 +588,8 @@ def solve_black_heart(
         kept = tuple(tuple(info.slots) for info in position.table)
         empty = sum(v.hand_values[c] for c in position.hand) if objective == "penalty" else 0
         return Solution((), kept, "feasible", objective, empty, 0, 0, ms)
-    val = solver.value
-    pool = [c for c in esc for _ in range(val(esc[c]))]
-    melds: list[tuple[Slot, ...]] = []
-    for info, cores, vs in zip(position.table, lay, lay_var, strict=True):
-        chosen = [core for core, var in zip(cores, vs, strict=True) if val(var)]
-        slots = tuple(info.slots) + (_escorted(v, chosen[0].slots, pool) if chosen else ())
-        melds.append(tuple(analyze_meld(v, slots).slots) if chosen else tuple(info.slots))
-    for core, var in zip(new, n_var, strict=True):
-        for _ in range(val(var)):
-            melds.append(tuple(analyze_meld(v, _escorted(v, core.slots, pool)).slots))
-    got = sorted(c for c in played for _ in range(int(solver.value(played[c]))))
-    hv = v.hand_values
-    pts = int(solver.value(points))
-    value = len(got) if objective == "cards" else pts
-    if objective == "penalty":
-        value = sum(hv[c] for c in position.hand) - sum(hv[c] for c in got)
-    label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-    ms = (time.perf_counter() - start_time) * 1000
-    return Solution(tuple(got), tuple(melds), label, objective, value, len(got), pts, ms)
+    label: Literal["optimal", "feasible"] = "optimal" if status == cp_model.OPTIMAL else "feasible"
+    return model.decode(solver, objective, label, (time.perf_counter() - start_time) * 1000)
 
 
 def _escorted(variant: Variant, slots: Sequence[Slot], pool: list[int]) -> tuple[Slot, ...]:

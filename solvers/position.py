@@ -54,6 +54,13 @@ class Solution:
     `played` are the hand's card kinds put on the table (sorted); `melds` is the whole new table,
     every wild written with its stand-in; `value` is the optimised objective; `status` is
     ``optimal`` when proven, ``feasible`` when a time limit cut the search.
+
+    `swaps` (Black Heart §6.5) lists the diamond swaps made first, in an order the engine can
+    replay: ``(meld, diamond, replacement, escort)`` with `meld` an index into the start table
+    (the same index in `melds`), the card kinds of the diamond taken back, of the hand card put in
+    its place, and of the new escort from the hand (None if none). A swapped diamond that is not on
+    the new table went to the hand: `played` then holds only cards of the start hand, and
+    `cards_played` / `points_played` count what left the hand net of the diamonds taken back.
     """
 
     played: tuple[int, ...]
@@ -65,6 +72,7 @@ class Solution:
     points_played: int
     ms: float
     melds_broken: int = 0
+    swaps: tuple[tuple[int, int, int, int | None], ...] = ()
 
     def table_text(self) -> str:
         """The new table written as melds separated by `` | ``."""
