@@ -2,7 +2,9 @@
 
 The learner picks uniformly among the masked candidates; opponents are `random` (and `greedy`,
 the solver's most-cards move, where that agent exists). Candidates come from the engine's legal
-moves (``engine``) or also from the exact solver (``solver``, tile variants). RLCard's gin rummy
+moves (``engine``) or also from the exact solver (``solver``, tile variants; the table also counts
+the solver calls and the answers found without one: cache, no playable card, known no play).
+The load average is printed before and after, since the figures depend on it. RLCard's gin rummy
 (all seats random) is measured in the same run when `rlcard` is installed.
 
     .venv/bin/python experiments/env_bench.py                      # the table in the README
@@ -21,12 +23,12 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
 
-import rummyai.envs
+from rummyai.envs import ENV_IDS, RummyEnv
 from rummyai.errors import RummyError
 from rummyai.variants import get_variant
 
@@ -37,7 +39,7 @@ ONE_ROUND: dict[str, dict[str, Any]] = {
     "standard": {"max_deals": 1},
     "black-heart": {"max_deals": 1},
 }
-ENV_OF = {variant: env_id for env_id, variant in rummyai.envs.ENV_IDS.items()}
+ENV_OF = {variant: env_id for env_id, variant in ENV_IDS.items()}
 
 
 @dataclass
@@ -52,6 +54,7 @@ class Row:
     seconds: float
     steps_per_second: float
     solver_calls: int = 0
+    solver_answers_reused: int = 0
 
 
 def pin_one_core() -> None:
@@ -67,13 +70,16 @@ def masked_random(obs: dict[str, Any], rng: np.random.Generator) -> int:
 
 def measure(variant: str, candidates: str, opponents: str, seconds: float, players: int) -> Row:
     """Learner steps per second over whole one-round episodes, for at least `seconds`."""
-    env = gym.make(
-        ENV_OF[variant],
-        num_players=players,
-        opponents=opponents,
-        candidates=candidates,
-        options=ONE_ROUND.get(variant),
-    ).unwrapped
+    env = cast(
+        RummyEnv,
+        gym.make(
+            ENV_OF[variant],
+            num_players=players,
+            opponents=opponents,
+            candidates=candidates,
+            options=ONE_ROUND.get(variant),
+        ).unwrapped,
+    )
     rng = np.random.default_rng(0)
     steps = episodes = 0
     start = time.perf_counter()
@@ -86,8 +92,17 @@ def measure(variant: str, candidates: str, opponents: str, seconds: float, playe
             done = terminated or truncated
         episodes += 1
     elapsed = time.perf_counter() - start
-    calls = getattr(getattr(env.builder, "stats", None), "calls", 0)
-    return Row(variant, candidates, opponents, episodes, steps, elapsed, steps / elapsed, calls)
+    stats = getattr(env.builder, "stats", None)
+    calls = getattr(stats, "calls", 0)
+    reused = sum(getattr(stats, name, 0) for name in ("cache_hits", "skipped", "known_zero"))
+    return Row(variant, candidates, opponents, episodes, steps, elapsed, steps / elapsed, calls, reused)
+
+
+def load_average() -> str:
+    """The machine's 1-, 5- and 15-minute load averages (speed figures depend on them)."""
+    if not hasattr(os, "getloadavg"):
+        return "unknown"
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def rlcard_gin_rummy(seconds: float) -> Row | None:
@@ -118,9 +133,12 @@ def soak(
     count errors and illegal actions."""
     results = []
     for variant in variants:
-        env = gym.make(
-            ENV_OF[variant], num_players=players, options=ONE_ROUND.get(variant), max_turns=max_turns
-        ).unwrapped
+        env = cast(
+            RummyEnv,
+            gym.make(
+                ENV_OF[variant], num_players=players, options=ONE_ROUND.get(variant), max_turns=max_turns
+            ).unwrapped,
+        )
         rng = np.random.default_rng(0)
         errors: list[str] = []
         steps = illegal = 0
@@ -180,8 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     from rummyai.agents import AGENTS
 
     rows: list[Row] = []
-    print("| variant | candidates | opponents | episodes | learner steps | steps/s | solver calls |")
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+    print(f"load average before: {load_average()}")
+    print(
+        "| variant | candidates | opponents | episodes | learner steps | steps/s | solver calls "
+        "| answers without a call |"
+    )
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for variant in variants:
         tile = get_variant(variant).tile_style
         for candidates in args.candidates.split(","):
@@ -194,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(row)
                 print(
                     f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
-                    f"{row.learner_steps} | {row.steps_per_second:.0f} | {row.solver_calls} |",
+                    f"{row.learner_steps} | {row.steps_per_second:.0f} | {row.solver_calls} | "
+                    f"{row.solver_answers_reused} |",
                     flush=True,
                 )
     gin = rlcard_gin_rummy(args.seconds)
@@ -202,8 +225,9 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(gin)
         print(
             f"| {gin.variant} | - | {gin.opponents} | {gin.episodes} | {gin.learner_steps} | "
-            f"{gin.steps_per_second:.0f} | - |"
+            f"{gin.steps_per_second:.0f} | - | - |"
         )
+    print(f"load average after: {load_average()}")
     if args.json:
         with open(args.json, "w") as out:
             json.dump([asdict(r) for r in rows], out, indent=1)
