@@ -12,6 +12,13 @@ The new table is a multiset of melds built from three kinds of parts:
 
 Every natural card kind and the joker are conserved: table cards all stay, hand cards are the
 only new ones. Tile Rummy's joker retrieval (T4) adds an explicit meld for each retrieved joker.
+
+Named options: wrapping runs (Palace ``cyclic_laying``) come from the run windows and from run
+extensions in unrolled positions (`universe.run_sides`); a single-meld opening
+(``opening_single_meld``) is a flag on some new meld shape worth the points alone; Rhine's
+points qualification builds explicit qualifying melds (`_Qualifier`); Rhine's wild twos are
+counted as jokers and get their physical kinds back in `decode`. Palace joker swaps are searched
+on opened turns only: opening-turn swaps (allowed after the 30 by §4.4) are not modelled.
 """
 
 from __future__ import annotations
