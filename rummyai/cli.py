@@ -180,6 +180,11 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     out.write(
         f"{answer['status']}: play {played} ({answer['cards_played']} cards, {answer['points_played']} points)\n"
     )
+    for swap in answer.get("swaps", []):
+        escort = f" with escort {swap['escort']}" if swap["escort"] else ""
+        out.write(
+            f"  first swap {swap['diamond']} out of meld {swap['meld'] + 1} for {swap['replacement']}{escort}\n"
+        )
     for meld in answer["melds"]:
         out.write("  " + " ".join(meld) + "\n")
     out.write(f"solved in {answer['ms']:.1f} ms\n")

@@ -113,7 +113,7 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
         )
     except RummyError as error:
         return {"error": str(error)}
-    return {
+    answer: dict[str, Any] = {
         "status": solution.status,
         "played": [card_str(c) for c in solution.played],
         "melds": [[str(slot) for slot in meld] for meld in solution.melds],
@@ -121,3 +121,14 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
         "points_played": solution.points_played,
         "ms": round(solution.ms, 3),
     }
+    if solution.swaps:  # Black Heart diamond swaps, made before the melds are laid
+        answer["swaps"] = [
+            {
+                "meld": meld,
+                "diamond": card_str(diamond),
+                "replacement": card_str(replacement),
+                "escort": None if escort is None else card_str(escort),
+            }
+            for meld, diamond, replacement, escort in solution.swaps
+        ]
+    return answer

@@ -1,5 +1,7 @@
 """Independent checks of a `Solution`: every meld valid, table cards conserved, played cards from hand.
 
+A diamond taken back by a swap (Black Heart) may leave the table for the hand; nothing else may.
+
 Used by the tests and the benchmark; the joker rules that depend on which meld a card came from
 are the engine's job (`rummyai.engine.judge`), not repeated here.
 """
@@ -25,15 +27,21 @@ def check_solution(position: Position, solution: Solution) -> None:
     played = [0] * NUM_KINDS
     for card in solution.played:
         played[card] += 1
+    swapped = [0] * NUM_KINDS  # diamonds taken back by swaps (Black Heart): they may go to the hand
+    for _, diamond, _, _ in solution.swaps:
+        swapped[diamond] += 1
+    kept = 0
     for card in range(NUM_KINDS):
-        if new[card] != old[card] + played[card]:
+        taken_back = old[card] + played[card] - new[card]
+        if not 0 <= taken_back <= swapped[card]:
             raise IllegalMoveError(
                 "conservation",
                 f"{card_str(card)}: table had {old[card]}, played {played[card]}, new table has {new[card]}",
             )
+        kept += taken_back
         if played[card] > hand[card]:
             raise IllegalMoveError("conservation", f"{card_str(card)} played but not in hand")
-    if len(solution.played) != solution.cards_played:
+    if len(solution.played) - kept != solution.cards_played:
         raise IllegalMoveError("solution", "cards_played does not match the played cards")
     if not position.opened and solution.played and variant.opening_turn_exclusive:
         old_melds = [tuple(m.slots) for m in position.table]

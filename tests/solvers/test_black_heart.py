@@ -218,8 +218,7 @@ def _check_swaps(position: Position, solution: Solution) -> None:
     """Melds valid; table cards conserved (new = old + played - diamonds kept); net counts."""
     variant = position.variant
     kept = _kept(solution)
-    if not kept:
-        check_solution(position, solution)
+    check_solution(position, solution)
     new: Counter[int] = Counter()
     for meld in solution.melds:
         new.update(analyze_meld(variant, meld).cards)
@@ -381,3 +380,14 @@ def test_swap_and_keep_counts_no_card() -> None:
     position = make_position(BH, "AH", "TC JC/4H QC/JD")
     _check_swaps(position, solution)
     _replay(position, solution, 0)
+
+
+def test_swaps_in_the_json_answer() -> None:
+    """`solve_json` lists the swaps a consumer must make before laying the melds."""
+    from rummyai.solvers import solve_json
+
+    answer = solve_json({"variant": BH, "hand": "7H 8S 9S", "table": "7S 7C QD=7"})
+    assert answer["cards_played"] == 3
+    assert answer["swaps"] == [{"meld": 0, "diamond": "QD", "replacement": "7H", "escort": None}]
+    plain = solve_json({"variant": BH, "hand": "8S 9S TS", "table": "7S 7C 7H"})
+    assert "swaps" not in plain
