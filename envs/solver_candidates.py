@@ -238,7 +238,9 @@ class SolverCandidates:
     used when it runs out); `cache_size` bounds the answer cache (0 turns caching off, which
     changes speed only, never the candidates). `minimize_changes` asks the solver to break as few
     table melds as it can among the best plays: tidier tables, but each call costs about 1.8x
-    (measured on random Rummikub positions), so it is off by default and any best table is used.
+    (measured on random Rummikub positions). None (the default) turns it off where jokers move
+    freely and keeps it where they are locked (Rhine, Rummy Tiles), whose answers the engine
+    rejects far more often without it.
     """
 
     def __init__(
@@ -246,7 +248,7 @@ class SolverCandidates:
         objectives: Sequence[str] = OBJECTIVES,
         time_limit: float | None = 0.25,
         cache_size: int = 20_000,
-        minimize_changes: bool = False,
+        minimize_changes: bool | None = None,
     ) -> None:
         if not objectives or objectives[0] != "cards":
             raise RummyError(f"objectives must start with 'cards', got {tuple(objectives)!r}")
@@ -364,11 +366,16 @@ class SolverCandidates:
                 opened=opened,
                 objective=objective,
                 time_limit=self.time_limit,
-                minimize_changes=self.minimize_changes,
+                minimize_changes=self._minimize_changes(variant),
             )
         except RummyError:
             self.stats.unsupported += 1
             return None
+
+    def _minimize_changes(self, variant: Variant) -> bool:
+        if self.minimize_changes is not None:
+            return self.minimize_changes
+        return variant.joker_policy != "free"
 
     # ------------------------------------------------------------------ moves
     def _plays(self, state: GameState, answer: Answer) -> list[Move]:
