@@ -154,9 +154,10 @@ def playable_cards(
         for kind in table:
             present[kind] += 1
     kept = list(ordered)
+    fit = _fit_table(variant)
     while True:
         jokers = min(present[JOKER], variant.max_wilds_per_meld or 3)
-        unfit = [k for k in kept if k != JOKER and not _fits(variant, k, present, jokers)]
+        unfit = [k for k in kept if k != JOKER and not _fits(fit, k, present, jokers)]
         if not unfit:
             return tuple(kept)
         for kind in unfit:
@@ -164,25 +165,51 @@ def playable_cards(
             kept.remove(kind)
 
 
-def _fits(variant: Variant, kind: int, present: Sequence[int], jokers: int) -> bool:
+@dataclass(frozen=True)
+class _FitTable:
+    """Per card kind of one variant: the kinds of its rank in other suits, and the other two
+    cards of every 3-card run through it."""
+
+    distinct_suits: bool
+    same_rank: tuple[tuple[int, ...], ...]
+    windows: tuple[tuple[tuple[int, int], ...], ...]
+
+
+_FIT_TABLES: dict[int, tuple[Variant, _FitTable]] = {}
+
+
+def _fit_table(variant: Variant) -> _FitTable:
+    known = _FIT_TABLES.get(id(variant))
+    if known is not None and known[0] is variant:
+        return known[1]
+    same_rank: list[tuple[int, ...]] = []
+    windows: list[tuple[tuple[int, int], ...]] = []
+    for kind in range(52):
+        rank, suit = kind % 13 + 1, kind // 13
+        same_rank.append(tuple(other * 13 + rank - 1 for other in range(4) if other != suit))
+        rule = variant.run_rules[suit]
+        pairs: list[tuple[int, int]] = []
+        for window in _run_windows(rule) if rule is not None else []:
+            if rank in window:
+                a, b = (suit * 13 + r - 1 for r in window if r != rank)
+                pairs.append((a, b))
+        windows.append(tuple(pairs))
+    table = _FitTable(variant.group_distinct_suits, tuple(same_rank), tuple(windows))
+    if len(_FIT_TABLES) > 64:
+        _FIT_TABLES.clear()
+    _FIT_TABLES[id(variant)] = (variant, table)
+    return table
+
+
+def _fits(table: _FitTable, kind: int, present: Sequence[int], jokers: int) -> bool:
     """Whether `kind` completes a group or a 3-card run with the `present` cards and `jokers`."""
-    rank, suit = kind % 13 + 1, kind // 13
-    same_rank = [present[other * 13 + rank - 1] for other in range(4)]
-    if variant.group_distinct_suits:
-        others = sum(1 for other, n in enumerate(same_rank) if other != suit and n)
+    if table.distinct_suits:
+        others = sum(1 for other in table.same_rank[kind] if present[other])
     else:
-        others = sum(same_rank) - 1
+        others = present[kind] - 1 + sum(present[other] for other in table.same_rank[kind])
     if others + jokers >= 2:
         return True
-    rule = variant.run_rules[suit]
-    if rule is None:
-        return False
-    for window in _run_windows(rule):
-        if rank in window:
-            missing = sum(1 for r in window if r != rank and not present[suit * 13 + r - 1])
-            if missing <= jokers:
-                return True
-    return False
+    return any((not present[a]) + (not present[b]) <= jokers for a, b in table.windows[kind])
 
 
 def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool) -> bool:
