@@ -8,9 +8,10 @@ carries a fixed-length feature vector (`FEATURES` names its columns) so a policy
 it has never seen.
 
 `EngineCandidates` ranks the engine's own legal moves (most cards, then most points, duplicates by
-card kinds removed). A solver-based builder (most cards, most points, hold back a fourth card or a
-joker, each opening, lay-offs) implements the same `CandidateBuilder` protocol and plugs into the
-environments through their `candidates=` argument without changing any space.
+card kinds removed). The solver-based builder (`SolverCandidates`: the most-cards play and its
+hold-backs, a joker or one card kept back; most points on request) implements the same
+`CandidateBuilder` protocol and plugs into the environments through their `candidates=` argument
+without changing any space.
 """
 
 from __future__ import annotations
