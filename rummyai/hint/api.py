@@ -27,7 +27,7 @@ from rummyai.hint.position import (
     position_from_json,
     read_position,
 )
-from rummyai.hint.steps import StepPlan, plan_steps
+from rummyai.hint.steps import StepPlan, Swap, plan_with_swaps
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant
 
@@ -120,6 +120,7 @@ class _Move:
     played: tuple[int, ...]
     melds: tuple[Meld, ...]
     status: str
+    swaps: tuple[Swap, ...] = ()  # Black Heart diamond swaps made first (`Solution.swaps`)
 
 
 def _solve(
@@ -144,7 +145,7 @@ def _solve(
         minimize_changes=minimize_changes,
     )
     played = tuple(sorted_cards(solution.played))
-    return _Move(played, tuple(tuple(m) for m in solution.melds), str(solution.status))
+    return _Move(played, tuple(tuple(m) for m in solution.melds), str(solution.status), solution.swaps)
 
 
 def position_json(position: HintPosition) -> dict[str, Any]:
@@ -191,7 +192,7 @@ def _plainly_safe(position: HintPosition) -> bool:
 def _suggest(
     position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
 ) -> Suggestion:
-    plan = plan_steps(position.table, move.melds)
+    plan = plan_with_swaps(position.table, move.melds, move.swaps)
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played)
     if not move.played:

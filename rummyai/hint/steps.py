@@ -6,20 +6,22 @@ other card: from a meld that gives it up, or from the hand, to the meld that nee
 grouped by (from, to), so a step moves one or more cards between two places; fewer steps means a
 move that is easier to carry out. Cards are compared by kind: two copies of a card are
 interchangeable. Cards that leave the table for the hand (a joker swap in the draw-and-discard
-variants) become ``take`` steps.
+variants) become ``take`` steps. Black Heart's diamond swaps (`plan_with_swaps`) come first as
+``swap`` steps, and the diamonds they free count as hand cards from then on.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from rummyai.cards import Slot, cards_str, meld_str, sorted_cards
+from rummyai.cards import Slot, card_str, cards_str, meld_str, sorted_cards
 from rummyai.melds import MeldInfo, MeldInput, to_slots
 
-Action = Literal["move", "play", "take"]
+Action = Literal["move", "play", "take", "swap"]
+Swap = tuple[int, int, int, int | None]  # (old meld, diamond, replacement, new escort): `Solution.swaps`
 Fate = Literal["kept", "extended", "changed", "taken_apart"]
 NewFate = Literal["kept", "extended", "changed", "new"]
 Meld = tuple[Slot, ...]
@@ -35,7 +37,8 @@ class Step:
 
     `source` is an index into the old table (None: the hand); `target` an index into the new
     table (None: back into the hand). `action` is ``play`` (hand to table), ``move`` (between
-    table melds) or ``take`` (table to hand).
+    table melds), ``take`` (table to hand) or ``swap`` (hand `cards` put into old meld `target`
+    in place of a diamond, which goes to the hand).
     """
 
     action: Action
@@ -349,8 +352,42 @@ def plan_steps(old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | Me
     )
 
 
+def plan_with_swaps(
+    old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | MeldInfo], swaps: Sequence[Swap]
+) -> StepPlan:
+    """`plan_steps` for a move that starts with diamond swaps: one ``swap`` step each, in order,
+    then the steps from the table the swaps leave (the freed diamonds are hand cards by then)."""
+    old_melds = tuple(_slots(m) for m in old)
+    middle = list(old_melds)
+    steps: list[Step] = []
+    for index, diamond, replacement, escort in swaps:
+        before = middle[index]
+        middle[index] = _swapped(before, diamond, replacement, escort)
+        put = (replacement,) if escort is None else (replacement, escort)
+        with_escort = "" if escort is None else f" with escort {card_str(escort)}"
+        text = (
+            f"Swap {card_str(diamond)} out of meld {index + 1} ({meld_str(before)}) for "
+            f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} goes to your hand"
+        )
+        steps.append(Step("swap", put, None, index, text))
+    plan = plan_steps(middle, new)
+    return replace(plan, old=old_melds, steps=(*steps, *plan.steps))
+
+
+def _swapped(meld: Meld, diamond: int, replacement: int, escort: int | None) -> Meld:
+    """`meld` with `diamond` (a core card or an escort) replaced by `replacement`."""
+    for i, slot in enumerate(meld):
+        if slot.card == diamond:
+            new = Slot(replacement, escort=Slot(escort) if escort is not None else slot.escort)
+            return (*meld[:i], new, *meld[i + 1 :])
+    for i, slot in enumerate(meld):
+        if slot.escort is not None and slot.escort.card == diamond:
+            return (*meld[:i], Slot(slot.card, slot.meaning, Slot(replacement)), *meld[i + 1 :])
+    raise ValueError(f"no {card_str(diamond)} in {meld_str(meld)} to swap")
+
+
 def _step_order(step: Step) -> tuple[int, int, int]:
-    rank = {"move": 0, "take": 1, "play": 2}[step.action]
+    rank = {"swap": -1, "move": 0, "take": 1, "play": 2}[step.action]
     source = -1 if step.source is None else step.source
     target = 10_000 if step.target is None else step.target
     return (rank, source if step.action != "play" else target, target)

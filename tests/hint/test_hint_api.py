@@ -177,3 +177,11 @@ def test_other_objective_alternative_only_when_it_plays_other_cards(seed: int) -
         assert not offered
     else:
         assert len(offered) == 1 and Counter(offered[0].played) == Counter(points.played)
+
+
+def test_black_heart_hint_shows_the_swap_as_a_step() -> None:
+    result = hint("black-heart", "7H 8S 9S", "7S 7C QD=7")
+    assert result.best.cards_played == 3
+    first = result.best.plan.steps[0]
+    assert first.action == "swap" and first.target == 0
+    assert all(s.action != "move" for s in result.best.plan.steps)  # no rearranging in Black Heart

@@ -191,3 +191,27 @@ def test_random_tables_replay_and_keep_the_most_cards(seed: int) -> None:
     weights = [[sum((_bag(n) & _bag(o)).values()) for o in plan.old] for n in plan.new]
     best = subset_dp(weights) if plan.old and plan.new else 0
     assert kept == best
+
+
+def test_swap_steps_come_first_and_free_the_diamond() -> None:
+    """A Black Heart diamond swap is its own first step; the freed diamond is then played from hand."""
+    from rummyai.hint.steps import plan_with_swaps
+
+    old = ["7S 7C QD=7"]
+    new = ["7S 7C 7H", "QD=7S 8S 9S"]
+    (qd, seven) = parse_cards("QD 7H")
+    plan = plan_with_swaps(old, new, [(0, qd, seven, None)])
+    assert [s.action for s in plan.steps] == ["swap", "play"]
+    assert plan.steps[0].cards == (seven,) and plan.steps[0].target == 0
+    assert "QD" in plan.steps[0].text and "7H" in plan.steps[0].text
+    assert Counter(plan.steps[1].cards) == Counter(parse_cards("QD 8S 9S"))
+    assert plan.fates == ("kept",)
+
+
+def test_swap_of_an_escort_diamond() -> None:
+    from rummyai.hint.steps import plan_with_swaps
+
+    (jd, six) = parse_cards("JD 6H")
+    plan = plan_with_swaps(["KS/2H KC/3H KS/JD=5H"], ["KS/2H KC/3H KS/6H"], [(0, jd, six, None)])
+    assert [s.action for s in plan.steps] == ["swap"]  # the diamond is in the hand already
+    assert plan.fates == ("kept",) and plan.taken == ()
