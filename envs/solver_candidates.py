@@ -430,14 +430,18 @@ class SolverCandidates:
 
         Any later play from there, added to this one, would be a single play of more cards than
         the best, so there is none, as long as the table is not touched in between (the key
-        includes it). Sound where a turn is just a valid final table (free jokers) and the seat
-        had already opened (an opening turn limits what may be played).
+        includes it). Sound where a turn is just a valid final table (free jokers, rearranging
+        allowed, no per-turn card cap below the playable hand) and the seat had already opened
+        (an opening turn limits what may be played).
         """
         variant = state.variant
         if not (answer.proven and answer.best and key[3] and variant.joker_policy == "free"):
             return
         if variant.go_out_by_discard_only or any(w.card != JOKER for w in variant.wilds):
             return
+        cap = variant.max_hand_cards_per_turn
+        if not variant.manipulation or (cap is not None and len(key[1]) > cap):
+            return  # two turns may then lay down what one turn may not
         deck = variant.deck
         hand_ids = state.round.hands[state.round.turn]
         for cand in candidates:

@@ -10,7 +10,7 @@ import pytest
 
 import rummyai.envs  # noqa: F401  (registers the ids)
 from rummyai.cards import parse_cards, parse_table
-from rummyai.engine.game import legal_moves, new_match, validate
+from rummyai.engine.game import apply, legal_moves, new_match, validate
 from rummyai.engine.moves import Draw, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs import ENV_IDS, FEATURES, EngineCandidates, SolverCandidates, make_builder
@@ -198,3 +198,17 @@ def test_objectives_must_start_with_cards() -> None:
     assert builder.stats.calls == 2
     builder.build(position("rummikub", "4S 5S 6S 9H 9D 9C", ""), 32)
     assert builder.stats.calls == 3  # everything playable went down: most points is the same
+
+
+def test_no_known_no_play_when_the_turn_cap_binds() -> None:
+    """Rummy Board lays at most 12 hand cards a turn: after 12 of 15 playable, 3 remain playable."""
+    state = position("rummy-board", "AS 2S 3S 5S 6S 7S 9S TS JS AH 2H 3H 5H 6H 7H", "", opened=True)
+    builder = SolverCandidates()
+    cands = builder.build(state, 32)
+    best = [c for c in cands if len(hand_cards_used(state, c.move)) == 12]
+    assert best and max(len(hand_cards_used(state, c.move)) for c in cands) == 12
+    after = apply(apply(state, best[0].move), Draw())  # the other seat draws
+    assert after.round.turn == state.round.turn
+    later = builder.build(after, 32)
+    assert max(len(hand_cards_used(after, c.move)) for c in later) == 3
+    assert builder.stats.known_zero == 0
