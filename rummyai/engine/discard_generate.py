@@ -102,15 +102,14 @@ def play_candidates(state: GameState) -> list[Move]:
     data: DiscardData = r.family_data
     must = next((c for c in data.committed if c in hand), None)
     moves: list[Move] = []
-    if r.opened[seat]:
+    req = requirement(v, state.scores[seat])
+    if r.opened[seat] or req is None:  # no requirement: any first play opens (§6.4 score < 0)
         moves.extend(MeldCards(m) for m, _ in meld_candidates(v, hand, must=must))
         moves.extend(LayOff(t, m) for t, m in layoff_candidates(v, hand, r.table, seat, must=must))
         if v.joker_policy == "swap_exact" and must is None:
             moves.extend(_joker_swaps(state))
     else:
-        req = requirement(v, state.scores[seat])
-        if req is not None:
-            moves.extend(opening_moves(v, req, hand, must))
+        moves.extend(opening_moves(v, req, hand, must))
         if v.black_heart_bonus_per_player > 0 and not v.go_out_by_discard_only:
             moves.extend(_black_heart_moves(v, hand, r.table, seat))
     if v.joker_policy == "diamond_swap":

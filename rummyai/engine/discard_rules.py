@@ -310,10 +310,12 @@ def _meld(w: Work, meld: TableMeld, bundle: _Bundle | None) -> None:
 def _layoff(w: Work, move: LayOff, bundle: _Bundle | None) -> None:
     v, seat = w.variant, w.turn
     if not w.opened[seat]:
-        if bundle is None and not _black_heart_out(w, move.meld.all_ids()):
-            raise fail(v, "opening", "lay-offs are allowed only after the opening")
-        if bundle is not None:
+        if requirement(v, w.scores[seat]) is None:
+            _open(w)  # §6.4 score < 0: any first play opens, a lay-off too
+        elif bundle is not None:
             bundle.early_layoff = True
+        elif not _black_heart_out(w, move.meld.all_ids()):
+            raise fail(v, "opening", "lay-offs are allowed only after the opening")
     if not 0 <= move.target < len(w.table):
         raise fail(v, "turn", f"no table meld {move.target}")
     normalized, _, added = check_layoff(v, w.table[move.target], move.meld, w.hand, seat)
@@ -321,6 +323,13 @@ def _layoff(w: Work, move: LayOff, bundle: _Bundle | None) -> None:
     w.table[move.target] = normalized
     w.credited[seat] += ids_value(v, added)
     _placed(w, added)
+
+
+def plays_freely(w: Work) -> bool:
+    """Whether the seat to act may meld and lay off without an opening: it has opened, or its
+    score asks for none (Black Heart §6.4 below 0, Standard §5.2), so any first play opens."""
+    seat = w.turn
+    return w.opened[seat] or requirement(w.variant, w.scores[seat]) is None
 
 
 def _black_heart_out(w: Work, ids: list[int]) -> bool:
@@ -589,17 +598,16 @@ def can_place_work(w: Work, card: int, swaps: bool = True) -> bool:
 def _can_place(w: Work, card: int, swaps: bool) -> bool:
     v, seat = w.variant, w.turn
     hand = w.hand
-    if w.opened[seat]:
+    if plays_freely(w):
         if layoff_candidates(v, hand, w.table, seat, must=card):
             return True
         if meld_candidates(v, hand, must=card, limit=4):
             return True
     else:
         req = requirement(v, w.scores[seat])
-        if req is None:
-            if meld_candidates(v, hand, must=card, limit=4):
-                return True
-        elif opening_bundles(v, req, meld_candidates(v, hand, prefer=card), must=card, limit=1):
+        if req is not None and opening_bundles(
+            v, req, meld_candidates(v, hand, prefer=card), must=card, limit=1
+        ):
             return True
     if swaps and v.joker_policy == "diamond_swap":
         for option in diamond_swap_options(w, (card,)):
@@ -641,13 +649,12 @@ def placements(w: Work, card: int, limit: int = 2) -> list[Placement]:
     """A few ways to put hand card `card` on the table this turn (lay-off, meld or opening)."""
     v, seat = w.variant, w.turn
     out: list[Placement] = []
-    if w.opened[seat]:
+    if plays_freely(w):
         out.extend(LayOff(t, m) for t, m in layoff_candidates(v, w.hand, w.table, seat, must=card)[:limit])
         out.extend(MeldCards(m) for m, _ in meld_candidates(v, w.hand, must=card, limit=limit)[:limit])
         return out
     req = requirement(v, w.scores[seat])
-    if req is None:
-        return [MeldCards(m) for m, _ in meld_candidates(v, w.hand, must=card, limit=limit)[:limit]]
+    assert req is not None  # plays_freely covers a seat without an opening requirement
     for move in opening_moves(v, req, w.hand, card)[:limit]:
         assert isinstance(move, MeldCards | Opening)
         out.append(move)
@@ -662,7 +669,7 @@ def diamond_swap_options(w: Work, committed: tuple[int, ...]) -> list[tuple[int,
     rule = v.escorts
     hearts = (
         [] if rule is None else [c for c in hand if v.deck[c] in rule.escorts and not v.is_wild(v.deck[c])]
-    )
+    )  # a diamond escort is replaced by a natural heart (§6.5)
     out: list[tuple[int, int, int, int | None, bool]] = []
     for t, meld in enumerate(w.table):
         info = analyze(v, meld)
@@ -689,16 +696,37 @@ def diamond_swap_options(w: Work, committed: tuple[int, ...]) -> list[tuple[int,
                 if not fits:
                     continue
                 seen.add(kind)
-                new_escort = None
+                choices: list[int | None] = [None]
                 if not as_escort and rule is not None and kind in rule.needs_escort and escorts[k] is None:
-                    new_escort = next((h for h in hearts if h != card), None)
-                    if new_escort is None:
+                    choices = list(_new_escorts(w, card, committed))
+                for new_escort in choices:
+                    try:  # e.g. J♦ as itself takes no escort, so it cannot replace a wild J♠ that has one
+                        analyze(v, swapped(meld, k, card, new_escort, as_escort, v))
+                    except Illegal:
                         continue
-                try:  # e.g. J♦ as itself takes no escort, so it cannot replace a wild J♠ that has one
-                    analyze(v, swapped(meld, k, card, new_escort, as_escort, v))
-                except Illegal:
-                    continue
-                out.append((t, d, card, new_escort, as_escort))
+                    out.append((t, d, card, new_escort, as_escort))
+    return out
+
+
+def _new_escorts(w: Work, card: int, committed: tuple[int, ...]) -> list[int]:
+    """Hand cards that may escort `card` brought in by a diamond swap (§6.2, §6.5): one natural
+    heart (a committed one first), every committed heart, and one of each wild that may stand for
+    a heart (J♦, K♦)."""
+    v = w.variant
+    rule = v.escorts
+    if rule is None:
+        return []
+    naturals = [c for c in w.hand if c != card and v.deck[c] in rule.escorts and not v.is_wild(v.deck[c])]
+    naturals.sort(key=lambda c: c not in committed)
+    out = naturals[:1] + [c for c in naturals[1:] if c in committed]
+    kinds: set[int] = set()
+    for c in w.hand:
+        kind = v.deck[c]
+        if c == card or kind in kinds or not v.is_wild(kind):
+            continue
+        if v.wild_map[kind].stands_for & rule.escorts:
+            kinds.add(kind)
+            out.append(c)
     return out
 
 

@@ -3,10 +3,20 @@ worked examples (escorts, every diamond wild example, the Royale)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rummyai.cards import parse_card
-from rummyai.engine.discard import DiamondSwap, Discard, LayOff, MeldCards, Opening, TakeDiscard
+from rummyai.engine.discard import (
+    DISCARD_FAMILY,
+    DiamondSwap,
+    Discard,
+    LayOff,
+    MeldCards,
+    Opening,
+    TakeDiscard,
+)
+from rummyai.engine.discard_generate import play_candidates
 from rummyai.engine.discard_melds import analyze
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
 from rummyai.engine.game import apply, legal_moves, new_match, validate
@@ -177,16 +187,55 @@ def test_opening_chart_two_melds_between_them() -> None:
     assert rule_of(s4, Opening((meld(s4, "5S 6S 7S 8S"), meld(s4, "4C 4C 4S 4H")))) == "6.4"  # 8 < 9
 
 
-def test_negative_score_any_first_play_opens_even_a_layoff() -> None:
-    s = build_state(BH, ["8S 2C", "2S"], table=["5S 6S 7S"], opened=[False, True], scores=[-20, 0])
-    # dealt with a negative score, the player starts opened
-    assert s.variant.opening == "chart"
-    fresh = new_match(BH, 2, seed=0)
-    assert fresh.round.opened == (True, True) or fresh.scores == (0, 0)
-    s = build_state(BH, ["8S 2C", "2S"], table=["5S 6S 7S"], opened=[True, True], scores=[-20, 0])
-    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "8S"))) is None
-    s0 = build_state(BH, ["8S 2C", "2S"], table=["5S 6S 7S"], opened=[False, True], scores=[0, 0])
-    assert rule_of(s0, LayOff(0, hand_layoff(s0, 0, 0, "8S"))) == "6.4"
+def test_negative_score_player_is_dealt_opened() -> None:
+    dealt = DISCARD_FAMILY.deal(get_variant(BH), 3, 0, (-20, 0, 150), np.random.default_rng(0))
+    assert dealt.opened == (True, False, False)
+
+
+def test_negative_score_a_lone_layoff_is_a_legal_first_play_and_opens() -> None:
+    # §6.4 (and §6.7.7): below 0 any first play opens, a lay-off too, even if not yet marked opened
+    s = build_state(
+        BH, ["8S 2C 9H", "2S"], table=["5S 6S 7S"], table_credit=[1], opened=[False, True], scores=[-20, 0]
+    )
+    layoff = LayOff(0, hand_layoff(s, 0, 0, "8S"))
+    assert rule_of(s, layoff) is None
+    after = apply(s, layoff)
+    assert after.round.opened[0] and after.round.credited[0] == 5
+    offered = [(m.target, m.meld.ids) for m in legal_moves(s) if isinstance(m, LayOff)]
+    assert (0, layoff.meld.ids) in offered
+    # the same lay-off at a score of 0 or more is refused, naming the opening chart
+    s0 = build_state(BH, ["8S 2C 9H", "2S"], table=["5S 6S 7S"], opened=[False, True], scores=[0, 0])
+    violation = validate(s0, LayOff(0, hand_layoff(s0, 0, 0, "8S")))
+    assert violation is not None and violation.rule == "6.4" and "opening" in violation.reason
+    assert not any(isinstance(m, LayOff) for m in legal_moves(s0))
+
+
+def test_negative_score_layoff_first_in_a_bundle_is_legal() -> None:
+    s = build_state(BH, ["8S 4C 4C 4S 9H", "2S"], table=["5S 6S 7S"], opened=[False, True], scores=[-5, 0])
+    bundle = Opening((LayOff(0, hand_layoff(s, 0, 0, "8S")), meld(s, "4C 4C 4S")))
+    assert rule_of(s, bundle) is None
+    s0 = build_state(BH, ["8S 4C 4C 4S 9H", "2S"], table=["5S 6S 7S"], opened=[False, True])
+    assert rule_of(s0, Opening((LayOff(0, hand_layoff(s0, 0, 0, "8S")), meld(s0, "4C 4C 4S")))) == "6.4"
+
+
+def test_negative_score_committed_card_may_be_taken_for_a_layoff() -> None:
+    # TAKE(i) is offered only if the committed card has a play: below 0 a lay-off is one
+    s = build_state(
+        BH,
+        ["2C 9H", "2S"],
+        table=["5S 6S 7S"],
+        discard="8S",
+        phase="draw",
+        opened=[False, True],
+        scores=[-5, 0],
+    )
+    assert TakeDiscard(0) in legal_moves(s)
+    taken = apply(s, TakeDiscard(0))
+    assert any(isinstance(m, LayOff) for m in legal_moves(taken))
+    s0 = build_state(
+        BH, ["2C 9H", "2S"], table=["5S 6S 7S"], discard="8S", phase="draw", opened=[False, True]
+    )
+    assert rule_of(s0, TakeDiscard(0)) == "5.2"
 
 
 def test_opening_melds_before_layoffs_in_the_bundle() -> None:
@@ -316,3 +365,49 @@ def test_analysis_of_wild_in_group_keeps_suit_for_escort() -> None:
     s = opened_state("KS 9H KS 5H QD AH 9C")
     info = analyze(v, meld(s, "KS/9H KS/5H QD=KS/AH").meld)
     assert info.kind == "group" and info.rank == 13
+
+
+def swap_candidates(state) -> list[DiamondSwap]:
+    """The diamond swaps the generator proposes (before the family filters them by validation)."""
+    return [m for m in play_candidates(state) if isinstance(m, DiamondSwap)]
+
+
+def test_generator_offers_diamond_escorts_for_a_swapped_in_black_court() -> None:
+    # §6.2/§6.5: a black court card brought in by a swap needs a new escort: a heart, or J♦/K♦ as one
+    s = opened_state("QS JD KD 4H 9C", table=["QC/2H QS/7H QD"])
+    qd = diamond_id(s, 0, "QD")
+    queen = hand_ids(s, 0, "QS")[0]
+    jd, kd, heart = (hand_ids(s, 0, t)[0] for t in ("JD", "KD", "4H"))
+    proposed = swap_candidates(s)
+    assert {(qd, queen, heart), (qd, queen, jd), (qd, queen, kd)} <= {
+        (m.diamond, m.replacement, m.escort) for m in proposed
+    }
+    assert all(rule_of(s, m) is None for m in proposed)
+    after = apply(s, DiamondSwap(0, qd, queen, kd))
+    assert after.round.credited[0] == 45 - 15 + 10 + 20  # the queen and K♦ in, Q♦ out
+    assert qd in after.round.hands[0] and kd not in after.round.hands[0]
+    # with J♦ the only possible escort it is still offered; Q♦ stands for no heart and never escorts
+    s1 = opened_state("QS JD 9C", table=["QC/2H QS/7H QD"])
+    assert [(m.replacement, m.escort) for m in swap_candidates(s1)] == [
+        (hand_ids(s1, 0, "QS")[0], hand_ids(s1, 0, "JD")[0])
+    ]
+    s2 = opened_state("KS QD 9C", table=["KC/2H KS/7H KD"])
+    assert swap_candidates(s2) == []
+
+
+def test_generated_swaps_all_validate_along_random_games() -> None:
+    # every swap candidate the generator proposes in random games passes the validator
+    seen = 0
+    for seed in range(4):
+        state = new_match(BH, 3, seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(200):
+            if state.match_over:
+                break
+            if state.round.family_data.phase == "play":
+                for move in swap_candidates(state):
+                    assert validate(state, move) is None, move
+                    seen += 1
+            moves = legal_moves(state)
+            state = apply(state, moves[int(rng.integers(len(moves)))])
+    assert seen > 0
