@@ -430,13 +430,15 @@ class SolverCandidates:
 
         Any later play from there, added to this one, would be a single play of more cards than
         the best, so there is none, as long as the table is not touched in between (the key
-        includes it). Sound where a turn is just a valid final table (free jokers, rearranging
-        allowed, no per-turn card cap below the playable hand) and the seat had already opened
-        (an opening turn limits what may be played).
+        includes it). Sound where a turn is just a valid final table (free jokers, or no joker in
+        hand or on the table; rearranging allowed; no per-turn card cap below the playable hand)
+        and the seat had already opened (an opening turn limits what may be played).
         """
         variant = state.variant
-        if not (answer.proven and answer.best and key[3] and variant.joker_policy == "free"):
+        if not (answer.proven and answer.best and key[3]):
             return
+        if variant.joker_policy != "free" and _has_joker(key):
+            return  # locked jokers: what a turn may do with them depends on the start table
         if variant.go_out_by_discard_only or any(w.card != JOKER for w in variant.wilds):
             return
         cap = variant.max_hand_cards_per_turn
@@ -456,6 +458,11 @@ class SolverCandidates:
             after: SolverKey = (key[0], hand, table_key(deck, move.table), True)
             if hand and after not in self.cache:
                 self._remember(after, NO_PLAY)
+
+
+def _has_joker(key: SolverKey) -> bool:
+    """Whether a joker is in the key's hand or on its table."""
+    return JOKER in key[1] or any(kind == JOKER for meld in key[2] for kind, _ in meld)
 
 
 def _played(melds: Melds, table: Sequence[Sequence[Slot]]) -> list[int]:

@@ -56,11 +56,11 @@ def test_cached_and_uncached_runs_give_identical_trajectories(variant: str) -> N
     assert cached.stats.calls < uncached.stats.calls
 
 
-@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board", "rhine", "rummy-tiles"])
 def test_known_no_play_positions_have_no_play(variant: str) -> None:
     """Whenever the builder answers 'no play' from the seat's previous play, the solver agrees."""
     builder = SolverCandidates()
-    env = gym.make(ENV_BY_VARIANT[variant], candidates=builder, max_turns=80)
+    env = gym.make(ENV_BY_VARIANT[variant], candidates=builder, max_turns=80, options=ONE_ROUND.get(variant))
     rng = np.random.default_rng(1)
     checked = 0
     for seed in range(3):
