@@ -81,7 +81,7 @@ class Args:
     variant: str = field(
         default="rummikub", metadata={"help": "tile-style variant to train on (2 players, one deal per game)"}
     )
-    generations: int = field(default=20, metadata={"help": "CEM generations"})
+    generations: int = field(default=8, metadata={"help": "CEM generations"})
     population: int = field(default=8, metadata={"help": "members sampled per generation"})
     elites: int = field(default=3, metadata={"help": "best members the Gaussian is refitted to"})
     sets: int = field(
