@@ -232,18 +232,27 @@ def _run_windows(rule: RunRule) -> list[tuple[int, ...]]:
     return [tuple((start - 1 + k) % 13 + 1 for k in range(3)) for start in starts]
 
 
-def hold_backs(variant: Variant, melds: Melds, played: Sequence[int]) -> list[Melds]:
+def hold_backs(
+    variant: Variant, melds: Melds, played: Sequence[int], start: Sequence[Sequence[Slot]] = ()
+) -> list[Melds]:
     """Tables derived from a solver answer by keeping one played card back: a joker, then the
     lowest-valued other card, each taken off a meld of 4 or more that stays valid (a run's end,
-    any card of a group). No solver call; at most one table per kind of hold-back."""
+    any card of a group) and is not a `start` meld left as it was (an opening turn may not touch
+    those). No solver call; at most one table per kind of hold-back."""
     counts = Counter(played)
     found: list[Melds] = []
     if len(played) < 2:
         return found  # holding the only card back is no play at all
+    changed = [True] * len(melds)
+    unchanged = Counter(tuple(m) for m in start)
+    for m, meld in enumerate(melds):
+        if unchanged[meld]:
+            unchanged[meld] -= 1
+            changed[m] = False
     for want_joker in (True, False):
         options: list[tuple[int, int, int]] = []
         for m, meld in enumerate(melds):
-            if len(meld) < 4:
+            if len(meld) < 4 or not changed[m]:
                 continue
             for i, slot in enumerate(meld):
                 if counts[slot.card] and (slot.card == JOKER) == want_joker:
@@ -364,7 +373,7 @@ class SolverCandidates:
         if best is None or not best.cards_played:
             return Answer((), 0, best is not None and best.status == "optimal")
         plays: list[Melds] = [tuple(tuple(m) for m in best.melds)]
-        derived = hold_backs(variant, plays[0], best.played)
+        derived = hold_backs(variant, plays[0], best.played, table)
         plays += derived
         jokers = best.played.count(JOKER)
         if jokers and not any(_played(d, table).count(JOKER) < jokers for d in derived):

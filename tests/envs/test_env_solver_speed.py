@@ -137,3 +137,10 @@ def test_hold_backs_keep_one_card_back_from_the_best_table() -> None:
     # a single card played, or no meld longer than 3: nothing to derive
     assert hold_backs(rk, melds, parse_cards("KC")) == []
     assert hold_backs(rk, tuple(tuple(m) for m in parse_table("KH KD KC")), parse_cards("KH KD KC")) == []
+    # a start meld left as it was is never shortened (2S could come off it, but the opening
+    # turn may not touch it): the card comes off the new meld instead
+    start = tuple(tuple(m) for m in parse_table("2S 3S 4S 5S"))
+    new = (*start, *(tuple(m) for m in parse_table("2S 2H 2D | TH TD TC TS")))
+    derived = hold_backs(rk, new, sorted(parse_cards("2S 2H 2D TH TD TC TS")), start)
+    assert len(derived) == 1 and derived[0][:2] == new[:2] and len(derived[0][2]) == 3
+    assert len(hold_backs(rk, new, sorted(parse_cards("2S 2H 2D TH TD TC TS")))[0][0]) == 3
