@@ -11,11 +11,12 @@ from dataclasses import replace
 
 from rummyai.cards import rank_of
 from rummyai.engine.discard_melds import analyze, requirement
-from rummyai.engine.discard_moves import DiamondSwap, Discard, JokerSwap, LayOff, MeldCards, Opening
+from rummyai.engine.discard_moves import DiamondSwap, Discard, JokerSwap, LayOff, MeldCards
 from rummyai.engine.discard_rules import (
     DiscardData,
     Work,
     after_swap,
+    black_heart_moves,
     diamond_swap_options,
     opening_moves,
     placements,
@@ -24,28 +25,10 @@ from rummyai.engine.discard_rules import (
 )
 from rummyai.engine.discard_search import layoff_candidates, meld_candidates
 from rummyai.engine.moves import Move
-from rummyai.engine.state import GameState, TableMeld
-from rummyai.variants import Variant
+from rummyai.engine.state import GameState
 
 MAX_SWAPS_EXPLORED = 3  # joker swaps whose placements the generator searches per turn
-
-
-def _black_heart_moves(v: Variant, hand: list[int], table: tuple[TableMeld, ...], seat: int) -> list[Move]:
-    """Plays that empty the hand at once (a Black Heart needs no opening): one meld, two disjoint
-    melds, or a single lay-off of the last card."""
-    whole = set(hand)
-    candidates = [m for m, _ in meld_candidates(v, hand)]
-    moves: list[Move] = [MeldCards(m) for m in candidates if set(m.all_ids()) == whole]
-    for k, a in enumerate(candidates):
-        for b in candidates[k + 1 :]:
-            ids_a, ids_b = set(a.all_ids()), set(b.all_ids())
-            if not ids_a & ids_b and ids_a | ids_b == whole:
-                moves.append(Opening((MeldCards(a), MeldCards(b))))
-    if len(hand) <= 2:
-        for t, meld in layoff_candidates(v, hand, table, seat):
-            if whole <= set(meld.all_ids()):
-                moves.append(LayOff(t, meld))
-    return moves
+OPENINGS_WITHOUT_COMMITTED = 4  # openings offered that leave the committed card for a later play
 
 
 def _joker_swaps(state: GameState) -> list[Move]:
@@ -110,8 +93,10 @@ def play_candidates(state: GameState) -> list[Move]:
             moves.extend(_joker_swaps(state))
     else:
         moves.extend(opening_moves(v, req, hand, must))
-        if v.black_heart_bonus_per_player > 0 and not v.go_out_by_discard_only:
-            moves.extend(_black_heart_moves(v, hand, r.table, seat))
+        if must is not None:  # open without the committed card, then place it (kept only if it can be)
+            rest = [c for c in hand if c != must]
+            moves.extend(opening_moves(v, req, rest, None)[:OPENINGS_WITHOUT_COMMITTED])
+        moves.extend(black_heart_moves(Work(state)))
     if v.joker_policy == "diamond_swap":
         moves.extend(_diamond_swaps(state))
     if must is None:

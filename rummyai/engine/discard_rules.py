@@ -605,9 +605,10 @@ def _can_place(w: Work, card: int, swaps: bool) -> bool:
             return True
     else:
         req = requirement(v, w.scores[seat])
-        if req is not None and opening_bundles(
-            v, req, meld_candidates(v, hand, prefer=card), must=card, limit=1
-        ):
+        assert req is not None  # plays_freely covers a seat without an opening requirement
+        if opening_bundles(v, req, meld_candidates(v, hand, prefer=card), must=card, limit=1):
+            return True
+        if open_then_place(w, req, card, limit=1) or black_heart_moves(w):
             return True
     if swaps and v.joker_policy == "diamond_swap":
         for option in diamond_swap_options(w, (card,)):
@@ -645,6 +646,50 @@ def opening_moves(v: Variant, req: Requirement, hand: list[int], must: int | Non
     return moves
 
 
+def open_then_place(
+    w: Work, req: Requirement, card: int, limit: int = 2
+) -> list[tuple[tuple[TableMeld, ...], MeldCards | LayOff]]:
+    """Openings made without hand card `card`, each with a play of `card` that follows in the same
+    turn (a lay-off, possibly onto the new melds, or a further meld): after the opening anything
+    goes (§6.4), so a committed card need not be part of the opening bundle itself."""
+    v, seat = w.variant, w.turn
+    rest = [c for c in w.hand if c != card]
+    out: list[tuple[tuple[TableMeld, ...], MeldCards | LayOff]] = []
+    for bundle in opening_bundles(v, req, meld_candidates(v, rest), limit=4):
+        used = {i for m in bundle for i in m.all_ids()}
+        left = [c for c in w.hand if c not in used]
+        table = [*w.table, *bundle]
+        follow: list[MeldCards | LayOff] = [
+            LayOff(t, m) for t, m in layoff_candidates(v, left, table, seat, must=card)[:1]
+        ]
+        follow.extend(MeldCards(m) for m, _ in meld_candidates(v, left, must=card, limit=1)[:1])
+        out.extend((bundle, play) for play in follow[:1])
+        if len(out) >= limit:
+            break
+    return out
+
+
+def black_heart_moves(w: Work) -> list[Move]:
+    """Plays that empty the hand at once, which need no opening (Black Heart §6.6): one meld, two
+    disjoint melds, or a single lay-off of the last card (with its escort); none in other variants."""
+    v, seat, hand = w.variant, w.turn, w.hand
+    if v.black_heart_bonus_per_player <= 0 or v.go_out_by_discard_only:
+        return []
+    whole = set(hand)
+    candidates = [m for m, _ in meld_candidates(v, hand)]
+    moves: list[Move] = [MeldCards(m) for m in candidates if set(m.all_ids()) == whole]
+    for k, a in enumerate(candidates):
+        for b in candidates[k + 1 :]:
+            ids_a, ids_b = set(a.all_ids()), set(b.all_ids())
+            if not ids_a & ids_b and ids_a | ids_b == whole:
+                moves.append(Opening((MeldCards(a), MeldCards(b))))
+    if len(hand) <= 2:
+        for t, meld in layoff_candidates(v, hand, w.table, seat):
+            if whole <= set(meld.all_ids()):
+                moves.append(LayOff(t, meld))
+    return moves
+
+
 def placements(w: Work, card: int, limit: int = 2) -> list[Placement]:
     """A few ways to put hand card `card` on the table this turn (lay-off, meld or opening)."""
     v, seat = w.variant, w.turn
@@ -658,6 +703,8 @@ def placements(w: Work, card: int, limit: int = 2) -> list[Placement]:
     for move in opening_moves(v, req, w.hand, card)[:limit]:
         assert isinstance(move, MeldCards | Opening)
         out.append(move)
+    for bundle, play in open_then_place(w, req, card, limit=limit - len(out)):
+        out.append(Opening((*(MeldCards(m) for m in bundle), play)))
     return out
 
 

@@ -396,7 +396,8 @@ def test_generator_offers_diamond_escorts_for_a_swapped_in_black_court() -> None
 
 
 def test_generated_swaps_all_validate_along_random_games() -> None:
-    # every swap candidate the generator proposes in random games passes the validator
+    # every swap candidate the generator proposes in random games passes the validator (with a
+    # committed card pending, a swap may also take away its only play: those the family filters out)
     seen = 0
     for seed in range(4):
         state = new_match(BH, 3, seed=seed)
@@ -404,10 +405,68 @@ def test_generated_swaps_all_validate_along_random_games() -> None:
         for _ in range(200):
             if state.match_over:
                 break
-            if state.round.family_data.phase == "play":
+            data = state.round.family_data
+            pending = any(c in state.round.hands[state.round.turn] for c in data.committed)
+            if data.phase == "play" and not pending:
                 for move in swap_candidates(state):
                     assert validate(state, move) is None, move
                     seen += 1
             moves = legal_moves(state)
             state = apply(state, moves[int(rng.integers(len(moves)))])
     assert seen > 0
+
+
+# ---------------------------------------------------------------------------- §5.2 with §6.4/§6.6: committed card
+def test_committed_card_may_be_laid_off_after_an_opening_without_it() -> None:
+    # §5.2: TAKE(i) needs some legal play of card i this turn; §6.4: after the opening anything goes
+    s = build_state(
+        BH,
+        ["4C 4S 4H 9C", "2S 3S"],
+        table=["5S 6S 7S"],
+        discard="8S",
+        phase="draw",
+        opened=[False, True],
+        scores=[50, 0],
+    )
+    assert rule_of(s, TakeDiscard(0)) is None and TakeDiscard(0) in legal_moves(s)
+    s = apply(s, TakeDiscard(0))
+    opening = meld(s, "4C 4S 4H")
+    assert any(isinstance(m, MeldCards) and set(m.meld.ids) == set(opening.meld.ids) for m in legal_moves(s))
+    s = apply(s, opening)
+    eight = hand_ids(s, 0, "8S")[0]
+    assert rule_of(s, Discard(eight)) == "5.2"  # still committed
+    layoffs = [m for m in legal_moves(s) if isinstance(m, LayOff)]
+    assert layoffs and all(eight in m.meld.ids for m in layoffs)
+    # with nothing to open, the take stays refused
+    s0 = build_state(
+        BH, ["4C 4S 9H 9C", "2S 3S"], table=["5S 6S 7S"], discard="8S", phase="draw", opened=[False, True]
+    )
+    assert rule_of(s0, TakeDiscard(0)) == "5.2"
+
+
+def test_committed_card_may_be_placed_by_a_black_heart() -> None:
+    # §6.6: a Black Heart needs no opening, so it is a legal play of the committed card
+    s = build_state(
+        BH,
+        ["5S 6S 4C 4C 4S", "2S 3S", "9H"],
+        discard="7S",
+        phase="draw",
+        opened=[False, True, True],
+        scores=[300, 0, 0],
+    )
+    assert rule_of(s, TakeDiscard(0)) is None
+    s = apply(s, TakeDiscard(0))
+    outs = [m for m in legal_moves(s) if isinstance(m, Opening)]
+    assert outs
+    result = apply(s, outs[0]).history[-1]
+    assert result.detail == "Black Heart" and result.scores[0] == 6 * 5 + 25 + 25 * 3
+    # the same hand plus a card that fits nowhere: no Black Heart, and 6 cards miss the chart's 8
+    s2 = build_state(
+        BH,
+        ["5S 6S 4C 4C 4S 9H", "2S 3S", "9C"],
+        discard="7S",
+        phase="draw",
+        opened=[False, True, True],
+        scores=[300, 0, 0],
+    )
+    assert rule_of(s2, TakeDiscard(0)) == "5.2"
