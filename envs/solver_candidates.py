@@ -81,41 +81,45 @@ NO_PLAY = Answer((), 0, True)
 def solution_play(state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool = True) -> Play | None:
     """The engine `Play` for a solver table (melds of card kinds), or None if ids cannot be found.
 
-    Start melds that reappear unchanged keep their physical ids; every other card takes a table
-    copy of its kind first (all table cards must stay) and then a hand copy.
+    Start melds that reappear unchanged keep their physical ids, and so do the cards of a start
+    meld that reappears inside a longer meld (extended: locked-joker rules follow the physical
+    tiles); every other card takes a table copy of its kind first (all table cards must stay)
+    and then a hand copy.
     """
     deck = state.variant.deck
     rs = state.round
-    start = {_meld_key(deck, m): m for m in rs.table} if reuse else {}
+    starts = [(_meld_key(deck, m), m) for m in rs.table] if reuse else []
     pools: dict[int, list[int]] = {}
     for meld in rs.table:
         for i in meld.all_ids():
             pools.setdefault(deck[i], []).append(i)
-    used_start: set[int] = set()
-    new_table: list[TableMeld | None] = []
-    pending: list[Sequence[Slot]] = []
-    for slots in melds:
-        key = tuple((s.card, str(s.meaning) if s.meaning else "") for s in slots)
-        same = start.get(key)
-        if same is not None and id(same) not in used_start:
-            used_start.add(id(same))
-            for i in same.all_ids():
-                pools[deck[i]].remove(i)
-            new_table.append(same)
-        else:
-            new_table.append(None)
-            pending.append(slots)
     for i in rs.hands[rs.turn]:
         pools.setdefault(deck[i], []).append(i)
-    built = iter(pending)
+    keys = [tuple((s.card, str(s.meaning) if s.meaning else "") for s in slots) for slots in melds]
+    kept: list[TableMeld | None] = [None] * len(melds)
+    fixed: list[list[int | None]] = [[None] * len(slots) for slots in melds]
+    used: set[int] = set()
+    for n, key in enumerate(keys):  # unchanged start melds
+        s = next((s for s, (k, _) in enumerate(starts) if s not in used and k == key), None)
+        if s is not None:
+            used.add(s)
+            kept[n] = starts[s][1]
+            for i in starts[s][1].all_ids():
+                pools[deck[i]].remove(i)
+    for n, key in enumerate(keys):  # start melds extended into a longer one
+        if kept[n] is None and starts:
+            _keep_extended(deck, key, starts, used, fixed[n], pools)
     result: list[TableMeld] = []
-    for kept in new_table:
-        if kept is not None:
-            result.append(kept)
+    for n, slots in enumerate(melds):
+        same = kept[n]
+        if same is not None:
+            result.append(same)
             continue
-        slots = next(built)
         ids: list[int] = []
-        for slot in slots:
+        for slot, known in zip(slots, fixed[n], strict=True):
+            if known is not None:
+                ids.append(known)
+                continue
             pool = pools.get(slot.card)
             if not pool:
                 return None
@@ -123,6 +127,32 @@ def solution_play(state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool
         meanings = tuple(s.meaning if (s.card == JOKER or s.meaning is not None) else None for s in slots)
         result.append(TableMeld(tuple(ids), meanings))
     return Play(tuple(result))
+
+
+def _keep_extended(
+    deck: Sequence[int],
+    key: MeldKey,
+    starts: Sequence[tuple[MeldKey, TableMeld]],
+    used: set[int],
+    fixed: list[int | None],
+    pools: dict[int, list[int]],
+) -> None:
+    """Give the slots of new meld `key` the ids of the largest unused start meld it contains."""
+    wanted = Counter(key)
+    best: int | None = None
+    for s, (start_key, _) in enumerate(starts):
+        if s in used or len(start_key) >= len(key) or not Counter(start_key) <= wanted:
+            continue
+        if best is None or len(start_key) > len(starts[best][0]):
+            best = s
+    if best is None:
+        return
+    used.add(best)
+    start_key, meld = starts[best]
+    for i, card in zip(meld.ids, start_key, strict=True):
+        slot = next(j for j, k in enumerate(key) if k == card and fixed[j] is None)
+        fixed[slot] = i
+        pools[deck[i]].remove(i)
 
 
 def _meld_key(deck: Sequence[int], meld: TableMeld) -> MeldKey:
