@@ -606,9 +606,10 @@ def _can_place(w: Work, card: int, swaps: bool) -> bool:
     else:
         req = requirement(v, w.scores[seat])
         assert req is not None  # plays_freely covers a seat without an opening requirement
-        if opening_bundles(v, req, meld_candidates(v, hand, prefer=card), must=card, limit=1):
+        candidates = meld_candidates(v, hand, prefer=card)
+        if opening_bundles(v, req, candidates, must=card, limit=1):
             return True
-        if open_then_place(w, req, card, limit=1) or black_heart_moves(w):
+        if black_heart_moves(w, [m for m, _ in candidates]) or open_then_place(w, req, card, limit=1):
             return True
     if swaps and v.joker_policy == "diamond_swap":
         for option in diamond_swap_options(w, (card,)):
@@ -669,14 +670,16 @@ def open_then_place(
     return out
 
 
-def black_heart_moves(w: Work) -> list[Move]:
+def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None) -> list[Move]:
     """Plays that empty the hand at once, which need no opening (Black Heart §6.6): one meld, two
-    disjoint melds, or a single lay-off of the last card (with its escort); none in other variants."""
+    disjoint melds (from `candidates`, default the hand's), or a single lay-off of the last card
+    (with its escort); none in other variants."""
     v, seat, hand = w.variant, w.turn, w.hand
     if v.black_heart_bonus_per_player <= 0 or v.go_out_by_discard_only:
         return []
     whole = set(hand)
-    candidates = [m for m, _ in meld_candidates(v, hand)]
+    if candidates is None:
+        candidates = [m for m, _ in meld_candidates(v, hand)]
     moves: list[Move] = [MeldCards(m) for m in candidates if set(m.all_ids()) == whole]
     for k, a in enumerate(candidates):
         for b in candidates[k + 1 :]:

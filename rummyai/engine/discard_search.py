@@ -43,6 +43,17 @@ def _window_kinds(rule: RunRule, length: int, suit: int) -> tuple[tuple[list[int
     return tuple((seq, [make_card(p, suit) for p in seq]) for seq in run_windows(rule, length))
 
 
+def _may_escort(variant: Variant, kind: int) -> bool:
+    """Whether a card of this kind can be an escort: a heart, or a wild standing for one (§6.2)."""
+    rule = variant.escorts
+    if rule is None:
+        return False
+    wild = variant.wild_map.get(kind)
+    if wild is not None:
+        return bool(wild.stands_for & rule.escorts)
+    return kind in rule.escorts
+
+
 class _Hand:
     """A hand split by role: naturals by kind, wilds, and hearts that may serve as escorts."""
 
@@ -68,8 +79,9 @@ class _Hand:
             kind = deck[must]
             if not variant.is_wild(kind) and (rule is None or kind not in rule.escorts):
                 self.focus = kind
-        self.hearts = [] if rule is None else [i for i in hand if deck[i] in rule.escorts]
-        self.hearts.sort(key=lambda i: (i != must, variant.hand_value(deck[i]), i))
+        # escorts: natural hearts first, then wilds that may stand for a heart (J♦, K♦; §6.2)
+        self.hearts = [] if rule is None else [i for i in hand if _may_escort(variant, deck[i])]
+        self.hearts.sort(key=lambda i: (i != must, variant.is_wild(deck[i]), variant.hand_value(deck[i]), i))
 
     def needs_escort(self, card: int | None) -> bool:
         rule = self.variant.escorts

@@ -470,3 +470,28 @@ def test_committed_card_may_be_placed_by_a_black_heart() -> None:
         scores=[300, 0, 0],
     )
     assert rule_of(s2, TakeDiscard(0)) == "5.2"
+
+
+def test_generator_uses_diamonds_as_escorts_in_melds_and_layoffs() -> None:
+    # §6.2: with no natural heart left, J♦/K♦ standing for a heart escort the black court cards
+    s = opened_state("QS KS AS JD KD 9C")
+    texts = {
+        " ".join(str(x) for x in m.meld.slots(s.variant.deck))
+        for m in play_candidates(s)
+        if isinstance(m, MeldCards)
+    }
+    assert "QS/JD KS/KD AS" in texts
+    s = opened_state("KS JD 9C", table=["TS JS/2H QS/3H"])
+    layoffs = [m for m in legal_moves(s) if isinstance(m, LayOff)]
+    assert [" ".join(str(x) for x in m.meld.slots(s.variant.deck)) for m in layoffs] == [
+        "TS JS/2H QS/3H KS/JD"
+    ]
+    assert all(rule_of(s, m) is None for m in layoffs)
+    # natural hearts are still preferred as escorts
+    s = opened_state("KS JD 4H 9C", table=["TS JS/2H QS/3H"])
+    texts = [
+        " ".join(str(x) for x in m.meld.slots(s.variant.deck))
+        for m in legal_moves(s)
+        if isinstance(m, LayOff)
+    ]
+    assert texts[0] == "TS JS/2H QS/3H KS/4H"
