@@ -495,3 +495,25 @@ def test_generator_uses_diamonds_as_escorts_in_melds_and_layoffs() -> None:
         if isinstance(m, LayOff)
     ]
     assert texts[0] == "TS JS/2H QS/3H KS/4H"
+
+
+def test_swap_with_committed_card_places_the_diamond_after_an_opening_without_it() -> None:
+    # §6.5: the freed Q♦ must be placed again; §6.4: the opening (5 hearts) comes first, then the lay-off
+    s = build_state(
+        BH,
+        ["2H 3H 4H 5H 6H 2C", "9C"],
+        table=["3S 4S QD=5S", "6C 7C 8C"],
+        table_credit=[1, 1],
+        discard="5S",
+        phase="draw",
+        opened=[False, True],
+        scores=[250, 0],
+    )
+    assert rule_of(s, TakeDiscard(0)) is None  # 5S has a play only through the swap
+    s = apply(s, TakeDiscard(0))
+    five, qd = hand_ids(s, 0, "5S")[0], diamond_id(s, 0, "QD")
+    swaps = [m for m in legal_moves(s) if isinstance(m, DiamondSwap) and m.replacement == five]
+    assert swaps and all(isinstance(m.place, Opening) for m in swaps)
+    after = apply(s, swaps[0])
+    assert after.round.opened[0] and qd not in after.round.hands[0]
+    assert rule_of(s, DiamondSwap(0, qd, five)) == "6.5"  # the diamond may not stay in hand
