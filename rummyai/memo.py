@@ -3,9 +3,9 @@
 Meld analysis and its engine wrappers are pure functions of a variant and a meld, called again and
 again on the same melds (search, candidate building, replays), and many melds tried are invalid.
 `memoized` keeps each answer, the error included, in a dict stored on the variant under `name`
-(so options-derived variants have their own, and pickling can leave it out). A cached error is
-raised again as a fresh copy, so no traceback or context collects on the stored one. A dict
-holding more than `cap` entries is emptied before the next one goes in.
+(so each options-derived variant has its own). A cached error is raised again as a fresh copy,
+so no traceback or context collects on the stored one. A dict holding more than `cap` entries is
+emptied before the next one goes in.
 """
 
 from __future__ import annotations
