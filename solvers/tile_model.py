@@ -463,6 +463,12 @@ class TileModel:
                 if kept.group_nat or kept.group_jok is not None:
                     m.add(total <= room * keep)
         swaps = self._add_swaps(kept) if self.swaps_allowed and info.wild_count else []
+        if ext_jokers and self.variant.joker_policy == "rhine":
+            # R5: wilds added to a kept meld need a natural card added with them, or they
+            # would simply join an existing meld
+            ext_naturals: list[LinearExpr] = [n for _, n in kept.ext.values()]
+            ext_naturals.extend(kept.group_nat.values())
+            m.add(sum(ext_jokers) <= 13 * sum(ext_naturals))
         if ext_jokers:
             self.usage[JOKER].append(sum(ext_jokers))
             if self.variant.max_wilds_per_meld is not None:
@@ -967,8 +973,11 @@ def _deal_groups(
     return bins
 
 
-def solve_model(tm: TileModel, time_limit: float | None) -> tuple[cp_model.CpSolver, Any]:
-    """Run CP-SAT on a built model with fast settings for small models."""
+def solve_model(
+    tm: TileModel, time_limit: float | None, work: float | None = None
+) -> tuple[cp_model.CpSolver, Any]:
+    """Run CP-SAT on a built model with fast settings for small models (`work`: a limit in
+    CP-SAT's deterministic time, which does not depend on the machine's load)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = 1
@@ -977,6 +986,8 @@ def solve_model(tm: TileModel, time_limit: float | None) -> tuple[cp_model.CpSol
     params.optimize_with_lb_tree_search = True
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
+    if work is not None:
+        params.max_deterministic_time = max(float(work), 0.001)
     status = solver.solve(tm.model)
     return solver, status
 
@@ -1216,7 +1227,8 @@ def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, 
 
 
 MAX_CUTS = 25
-RHINE_BUDGET = 1.0  # seconds spent cutting rejected Rhine tables when no time limit is given
+RHINE_BUDGET = 1.0  # seconds spent cutting rejected Rhine tables under a time limit
+RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
 
 
 def _judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
@@ -1288,11 +1300,20 @@ def _rhine_repair(
     if proven:
         return best_played, best_melds, "optimal"
     budget = RHINE_BUDGET if time_limit is None else time_limit
+    work = 0.0
     for _ in range(MAX_CUTS):
-        if time.perf_counter() - start > budget:
+        # without a time limit the budget is CP-SAT's deterministic work, so that the same
+        # position gets the same answer however loaded the machine is
+        if time_limit is None and work >= RHINE_WORK:
+            break
+        if time_limit is not None and time.perf_counter() - start > budget:
             break
         _cut(tm, solver)
-        solver, status = solve_model(tm, max(budget - (time.perf_counter() - start), 0.01))
+        if time_limit is None:
+            solver, status = solve_model(tm, None, work=RHINE_WORK - work)
+            work += solver.deterministic_time
+        else:
+            solver, status = solve_model(tm, max(budget - (time.perf_counter() - start), 0.01))
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
         played, melds, _ = decode(tm, solver)
