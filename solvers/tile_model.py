@@ -1343,7 +1343,8 @@ def solve_tile(
 
     Rhine's joker rules are partly relaxed in the model; its answer is checked by the engine's
     judge and, if rejected, repaired by `_rhine_repair` (status ``feasible`` unless a bound
-    proves the repaired answer optimal).
+    proves the repaired answer optimal). A Rummy Palace opening that an unsearched joker swap
+    might improve is ``feasible`` too (`opening_swap_unsearched`).
     """
     start = time.perf_counter()
     rules = position.variant
@@ -1369,6 +1370,9 @@ def solve_tile(
             played, melds, label = _rhine_repair(
                 position, objective, time_limit, max_cards, minimize_changes, tm, solver, bound, start
             )
+        cap = tm._cap()
+        if label == "optimal" and (cap is None or len(played) < cap) and opening_swap_unsearched(position):
+            label = "feasible"
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     broken = count_broken(position, melds)
@@ -1377,6 +1381,30 @@ def solve_tile(
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def opening_swap_unsearched(position: Position) -> bool:
+    """Whether a joker swap the model does not search could add to this opening turn's play.
+
+    Rummy Palace allows swaps once the opening's 30 points are down, later in the same turn
+    (§4.4-4.5); the model searches swaps on opened turns only. Where the hand holds a card that
+    could take a table joker's place, an opening answer is therefore not proven best.
+    """
+    if position.opened or position.variant.joker_policy != "swap_exact":
+        return False
+    hand = position.hand_counts()
+    for info in position.table:
+        present = {suit_of(s.card) for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild}
+        for slot, wild in zip(info.slots, info.as_wild, strict=True):
+            if not wild or slot.meaning is None:
+                continue
+            if info.kind == "run":
+                fits = [slot.meaning.card()]
+            else:
+                fits = [make_card(slot.meaning.rank, x) for x in range(4) if x not in present]
+            if any(c is not None and hand[c] for c in fits):
+                return True
+    return False
 
 
 def count_broken(position: Position, melds: Sequence[Sequence[Slot]]) -> int:

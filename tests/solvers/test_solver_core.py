@@ -16,7 +16,7 @@ from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
-from rummyai.solvers.tile_model import solve_tile
+from rummyai.solvers.tile_model import opening_swap_unsearched, solve_tile
 
 
 def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:
@@ -219,9 +219,10 @@ def test_draw_discard_matches_reference(variant: str, seed: int) -> None:
     objective = rng.choice(["cards", "points", "penalty"])
     fast = solve(variant, hand, table, opened=opened, objective=objective)
     slow = reference_solve(variant, hand, table, opened=opened, objective=objective)
-    assert fast.status == "optimal"
-    assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
     position = make_position(variant, hand, table, opened)
+    # the reference, like the model, leaves out Palace swaps after an opening (then "feasible")
+    assert fast.status == "optimal" or opening_swap_unsearched(position)
+    assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
     check_solution(position, fast)
     assert _start_melds_grow(position, fast.melds)
 
