@@ -78,13 +78,15 @@ class Answer:
 NO_PLAY = Answer((), 0, True)
 
 
-def solution_play(state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool = True) -> Play | None:
+def solution_play(
+    state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool = True, extend: bool = True
+) -> Play | None:
     """The engine `Play` for a solver table (melds of card kinds), or None if ids cannot be found.
 
     Start melds that reappear unchanged keep their physical ids, and so do the cards of a start
-    meld that reappears inside a longer meld (extended: locked-joker rules follow the physical
-    tiles); every other card takes a table copy of its kind first (all table cards must stay)
-    and then a hand copy.
+    meld that reappears inside a longer meld (with `extend`; locked-joker rules follow the
+    physical tiles); every other card takes a table copy of its kind first (all table cards
+    must stay) and then a hand copy.
     """
     deck = state.variant.deck
     rs = state.round
@@ -107,7 +109,7 @@ def solution_play(state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool
             for i in starts[s][1].all_ids():
                 pools[deck[i]].remove(i)
     for n, key in enumerate(keys):  # start melds extended into a longer one
-        if kept[n] is None and starts:
+        if kept[n] is None and starts and extend:
             _keep_extended(deck, key, starts, used, fixed[n], pools)
     result: list[TableMeld] = []
     for n, slots in enumerate(melds):
@@ -454,13 +456,13 @@ class SolverCandidates:
         return plays
 
     def _checked(self, state: GameState, melds: Sequence[Sequence[Slot]]) -> Play | None:
-        play = solution_play(state, melds)
-        if play is not None and validate(state, play) is not None:
-            play = solution_play(state, melds, reuse=False)
-        if play is None or validate(state, play) is not None:
-            self.stats.rejected += 1
-            return None
-        return play
+        """The first id assignment of the solver's table that the engine accepts, if any."""
+        for reuse, extend in ((True, True), (True, False), (False, False)):
+            play = solution_play(state, melds, reuse, extend)
+            if play is not None and validate(state, play) is None:
+                return play
+        self.stats.rejected += 1
+        return None
 
     def _note_exhausting_plays(
         self, state: GameState, key: SolverKey, answer: Answer, candidates: Sequence[Candidate]
