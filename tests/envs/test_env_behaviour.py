@@ -8,6 +8,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import data_equivalence
 
 import rummyai.envs
 from rummyai.engine.game import new_match
@@ -43,7 +44,7 @@ def play(env: gym.Env[Any, Any], seed: int, steps: int) -> list[Any]:
 
 
 def same(a: Any, b: Any) -> bool:
-    return bool(gym.utils.env_checker.data_equivalence(a, b))
+    return bool(data_equivalence(a, b))
 
 
 @pytest.mark.parametrize("env_id", sorted(ENV_IDS))
