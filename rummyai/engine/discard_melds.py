@@ -92,16 +92,18 @@ def analyze(variant: Variant, meld: TableMeld) -> MeldInfo:
         raise _meld_error(variant, error) from None
 
 
-def _credit_key(meld: TableMeld, credit: Sequence[int] = ()) -> tuple[TableMeld, tuple[int, ...]]:
-    return meld, tuple(credit)
-
-
-@memoized("_dmd_cache", Illegal, 100_000, key=_credit_key)
 def normalize(variant: Variant, meld: TableMeld, credit: Sequence[int] = ()) -> tuple[TableMeld, MeldInfo]:
     """Canonical table form of a valid meld (meld order, meanings resolved) and its analysis; cached.
 
     `credit` gives the seat credited with each core card of `meld` in its given order.
     """
+    return _normalized(variant, (meld, tuple(credit)))
+
+
+@memoized("_dmd_cache", Illegal, 100_000)
+def _normalized(variant: Variant, key: tuple[TableMeld, tuple[int, ...]]) -> tuple[TableMeld, MeldInfo]:
+    """`normalize` of a (meld, credit) pair."""
+    meld, credit = key
     info = analyze(variant, meld)
     deck = variant.deck
     escorts = meld.escorts or (None,) * len(meld.ids)
