@@ -24,6 +24,7 @@ def solve(
     time_limit: float | None = None,
     max_cards: int | None = None,
     minimize_changes: bool = True,
+    work_limit: float | None = None,
     committed: HandInput = (),
     taken: str | int | None = None,
     score: int = 0,
@@ -33,6 +34,11 @@ def solve(
     `objective` is ``cards`` (most cards, ties by points), ``points`` (most points by the
     variant's card values) or ``penalty`` (least penalty left in hand); `minimize_changes` breaks
     the remaining ties by keeping as many start melds whole as possible.
+
+    `time_limit` bounds the search in wall-clock seconds; `work_limit` bounds it in CP-SAT's
+    deterministic time (about a second of work per unit on a typical core), which does not depend
+    on the machine's load: simulations that must replay the same games from the same seed use
+    it. Either cut gives the best move found so far with status ``feasible``.
 
     Draw-and-discard variants (``rummy-palace``, ``standard``) take the hand after the draw:
     table melds only grow (lay-offs) and new melds come from the hand; `committed` lists cards
@@ -48,8 +54,9 @@ def solve(
         if max_cards < 0:
             raise RummyError(f"max_cards must be at least 0, got {max_cards}")
         max_cards = None if max_cards >= len(position.hand) else int(max_cards)  # no cap: fast path
-    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
-        raise RummyError(f"time_limit must be a positive number of seconds, got {time_limit}")
+    for name, limit in (("time_limit", time_limit), ("work_limit", work_limit)):
+        if limit is not None and not (limit > 0 and math.isfinite(limit)):
+            raise RummyError(f"{name} must be a positive number of seconds, got {limit}")
     must = sorted(make_position(position.variant, committed).hand) if committed else []
     held = position.hand_counts()
     for card in set(must):
@@ -60,15 +67,24 @@ def solve(
         taken_card = make_position(position.variant, [taken]).hand[0]
     rules = position.variant
     if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
-        return solve_black_heart(position, objective, time_limit, max_cards, committed=must, score=score)
+        return solve_black_heart(
+            position, objective, time_limit, max_cards, committed=must, score=score, work_limit=work_limit
+        )
     if not must and taken_card is None and fast_path_ok(position, max_cards):
-        return solve_fast(position, objective, time_limit, minimize_changes)
+        return solve_fast(position, objective, time_limit, minimize_changes, work_limit)
     return solve_tile(
-        position, objective, time_limit, max_cards, minimize_changes, committed=must, taken=taken_card
+        position,
+        objective,
+        time_limit,
+        max_cards,
+        minimize_changes,
+        committed=must,
+        taken=taken_card,
+        work_limit=work_limit,
     )
 
 
-_KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "max_cards", "score"}
+_KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "work_limit", "max_cards", "score"}
 
 
 def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
@@ -77,8 +93,9 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
     Input keys: ``hand`` (tokens or a string), ``table`` (melds as token lists or strings, or
     one ``|``-separated string), ``opened`` (default true), ``objective`` (default ``cards``),
     optional ``variant`` (else the `variant` argument, else ``rummikub``), ``time_limit``,
-    ``max_cards`` and ``score`` (Black Heart's cumulative score for the opening chart). Output keys: ``status``, ``played``, ``melds``, ``cards_played``,
-    ``points_played`` and ``ms``.
+    ``work_limit``, ``max_cards`` and ``score`` (Black Heart's cumulative score for the opening
+    chart). Output keys: ``status``, ``played``, ``melds``, ``cards_played``, ``points_played``,
+    ``ms``, and ``swaps`` when a Black Heart move starts with diamond swaps.
     """
     try:
         if not isinstance(obj, dict):
@@ -94,11 +111,12 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
         if not isinstance(opened, bool):
             raise RummyError(f"'opened' must be true or false, got {opened!r}")
         limit = obj.get("time_limit")
+        work = obj.get("work_limit")
         cards = obj.get("max_cards")
         score = obj.get("score", 0)
         if isinstance(score, bool) or not isinstance(score, int):
             raise RummyError(f"'score' must be an integer, got {score!r}")
-        for name, value in (("time_limit", limit), ("max_cards", cards)):
+        for name, value in (("time_limit", limit), ("work_limit", work), ("max_cards", cards)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 raise RummyError(f"{name!r} must be a number, got {value!r}")
         solution = solve(
@@ -108,6 +126,7 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             opened=opened,
             objective=str(obj.get("objective", "cards")),
             time_limit=None if limit is None else float(limit),
+            work_limit=None if work is None else float(work),
             max_cards=None if cards is None else int(cards),
             score=score,
         )

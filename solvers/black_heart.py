@@ -566,6 +566,7 @@ def solve_black_heart(
     max_cards: int | None,
     committed: Sequence[int] = (),
     score: int = 0,
+    work_limit: float | None = None,
 ) -> Solution:
     """Best play of diamond swaps, new melds and lay-offs for a Black Heart position (module doc)."""
     start_time = time.perf_counter()
@@ -578,6 +579,8 @@ def solve_black_heart(
     solver.parameters.num_workers = 1
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = float(work_limit)
     status = solver.solve(model.m)
     if status == cp_model.INFEASIBLE:  # only a committed card can make the empty play illegal
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")

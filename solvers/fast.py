@@ -171,7 +171,11 @@ KEEP_PHASE_WORK = 0.02
 
 
 def solve_fast(
-    position: Position, objective: str, time_limit: float | None, minimize_changes: bool = True
+    position: Position,
+    objective: str,
+    time_limit: float | None,
+    minimize_changes: bool = True,
+    work_limit: float | None = None,
 ) -> Solution:
     """Best play for an opened free-joker position on the cached universe model.
 
@@ -192,7 +196,7 @@ def solve_fast(
     universe.prepare(base, position)
     _set_objective(universe, base, position, objective, 1)
     solver = cp_model.CpSolver()
-    status = _solve(solver, base, time_limit)
+    status = _solve(solver, base, time_limit, work_limit)
     label: Literal["optimal", "feasible"] = "feasible"
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
@@ -205,7 +209,7 @@ def solve_fast(
             counts[card] += 1
         spent = time.perf_counter() - start
         budget = None if time_limit is None else max(time_limit - spent, 0.001)
-        better = _keep_phase(universe, position, counts, budget)
+        better = _keep_phase(universe, position, counts, budget, work_limit)
         if better is not None:
             melds = better
     elif played:
@@ -251,7 +255,11 @@ def _solution(
 
 
 def _keep_phase(
-    universe: _Universe, position: Position, counts: list[int], budget: float | None
+    universe: _Universe,
+    position: Position,
+    counts: list[int],
+    budget: float | None,
+    work_limit: float | None = None,
 ) -> list[tuple[Slot, ...]] | None:
     """Re-lay the played cards (`counts` per kind) keeping as many start melds whole as possible."""
     universe.prepare(universe.tm.model, position)
@@ -267,8 +275,8 @@ def _keep_phase(
         return None
     model.maximize(sum(k.keep for k in kept.values()))
     solver = cp_model.CpSolver()
-    solver.parameters.max_deterministic_time = KEEP_PHASE_WORK
-    status = _solve(solver, model, budget)
+    work = KEEP_PHASE_WORK if work_limit is None else min(KEEP_PHASE_WORK, work_limit)
+    status = _solve(solver, model, budget, work)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     _, melds, _ = decode(_View(universe, position, kept), solver)
@@ -292,7 +300,9 @@ def _set_objective(
         coeffs[i] = -weight
 
 
-def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, time_limit: float | None) -> Any:
+def _solve(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, time_limit: float | None, work_limit: float | None
+) -> Any:
     params = solver.parameters
     params.num_workers = 1
     params.cp_model_presolve = False
@@ -300,4 +310,6 @@ def _solve(solver: cp_model.CpSolver, model: cp_model.CpModel, time_limit: float
     params.optimize_with_lb_tree_search = True
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
+    if work_limit is not None:
+        params.max_deterministic_time = float(work_limit)
     return solver.solve(model)

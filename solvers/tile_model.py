@@ -1273,6 +1273,7 @@ def _rhine_repair(
     solver: cp_model.CpSolver,
     bound: tuple[int, int] | None,
     start: float,
+    work_limit: float | None = None,
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The relaxed Rhine model's best table failed the judge.
 
@@ -1290,7 +1291,7 @@ def _rhine_repair(
         safe = TileModel(
             position, objective, max_cards, minimize_changes, safe=rearrange, safe_fixed=not rearrange
         )
-        safe_solver, safe_status = solve_model(safe, time_limit)
+        safe_solver, safe_status = solve_model(safe, time_limit, work_limit)
         if safe_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             played, melds, _ = decode(safe, safe_solver)
             score = _score(position, objective, played)
@@ -1300,17 +1301,18 @@ def _rhine_repair(
     if proven:
         return best_played, best_melds, "optimal"
     budget = RHINE_BUDGET if time_limit is None else time_limit
+    work_budget = RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit)
     work = 0.0
     for _ in range(MAX_CUTS):
         # without a time limit the budget is CP-SAT's deterministic work, so that the same
         # position gets the same answer however loaded the machine is
-        if time_limit is None and work >= RHINE_WORK:
+        if time_limit is None and work >= work_budget:
             break
         if time_limit is not None and time.perf_counter() - start > budget:
             break
         _cut(tm, solver)
         if time_limit is None:
-            solver, status = solve_model(tm, None, work=RHINE_WORK - work)
+            solver, status = solve_model(tm, None, work=work_budget - work)
             work += solver.deterministic_time
         else:
             solver, status = solve_model(tm, max(budget - (time.perf_counter() - start), 0.01))
@@ -1338,6 +1340,7 @@ def solve_tile(
     minimize_changes: bool = True,
     committed: Sequence[int] = (),
     taken: int | None = None,
+    work_limit: float | None = None,
 ) -> Solution:
     """Best PLAY for a tile-style position (or no play when none is possible).
 
@@ -1356,7 +1359,7 @@ def solve_tile(
     if rules.opening_single_meld and rules.opening == "points" and not _single_meld_exact(rules):
         raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
     tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
-    solver, status = solve_model(tm, time_limit)
+    solver, status = solve_model(tm, time_limit, work_limit)
     if status == cp_model.INFEASIBLE and committed:
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     played: list[int] = []
@@ -1368,7 +1371,16 @@ def solve_tile(
         if rules.joker_policy == "rhine" and played and not _judged(position, melds):
             bound = _score(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = _rhine_repair(
-                position, objective, time_limit, max_cards, minimize_changes, tm, solver, bound, start
+                position,
+                objective,
+                time_limit,
+                max_cards,
+                minimize_changes,
+                tm,
+                solver,
+                bound,
+                start,
+                work_limit,
             )
         cap = tm._cap()
         if label == "optimal" and (cap is None or len(played) < cap) and opening_swap_unsearched(position):

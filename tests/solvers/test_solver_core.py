@@ -274,3 +274,23 @@ def test_cached_model_matches_built_model(variant: str, seed: int) -> None:
     slow = solve_tile(make_position(variant, hand, table), objective, None, None, changes)
     assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
     check_solution(make_position(variant, hand, table), fast)
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-tiles", "rummy-palace", "black-heart"])
+def test_work_limit_is_deterministic(variant: str) -> None:
+    """A deterministic work limit cuts the search the same way every time, however loaded the machine."""
+    hand, table = random_position(variant, 7, 30, 14, related=0.7)
+    answers = {
+        (s.played, s.melds, s.status)
+        for s in (solve(variant, hand, table, work_limit=0.002) for _ in range(3))
+    }
+    assert len(answers) == 1
+    assert answers.pop()[2] in ("optimal", "feasible")
+    check_solution(make_position(variant, hand, table), solve(variant, hand, table, work_limit=0.002))
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf")])
+def test_bad_work_limit(bad: float) -> None:
+    with pytest.raises(RummyError, match="work_limit"):
+        solve("rummikub", "7H 8H 9H", work_limit=bad)
+    assert "work_limit" in solve_json({"hand": "7H 8H 9H", "work_limit": "soon"})["error"]
