@@ -302,8 +302,9 @@ class SolverCandidates:
     """Engine candidates plus exact solver plays (most cards and its hold-backs), cached.
 
     `objectives` lists the solver calls per new position (``cards`` first; add ``points`` for a
-    most-points play too); `time_limit` caps each call (seconds; the best move found so far is
-    used when it runs out); `cache_size` bounds the answer cache (0 turns caching off, which
+    most-points play too); `work_limit` caps each call in the solver's deterministic work units
+    (about seconds; the best move found so far is used when it runs out), so the same seed gives
+    the same episode however loaded the machine is; `cache_size` bounds the answer cache (0 turns caching off, which
     changes speed only, never the candidates). `minimize_changes` asks the solver to break as few
     table melds as it can among the best plays: tidier tables, but each call costs about 1.8x
     (measured on random Rummikub positions). None (the default) turns it off where jokers move
@@ -314,14 +315,14 @@ class SolverCandidates:
     def __init__(
         self,
         objectives: Sequence[str] = OBJECTIVES,
-        time_limit: float | None = 0.25,
+        work_limit: float | None = 0.25,
         cache_size: int = 20_000,
         minimize_changes: bool | None = None,
     ) -> None:
         if not objectives or objectives[0] != "cards":
             raise RummyError(f"objectives must start with 'cards', got {tuple(objectives)!r}")
         self.objectives = tuple(objectives)
-        self.time_limit = time_limit
+        self.work_limit = work_limit
         self.cache_size = cache_size
         self.minimize_changes = minimize_changes
         self.cache: OrderedDict[SolverKey, Answer] = OrderedDict()
@@ -433,7 +434,7 @@ class SolverCandidates:
                 table,
                 opened=opened,
                 objective=objective,
-                time_limit=self.time_limit,
+                work_limit=self.work_limit,
                 minimize_changes=self._minimize_changes(variant),
             )
         except RummyError:
