@@ -23,13 +23,17 @@ from rummyai.errors import RummyError
 
 
 class GreedyAgent:
-    """Plays the solver's most-cards (or most-points) move every turn; draws when it cannot play."""
+    """Plays the solver's most-cards (or most-points) move every turn; draws when it cannot play.
 
-    def __init__(self, objective: str = "cards", time_limit: float = 5.0, seed: int = 0) -> None:
+    `work_limit` is each solver call's deterministic budget (about seconds of work; see
+    `rummyai.solvers.solve`), so the same seed gives the same game on any machine load.
+    """
+
+    def __init__(self, objective: str = "cards", work_limit: float = 5.0, seed: int = 0) -> None:
         if objective not in ("cards", "points"):
             raise RummyError(f"greedy objective must be cards or points, got {objective!r}")
         self.objective = objective
-        self.time_limit = time_limit
+        self.work_limit = work_limit
         self.name = "greedy" if objective == "cards" else "greedy-points"
         self.fallbacks = 0
 
@@ -56,15 +60,15 @@ class GreedyAgent:
 
     def best_play(self, position: SeatPosition) -> Play | None:
         """The solver's play as a legal engine move (None when the best is to draw)."""
-        play, how = best_legal_play(position, self.objective, self.time_limit)
+        play, how = best_legal_play(position, self.objective, self.work_limit)
         if how != "solver" and how != "none":
             self.fallbacks += 1
         return play
 
 
-def greedy_points(time_limit: float = 5.0, seed: int = 0) -> GreedyAgent:
+def greedy_points(work_limit: float = 5.0, seed: int = 0) -> GreedyAgent:
     """The greedy agent maximising points played instead of cards."""
-    return GreedyAgent("points", time_limit, seed)
+    return GreedyAgent("points", work_limit, seed)
 
 
 def most_cards(view: View, legal: Sequence[Move]) -> Move:

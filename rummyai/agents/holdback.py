@@ -34,10 +34,10 @@ class HoldbackAgent(GreedyAgent):
         hold_turns: int = 1000,
         hold: int = 1,
         objective: str = "cards",
-        time_limit: float = 5.0,
+        work_limit: float = 5.0,
         seed: int = 0,
     ) -> None:
-        super().__init__(objective, time_limit, seed)
+        super().__init__(objective, work_limit, seed)
         if min(danger, hold_turns, hold) < 0:
             raise RummyError(
                 f"holdback needs danger, hold_turns and hold >= 0, got {danger}, {hold_turns}, {hold}"
@@ -82,7 +82,7 @@ class HoldbackAgent(GreedyAgent):
         if not jokers:
             return None
         rest = replace(position, hand=tuple(i for i in position.hand if i not in jokers))
-        play, _ = best_legal_play(rest, self.objective, self.time_limit)
+        play, _ = best_legal_play(rest, self.objective, self.work_limit)
         # judged again from the full hand (the same play; it must not depend on the kept jokers)
         return None if play is None else legal_play(position, play.table)
 

@@ -194,30 +194,30 @@ def candidate_features(position: SeatPosition, move: Move, greedy: bool) -> npt.
 class LearnedAgent:
     """Plays the candidate move the learned weight matrix scores highest (module docstring).
 
-    `weights` is a weights file or loaded `Weights` (default: the shipped rummikub weights); `time_limit` caps each
-    solver call in seconds; `listed` is how many of the engine's listed plays join the candidates;
+    `weights` is a weights file or loaded `Weights` (default: the shipped rummikub weights); `work_limit` caps each
+    solver call (the solver's deterministic budget, about seconds of work); `listed` is how many of the engine's listed plays join the candidates;
     `cache_size` bounds the per-position cache of candidate moves (the solver is deterministic).
     """
 
     def __init__(
         self,
         weights: str | Weights | None = None,
-        time_limit: float = 5.0,
+        work_limit: float = 5.0,
         listed: int = 2,
         cache_size: int = 50_000,
         seed: int = 0,
     ) -> None:
         if listed < 0 or cache_size < 0:
             raise RummyError(f"learned needs listed >= 0 and cache_size >= 0, got {listed}, {cache_size}")
-        if not (time_limit > 0 and math.isfinite(time_limit)):
-            raise RummyError(f"learned time_limit must be a positive number of seconds, got {time_limit}")
+        if not (work_limit > 0 and math.isfinite(work_limit)):
+            raise RummyError(f"learned work_limit must be a positive number, got {work_limit}")
         self.name = "learned"
         self.weights = weights if isinstance(weights, Weights) else load_weights(weights)
-        self.time_limit = time_limit
+        self.work_limit = work_limit
         self.listed = listed
         self.cache_size = cache_size
         self.cache: OrderedDict[Any, list[tuple[Move, bool]]] = OrderedDict()
-        self.holdback = HoldbackAgent(time_limit=time_limit)
+        self.holdback = HoldbackAgent(work_limit=work_limit)
 
     def reset(self, seed: int) -> None:
         """Nothing random to reseed: candidates come from the deterministic solver, scoring is exact."""
@@ -298,5 +298,5 @@ class LearnedAgent:
 
     def solver_play(self, position: SeatPosition, objective: str) -> Play | None:
         """The solver's best legal play under `objective`, or None."""
-        play, _ = best_legal_play(position, objective, self.time_limit)
+        play, _ = best_legal_play(position, objective, self.work_limit)
         return play

@@ -54,7 +54,7 @@ class MCTSAgent:
         open_weight: float = 10.0,
         scale: float = 40.0,
         deviation_z: float = 1.5,
-        solver_time_limit: float = 5.0,
+        solver_work_limit: float = 5.0,
         seed: int = 0,
     ) -> None:
         if iterations < 1:
@@ -75,9 +75,9 @@ class MCTSAgent:
         self.max_candidates = max_candidates
         self.weights = (card_weight, open_weight, scale)
         self.deviation_z = deviation_z
-        self.greedy = GreedyAgent("cards", solver_time_limit)
-        self.holdback = HoldbackAgent(time_limit=solver_time_limit)
-        self.solver_time_limit = solver_time_limit
+        self.greedy = GreedyAgent("cards", solver_work_limit)
+        self.holdback = HoldbackAgent(work_limit=solver_work_limit)
+        self.solver_work_limit = solver_work_limit
         self.seed = seed
         self.decision = 0
         #: statistics of the last search: move -> (visits, mean utility); for tests and debugging.
@@ -117,12 +117,12 @@ class MCTSAgent:
         moves: list[Move] = []
         if view.get("family") == "play_or_draw":
             position = seat_position(view)
-            full, _ = best_legal_play(position, "cards", self.solver_time_limit)
+            full, _ = best_legal_play(position, "cards", self.solver_work_limit)
             if full is None:
                 moves.append(draw_or_best(view, legal))
             else:
                 moves.append(full)
-                points, _ = best_legal_play(position, "points", self.solver_time_limit)
+                points, _ = best_legal_play(position, "points", self.solver_work_limit)
                 if points is not None:
                     moves.append(points)
                 held = self.holdback.without_jokers(position) or full
