@@ -17,7 +17,7 @@ run: $(STAMP)
 	$(BIN)/rummyai tournament --variant rummikub --agents $(RUN_AGENTS) --games $(RUN_GAMES) \
 		--players 2 --seed 1 --workers 2 --out runs/quick
 
-RUN_AGENTS ?= random,greedy,greedy-points,holdback,mcts
+RUN_AGENTS ?= random,greedy,greedy-points,holdback,mcts,learned
 RUN_GAMES ?= 24
 
 lint: $(STAMP)
@@ -29,6 +29,7 @@ test: lint
 	$(BIN)/pytest -n 2 --nbmake tests notebooks
 
 bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python experiments/selfplay_bench.py
 	$(BIN)/python experiments/discard_selfplay.py --matches 20
 	$(BIN)/python experiments/meld_speed.py 20000 1
