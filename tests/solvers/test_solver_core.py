@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_checks import judged_legal, start_melds_grow
 
-from rummyai.cards import card_str, parse_cards, parse_table
-from rummyai.engine.judge import judge_play
+from rummyai.cards import parse_cards, parse_table
 from rummyai.errors import DeckError, IllegalMoveError, MeldError, RummyError
 from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
@@ -32,17 +31,6 @@ def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:
     return hand, table, rng.random() < 0.75, rng.choice(["cards", "points", "penalty"])
 
 
-def _judged_legal(variant: str, hand: list[int], table: list, melds: tuple, opened: bool) -> bool:
-    verdict = judge_play(
-        variant,
-        [card_str(c) for c in hand],
-        [[str(s) for s in meld] for meld in table],
-        [[str(s) for s in meld] for meld in melds],
-        opened=opened,
-    )
-    return verdict.legal
-
-
 @pytest.mark.parametrize("variant", ["rummikub", "rummy-board", "rummy-tiles", "rhine"])
 @settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 10**9))
@@ -56,7 +44,7 @@ def test_matches_reference(variant: str, seed: int) -> None:
     assert fast.value == slow.value
     check_solution(make_position(variant, hand, table, opened), fast)
     if fast.played:
-        assert _judged_legal(variant, hand, table, fast.melds, opened)
+        assert judged_legal(variant, hand, table, fast.melds, opened)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +64,7 @@ def test_tiles_joker_retrieval(hand: str, table: str, played: str) -> None:
     assert sorted(sol.played) == sorted(parse_cards(played))
     check_solution(make_position("rummy-tiles", hand, table), sol)
     if sol.played:
-        assert _judged_legal("rummy-tiles", parse_cards(hand), parse_table(table), sol.melds, True)
+        assert judged_legal("rummy-tiles", parse_cards(hand), parse_table(table), sol.melds, True)
 
 
 def test_tiles_opening_forbids_jokers() -> None:
@@ -194,17 +182,7 @@ def test_rhine_joker_rules(hand: str, table: str, opened: bool, played: str) -> 
     assert sorted(sol.played) == sorted(parse_cards(played))
     check_solution(make_position("rhine", hand, table, opened), sol)
     if sol.played:
-        assert _judged_legal("rhine", parse_cards(hand), parse_table(table), sol.melds, opened)
-
-
-def _start_melds_grow(position, melds: tuple) -> bool:
-    """Draw-and-discard tables never shrink: each start meld's natural cards stay together."""
-    bags = [Counter(slot.card for slot in meld) for meld in melds]
-    for info in position.table:
-        need = Counter(s.card for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild)
-        if not any(all(bag[c] >= n for c, n in need.items()) for bag in bags):
-            return False
-    return True
+        assert judged_legal("rhine", parse_cards(hand), parse_table(table), sol.melds, opened)
 
 
 @pytest.mark.parametrize("variant", ["rummy-palace", "standard"])
@@ -224,7 +202,7 @@ def test_draw_discard_matches_reference(variant: str, seed: int) -> None:
     assert fast.status == "optimal" or opening_swap_unsearched(position)
     assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
     check_solution(position, fast)
-    assert _start_melds_grow(position, fast.melds)
+    assert start_melds_grow(position, fast.melds)
 
 
 @pytest.mark.parametrize(

@@ -14,14 +14,14 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_checks import judged_legal, start_melds_grow
 
-from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card, parse_cards, parse_table
-from rummyai.engine.judge import judge_play
+from rummyai.cards import JOKER, Meaning, Slot, make_card, parse_cards, parse_table
 from rummyai.errors import MeldError
 from rummyai.melds import analyze_meld
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
-from rummyai.solvers.position import Position, Solution
+from rummyai.solvers.position import Solution
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.tile_model import opening_swap_unsearched
 from rummyai.variants import Variant, get_variant
@@ -79,29 +79,6 @@ def positions(
     return sorted(hand), table, draw(st.booleans())
 
 
-def _start_melds_grow(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
-    """Draw-and-discard tables never shrink: each start meld's natural cards stay together."""
-    bags = [Counter(slot.card for slot in meld) for meld in melds]
-    for info in position.table:
-        need = Counter(s.card for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild)
-        if not any(all(bag[c] >= n for c, n in need.items()) for bag in bags):
-            return False
-    return True
-
-
-def _judged_legal(
-    variant: Variant, hand: Sequence[int], table: Sequence, sol: Solution, opened: bool
-) -> bool:
-    verdict = judge_play(
-        variant,
-        [card_str(c) for c in hand],
-        [[str(s) for s in meld] for meld in table],
-        [[str(s) for s in meld] for meld in sol.melds],
-        opened=opened,
-    )
-    return verdict.legal
-
-
 def _compare(
     variant: Variant, hand: list[int], table: list, opened: bool, objective: str, proven_only: bool = False
 ) -> Solution:
@@ -123,10 +100,10 @@ def _compare(
     check_solution(position, fast)
     if variant.tile_style:
         if fast.played:
-            assert _judged_legal(variant, hand, table, fast, opened)
+            assert judged_legal(variant, hand, table, fast.melds, opened)
     else:
         assert fast.status == "optimal" or opening_swap_unsearched(position)
-        assert _start_melds_grow(position, fast.melds)
+        assert start_melds_grow(position, fast.melds)
     return fast
 
 
@@ -228,7 +205,7 @@ def test_points_qualify_cases(hand: str, table: str, played: str) -> None:
     assert sorted(sol.played) == sorted(parse_cards(played))
     check_solution(make_position(POINTS, hand, table, False), sol)
     if sol.played:
-        assert _judged_legal(POINTS, parse_cards(hand), parse_table(table), sol, False)
+        assert judged_legal(POINTS, parse_cards(hand), parse_table(table), sol.melds, False)
 
 
 def test_points_qualify_keeps_one_wild_per_meld() -> None:
@@ -273,7 +250,7 @@ def test_wild_twos_cases(variant: Variant, hand: str, table: str, opened: bool, 
     assert sorted(sol.played) == sorted(parse_cards(played))
     check_solution(make_position(variant, hand, table, opened), sol)
     if sol.played:
-        assert _judged_legal(variant, parse_cards(hand), parse_table(table), sol, opened)
+        assert judged_legal(variant, parse_cards(hand), parse_table(table), sol.melds, opened)
 
 
 def test_wild_twos_score_fifty_in_hand() -> None:
