@@ -473,11 +473,8 @@ class _Model:
         for k in set(committed):
             kept: list[Any] = []
             for j, s, t, step in self.swap_steps():
-                uses = []
-                if step.replacement == k:
-                    uses.append(self.st_var[j][s])
-                if (j, s, t) in self.z and k in self.z[j, s, t]:
-                    uses.append(self.z[j, s, t][k])
+                # only the replacement passes the duty on (§6.5); a new escort is placed by the swap
+                uses = [self.st_var[j][s]] if step.replacement == k else []
                 for use in uses:
                     y = m.new_bool_var(f"k{k}_{j}_{s}_{t}")
                     m.add(y >= use - self.nonswap.get(step.diamond, 0))

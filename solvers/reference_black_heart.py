@@ -159,7 +159,8 @@ def _swap_children(variant: Variant, at: _After) -> Iterator[_After]:
                             ok = ok and at.hand.count(g) > at.must.count(g)
                     if not ok:
                         continue
-                    locked = tuple(sorted((*at.locked, d))) if any(duty) else at.locked
+                    # only a committed replacement (gained[0]) makes the diamond committed (§6.5)
+                    locked = tuple(sorted((*at.locked, d))) if duty[0] else at.locked
                     yield _After(hand, table, tuple(sorted(must)), locked, swaps)
 
 

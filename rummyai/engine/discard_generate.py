@@ -69,7 +69,7 @@ def _diamond_swaps(state: GameState) -> list[Move]:
     moves: list[Move] = []
     for option in diamond_swap_options(w, committed):
         t, d, card, new_escort, _ = option
-        if card in committed or new_escort in committed:
+        if card in committed:  # the freed diamond inherits the duty (§6.5): placed in the same move
             for place in placements(after_swap(w, option), d):
                 moves.append(DiamondSwap(t, d, card, new_escort, place))
         else:

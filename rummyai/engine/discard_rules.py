@@ -469,7 +469,9 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
     if credit_seat >= 0:
         w.credited[credit_seat] -= ids_value(v, [d])
     w.credited[seat] += ids_value(v, gained)
-    must_place = r in w.data.committed or (new_escort is not None and new_escort in w.data.committed)
+    # §6.5: only a committed replacement passes its duty to the diamond; a committed heart put in
+    # as the new escort is placed by the swap itself (§6.7.6)
+    must_place = r in w.data.committed
     committed = tuple(c for c in w.data.committed if c not in gained)
     if must_place:
         committed = (*committed, d)
@@ -613,10 +615,10 @@ def _can_place(w: Work, card: int, swaps: bool) -> bool:
             return True
     if swaps and v.joker_policy == "diamond_swap":
         for option in diamond_swap_options(w, (card,)):
-            if card in (option[2], option[3]):
-                swapped = after_swap(w, option)
-                if placements(swapped, option[1], limit=1):
-                    return True
+            if option[3] == card:  # the swap itself puts the committed heart down as the new escort
+                return True
+            if option[2] == card and placements(after_swap(w, option), option[1], limit=1):
+                return True
     return False
 
 

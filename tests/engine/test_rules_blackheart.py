@@ -517,3 +517,26 @@ def test_swap_with_committed_card_places_the_diamond_after_an_opening_without_it
     after = apply(s, swaps[0])
     assert after.round.opened[0] and qd not in after.round.hands[0]
     assert rule_of(s, DiamondSwap(0, qd, five)) == "6.5"  # the diamond may not stay in hand
+
+
+def test_committed_heart_as_the_new_escort_leaves_the_diamond_free() -> None:
+    # §6.5/§6.7.6: only a committed *replacement* makes the freed diamond committed; a committed
+    # heart put down as the new escort is placed by the swap itself, and the diamond may be kept
+    s = build_state(
+        BH,
+        ["QS 9C 8S", "2C"],
+        table=["QC/2H QS/7H QD"],
+        discard="4H",
+        phase="draw",
+        opened=[True, True],
+    )
+    s = apply(s, TakeDiscard(0))
+    qd = diamond_id(s, 0, "QD")
+    queen = hand_ids(s, 0, "QS")[0]
+    heart = hand_ids(s, 0, "4H")[0]
+    assert rule_of(s, DiamondSwap(0, qd, queen, heart)) is None
+    after = apply(s, DiamondSwap(0, qd, queen, heart))
+    assert qd in after.round.hands[0]
+    assert rule_of(after, Discard(qd)) is None  # the diamond is the player's to keep or discard
+    offered = [m for m in legal_moves(s) if isinstance(m, DiamondSwap) and m.escort == heart]
+    assert offered and any(m.place is None for m in offered)
