@@ -249,6 +249,28 @@ def _table_meld(state: GameState, meld: Sequence[Slot], pools: list[list[int]]) 
     return TableMeld(ids, tuple(s.meaning for s in meld), escorts)
 
 
+def _grown_meld(state: GameState, meld: Sequence[Slot], old: TableMeld, own: list[int]) -> TableMeld:
+    """A start meld after lay-offs: each old card keeps its own escort; new slots come from `own`."""
+    deck = state.variant.deck
+    pairs = list(zip(old.ids, old.escorts or (None,) * len(old.ids), strict=True))
+    ids: list[int] = []
+    escorts: list[int | None] = []
+    for s in meld:
+        want = None if s.escort is None else s.escort.card
+        pair = next(
+            (p for p in pairs if deck[p[0]] == s.card and (None if p[1] is None else deck[p[1]]) == want),
+            None,
+        )
+        if pair is not None:
+            pairs.remove(pair)
+            ids.append(pair[0])
+            escorts.append(pair[1])
+        else:
+            ids.append(_take(state, [own], s.card))
+            escorts.append(None if want is None else _take(state, [own], want))
+    return TableMeld(tuple(ids), tuple(s.meaning for s in meld), tuple(escorts))
+
+
 def _replay(position: Position, solution: Solution, score: int) -> None:
     """The engine accepts the solution: each swap in order, then melds and lay-offs as one bundle."""
     table = [" ".join(str(s) for s in info.slots) for info in position.table]
@@ -268,7 +290,7 @@ def _replay(position: Position, solution: Solution, score: int) -> None:
     for j, meld in enumerate(solution.melds[: len(position.table)]):
         old = state.round.table[j]
         if Counter(c for s in meld for c in s.cards()) != Counter(deck[i] for i in old.all_ids()):
-            lays.append(LayOff(j, _table_meld(state, meld, [old.all_ids(), own])))
+            lays.append(LayOff(j, _grown_meld(state, meld, old, own)))
     # the engine does not yet let a score below 0 open with lay-offs alone (§6.4 says it may)
     engine_gap = (
         not position.opened and score < 0 and not melds and bool(own)  # hand cards left: no Black Heart
