@@ -33,7 +33,8 @@ from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs.candidates import Candidate, rank_moves
 from rummyai.errors import RummyError
 from rummyai.melds import is_valid_meld
-from rummyai.variants import RunRule, Variant
+from rummyai.playable import playable_cards
+from rummyai.variants import Variant
 
 if TYPE_CHECKING:
     from rummyai.solvers.position import Solution
@@ -166,84 +167,6 @@ def table_key(deck: Sequence[int], table: Sequence[TableMeld]) -> TableKey:
     return tuple(sorted(_meld_key(deck, m) for m in table))
 
 
-def playable_cards(
-    variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool
-) -> tuple[int, ...]:
-    """The hand cards (kinds, sorted) that could be part of some meld; the others can never be played.
-
-    A card is kept when it completes a group or a 3-card run with other cards of the pool (the
-    hand, plus the table once opened) and the pool's jokers; cards found unplayable leave the
-    pool and the test repeats until nothing changes. Exact in the safe direction: every card the
-    solver could play is kept (jokers always; the whole hand when the variant has other wilds).
-    """
-    ordered = tuple(sorted(hand))
-    if any(w.card != JOKER for w in variant.wilds):
-        return ordered
-    present = [0] * 53
-    for kind in ordered:
-        present[kind] += 1
-    if opened:
-        for kind in table:
-            present[kind] += 1
-    kept = list(ordered)
-    fit = _fit_table(variant)
-    while True:
-        jokers = min(present[JOKER], variant.max_wilds_per_meld or 3)
-        unfit = [k for k in kept if k != JOKER and not _fits(fit, k, present, jokers)]
-        if not unfit:
-            return tuple(kept)
-        for kind in unfit:
-            present[kind] -= 1
-            kept.remove(kind)
-
-
-@dataclass(frozen=True)
-class _FitTable:
-    """Per card kind of one variant: the kinds of its rank in other suits, and the other two
-    cards of every 3-card run through it."""
-
-    distinct_suits: bool
-    same_rank: tuple[tuple[int, ...], ...]
-    windows: tuple[tuple[tuple[int, int], ...], ...]
-
-
-_FIT_TABLES: dict[int, tuple[Variant, _FitTable]] = {}
-
-
-def _fit_table(variant: Variant) -> _FitTable:
-    known = _FIT_TABLES.get(id(variant))
-    if known is not None and known[0] is variant:
-        return known[1]
-    same_rank: list[tuple[int, ...]] = []
-    windows: list[tuple[tuple[int, int], ...]] = []
-    for kind in range(52):
-        rank, suit = kind % 13 + 1, kind // 13
-        same_rank.append(tuple(other * 13 + rank - 1 for other in range(4) if other != suit))
-        rule = variant.run_rules[suit]
-        pairs: list[tuple[int, int]] = []
-        for window in _run_windows(rule) if rule is not None else []:
-            if rank in window:
-                a, b = (suit * 13 + r - 1 for r in window if r != rank)
-                pairs.append((a, b))
-        windows.append(tuple(pairs))
-    table = _FitTable(variant.group_distinct_suits, tuple(same_rank), tuple(windows))
-    if len(_FIT_TABLES) > 64:
-        _FIT_TABLES.clear()
-    _FIT_TABLES[id(variant)] = (variant, table)
-    return table
-
-
-def _fits(table: _FitTable, kind: int, present: Sequence[int], jokers: int) -> bool:
-    """Whether `kind` completes a group or a 3-card run with the `present` cards and `jokers`."""
-    if table.distinct_suits:
-        others = sum(1 for other in table.same_rank[kind] if present[other])
-    else:
-        others = present[kind] - 1 + sum(present[other] for other in table.same_rank[kind])
-    if others + jokers >= 2:
-        return True
-    return any((not present[a]) + (not present[b]) <= jokers for a, b in table.windows[kind])
-
-
 def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool) -> bool:
     """False only when no hand card fits any group or 3-card run of table and hand cards together.
 
@@ -251,17 +174,6 @@ def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], open
     play, so the call is skipped (see `playable_cards`).
     """
     return bool(playable_cards(variant, hand, table, opened))
-
-
-def _run_windows(rule: RunRule) -> list[tuple[int, ...]]:
-    """Ranks (1..13) of every 3-card run the rule allows (a high ace is rank 1)."""
-    if rule.wrap:
-        starts = range(1, 14)
-    else:
-        low = 1 if rule.ace_low else 2
-        high = 14 if rule.ace_high else rule.max_rank
-        starts = range(low, high - 1)
-    return [tuple((start - 1 + k) % 13 + 1 for k in range(3)) for start in starts]
 
 
 def hold_backs(

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from ortools.sat.python import cp_model
 
 from rummyai.cards import JOKER, Slot
-from rummyai.solvers.bounds import playable
+from rummyai.playable import playable_cards
 from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.tile_model import TileModel, count_broken, decode, objective_value
 from rummyai.variants import Variant
@@ -52,7 +52,6 @@ class _Universe:
         assert tm.pooled
         self.templates = [(run.window.cards, run.count.index) for run in tm.runs]
         self.templates += [(cards, var.index) for cards, var in tm.group_sets]
-        self.card_templates = [cards for cards, _ in self.templates]
         self.allowance = {c: var.index for c, var in tm.allowance.items()}
         self.played = {c: var.index for c, var in tm.played.items()}
         self.rows = {c: ct.index for c, ct in tm.conservation.items()}
@@ -179,7 +178,7 @@ def solve_fast(
 ) -> Solution:
     """Best play for an opened free-joker position on the cached universe model.
 
-    When no hand card could be played at all (`bounds.playable`) the empty play is returned
+    When no hand card could be played at all (`rummyai.playable`) the empty play is returned
     without a model. Otherwise phase 1 finds the best cards (or points) on the universe model
     edited in place. Phase 2, when start melds should be kept whole and phase 1's table breaks
     some, fixes the hand cards to phase 1's answer and maximises the melds kept on a copy with
@@ -189,8 +188,8 @@ def solve_fast(
     """
     start = time.perf_counter()
     universe = _universe(position.variant)
-    play = playable(universe.card_templates, position.hand_counts(), position.table_counts())
-    if not any(play):
+    table = [c for info in position.table for c in info.cards]
+    if not playable_cards(position.variant, position.hand, table, True):
         return _solution(position, objective, [], [], "optimal", start)
     base = universe.tm.model
     universe.prepare(base, position)
