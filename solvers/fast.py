@@ -211,9 +211,7 @@ def solve_fast(
         better = _keep_phase(universe, position, counts, budget, work_limit)
         if better is not None:
             melds = better
-    elif played:
-        melds = _as_written(position, melds)
-    return _solution(position, objective, played, melds, label, start)
+    return _solution(position, objective, played, _as_written(position, melds), label, start)
 
 
 def _as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
