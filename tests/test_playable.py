@@ -8,10 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rummyai.cards import parse_cards
 from rummyai.playable import playable_cards
 from rummyai.solvers import make_position
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
+from rummyai.variants import get_variant
 
 
 def _bound(variant: str, hand: list[int] | str, table: list | str) -> int:
@@ -46,3 +48,17 @@ def test_bound_holds_against_the_reference(variant: str, seed: int) -> None:
 )
 def test_fixed_bounds(hand: str, table: str, bound: int) -> None:
     assert _bound("rummikub", hand, table) == bound
+
+
+def test_playable_cards_drops_cards_that_fit_nothing_to_a_fixed_point() -> None:
+    rk = get_variant("rummikub")
+    # 4S fits only with 5S and 6S; 6S fits nothing else, so neither is playable, nor is KD.
+    hand = parse_cards("4S 5S KD 9H")
+    assert playable_cards(rk, hand, parse_cards("9S 9D"), opened=True) == tuple(parse_cards("9H"))
+    assert playable_cards(rk, hand, parse_cards("6S"), opened=True) == tuple(sorted(parse_cards("4S 5S")))
+    # the table only counts once opened
+    assert playable_cards(rk, hand, parse_cards("6S 9S 9D"), opened=False) == ()
+    # a joker stays, and lets 4S 5S make a run
+    assert playable_cards(rk, parse_cards("4S 5S JK"), (), opened=False) == tuple(
+        sorted(parse_cards("4S 5S JK"))
+    )

@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 import rummyai.envs  # noqa: F401  (registers the ids)
-from rummyai.cards import parse_cards, parse_table
+from rummyai.cards import Slot, parse_cards, parse_table
+from rummyai.engine.state import GameState
 from rummyai.envs import ENV_IDS, RummyEnv, SolverCandidates
 from rummyai.envs.candidates import hand_cards_used
-from rummyai.envs.solver_candidates import hold_backs, playable_cards
+from rummyai.envs.solver_candidates import hold_backs
+from rummyai.playable import playable_cards
 from rummyai.solvers import solve
 from rummyai.variants import get_variant
 
@@ -56,6 +58,18 @@ def test_cached_and_uncached_runs_give_identical_trajectories(variant: str) -> N
     assert cached.stats.calls < uncached.stats.calls
 
 
+def _seat_to_act(env: gym.Env) -> tuple[GameState, list[int], list[tuple[Slot, ...]]]:
+    """The state, and the hand and table (card kinds, slots) of the seat to act."""
+    state = cast(RummyEnv, env.unwrapped).state
+    assert state is not None
+    deck = state.variant.deck
+    return (
+        state,
+        [deck[i] for i in state.round.hands[state.round.turn]],
+        [m.slots(deck) for m in state.round.table],
+    )
+
+
 @pytest.mark.parametrize("variant", ["rummikub", "rummy-board", "rhine", "rummy-tiles"])
 def test_known_no_play_positions_have_no_play(variant: str) -> None:
     """Whenever the builder answers 'no play' from the seat's previous play, the solver agrees."""
@@ -73,32 +87,13 @@ def test_known_no_play_positions_have_no_play(variant: str) -> None:
             if terminated or truncated:
                 break
             if builder.stats.known_zero > known:
-                state = cast(RummyEnv, env.unwrapped).state
-                assert state is not None
-                rs = state.round
-                deck = state.variant.deck
-                hand = [deck[i] for i in rs.hands[rs.turn]]
-                table = [m.slots(deck) for m in rs.table]
+                state, hand, table = _seat_to_act(env)
                 assert solve(state.variant, hand, table, opened=True).cards_played == 0
                 assert all(
                     not hand_cards_used(state, c.move) for c in cast(RummyEnv, env.unwrapped).candidates
                 )
                 checked += 1
     assert checked >= 1
-
-
-def test_playable_cards_drops_cards_that_fit_nothing_to_a_fixed_point() -> None:
-    rk = get_variant("rummikub")
-    # 4S fits only with 5S and 6S; 6S fits nothing else, so neither is playable, nor is KD.
-    hand = parse_cards("4S 5S KD 9H")
-    assert playable_cards(rk, hand, parse_cards("9S 9D"), opened=True) == tuple(parse_cards("9H"))
-    assert playable_cards(rk, hand, parse_cards("6S"), opened=True) == tuple(sorted(parse_cards("4S 5S")))
-    # the table only counts once opened
-    assert playable_cards(rk, hand, parse_cards("6S 9S 9D"), opened=False) == ()
-    # a joker stays, and lets 4S 5S make a run
-    assert playable_cards(rk, parse_cards("4S 5S JK"), (), opened=False) == tuple(
-        sorted(parse_cards("4S 5S JK"))
-    )
 
 
 @pytest.mark.parametrize("variant", ["rummikub", "rhine", "rummy-tiles", "rummy-board"])
@@ -110,13 +105,8 @@ def test_solving_the_playable_hand_plays_as_many_cards(variant: str) -> None:
     for seed in range(2):
         obs, _ = env.reset(seed=seed)
         for _ in range(50):
-            state = cast(RummyEnv, env.unwrapped).state
-            assert state is not None
-            rs = state.round
-            deck = state.variant.deck
-            hand = [deck[i] for i in rs.hands[rs.turn]]
-            table = [m.slots(deck) for m in rs.table]
-            opened = bool(rs.opened[rs.turn])
+            state, hand, table = _seat_to_act(env)
+            opened = bool(state.round.opened[state.round.turn])
             kept = playable_cards(state.variant, hand, [s.card for m in table for s in m], opened)
             if len(kept) < len(hand):
                 dropped += 1
