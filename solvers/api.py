@@ -54,9 +54,12 @@ def solve(
         if max_cards < 0:
             raise RummyError(f"max_cards must be at least 0, got {max_cards}")
         max_cards = None if max_cards >= len(position.hand) else int(max_cards)  # no cap: fast path
-    for name, limit in (("time_limit", time_limit), ("work_limit", work_limit)):
+    for name, limit, unit in (
+        ("time_limit", time_limit, "seconds"),
+        ("work_limit", work_limit, "work units"),
+    ):
         if limit is not None and not (limit > 0 and math.isfinite(limit)):
-            raise RummyError(f"{name} must be a positive number of seconds, got {limit}")
+            raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
     must = sorted(make_position(position.variant, committed).hand) if committed else []
     held = position.hand_counts()
     for card in set(must):

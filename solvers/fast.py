@@ -238,17 +238,7 @@ def _solution(
     value = objective_value(position, objective, played)
     broken = count_broken(position, melds)
     ms = (time.perf_counter() - start) * 1000
-    return Solution(
-        tuple(played),
-        tuple(melds),
-        label,
-        objective,
-        value,
-        len(played),
-        points,
-        ms,
-        broken,
-    )
+    return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
 
 
 def _keep_phase(
@@ -259,7 +249,6 @@ def _keep_phase(
     work_limit: float | None = None,
 ) -> list[tuple[Slot, ...]] | None:
     """Re-lay the played cards (`counts` per kind) keeping as many start melds whole as possible."""
-    universe.prepare(universe.tm.model, position)
     model = cp_model.CpModel()
     model.proto.copy_from(universe.tm.model.proto)
     variables = model.proto.variables
