@@ -167,15 +167,6 @@ def table_key(deck: Sequence[int], table: Sequence[TableMeld]) -> TableKey:
     return tuple(sorted(_meld_key(deck, m) for m in table))
 
 
-def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool) -> bool:
-    """False only when no hand card fits any group or 3-card run of table and hand cards together.
-
-    A fast, exact pre-check for the tile variants: when it says False the solver would find no
-    play, so the call is skipped (see `playable_cards`).
-    """
-    return bool(playable_cards(variant, hand, table, opened))
-
-
 def hold_backs(
     variant: Variant, melds: Melds, played: Sequence[int], start: Sequence[Sequence[Slot]] = ()
 ) -> list[Melds]:

@@ -47,6 +47,12 @@ def playable_cards(
             kept.remove(kind)
 
 
+def could_play(variant: Variant, hand: Sequence[int], table: Sequence[int], opened: bool) -> bool:
+    """False only when no hand card fits any group or 3-card run of table and hand cards together:
+    then the solver would find no play, so a caller may skip the call."""
+    return bool(playable_cards(variant, hand, table, opened))
+
+
 @dataclass(frozen=True)
 class _FitTable:
     """Per card kind of one variant: the kinds of its rank in other suits, and the other two

@@ -15,8 +15,8 @@ from rummyai.engine.moves import Draw, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs import ENV_IDS, FEATURES, EngineCandidates, SolverCandidates, make_builder
 from rummyai.envs.candidates import hand_cards_used
-from rummyai.envs.solver_candidates import could_play
 from rummyai.errors import RummyError
+from rummyai.playable import could_play
 
 COL = {name: i for i, name in enumerate(FEATURES)}
 ENV_BY_VARIANT = {variant: env_id for env_id, variant in ENV_IDS.items()}
