@@ -457,7 +457,12 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
         credit_seat = old.credit[k] if old.credit else -1
     else:
         raise fail(v, "swap", f"{w.token(d)} is not in table meld {move.target}")
-    credit = put(old.credit, k, seat) if old.credit else (seat,) * len(old.ids)
+    # §6.5 credit: the swapper is credited with c; when only an escort is replaced, the core card
+    # it escorts stays credited to whoever placed it (the seat totals move by the cards themselves)
+    if d in old.ids or not old.credit:
+        credit = put(old.credit, k, seat) if old.credit else (seat,) * len(old.ids)
+    else:
+        credit = old.credit
     try:
         normalized, _ = normalize(v, new, credit)
     except Illegal as error:
