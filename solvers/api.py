@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from rummyai.cards import card_str
 from rummyai.errors import RummyError
 from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
-from rummyai.solvers.position import HandInput, Solution, TableInput, check_objective, make_position
+from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
+from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 from rummyai.solvers.tile_model import solve_tile
 from rummyai.variants import Variant
 
@@ -75,16 +77,23 @@ def solve(
         )
     if not must and taken_card is None and fast_path_ok(position, max_cards):
         return solve_fast(position, objective, time_limit, minimize_changes, work_limit)
-    return solve_tile(
-        position,
-        objective,
-        time_limit,
-        max_cards,
-        minimize_changes,
-        committed=must,
-        taken=taken_card,
-        work_limit=work_limit,
-    )
+
+    def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
+        return solve_tile(
+            at,
+            objective,
+            time_limit,
+            cap,
+            minimize_changes,
+            committed=committed,
+            taken=taken_card,
+            work_limit=work_limit,
+        )
+
+    solution = tile(position, max_cards, must)
+    if opening_swaps_possible(position):  # Rummy Palace: swaps after the opening's 30
+        solution = with_opening_swaps(position, solution, objective, max_cards, tile, must)
+    return solution
 
 
 _KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "work_limit", "max_cards", "score"}

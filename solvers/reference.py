@@ -255,6 +255,45 @@ def _grown(info: MeldInfo, form: MeldInfo, swaps_ok: bool) -> int | None:
     return swaps
 
 
+def _open_then_swap(
+    position: Position, objective: str, cap: int
+) -> tuple[tuple[int, int], list[int], list[MeldInfo]]:
+    """Rummy Palace: swaps are allowed after the opening's 30, in the same turn (§4.4). Every set
+    of hand melds worth the 30 (hand jokers only), then the best opened turn from what is left
+    onto the table with those melds added."""
+    rules = position.variant
+    hand = position.hand_counts()
+    melds = candidate_melds(rules, hand)
+    best: tuple[tuple[int, int], list[int], list[MeldInfo]] = ((0, 0), [], [])
+
+    def opened_turn(chosen: list[_Candidate], used: list[int]) -> None:
+        nonlocal best
+        laid = sum(used)
+        if laid > cap:
+            return
+        rest = [card for card in range(53) for _ in range(hand[card] - used[card])]
+        after = Position(rules, tuple(rest), position.table + tuple(c.info for c in chosen), True)
+        answer = _fixed_table(after, objective, cap - laid)
+        played = sorted([card for card in range(53) for _ in range(used[card])] + list(answer.played))
+        melds_after = [analyze_meld(rules, m) for m in answer.melds]
+        entry = (_score(position, objective, played), played, melds_after)
+        if entry[0] > best[0]:
+            best = entry
+
+    def grow(index: int, chosen: list[_Candidate], used: list[int]) -> None:
+        if chosen and _opening_met(rules, chosen):
+            opened_turn(chosen, used)
+            return
+        for k in range(index, len(melds)):
+            total = [u + c for u, c in zip(used, melds[k].counts, strict=True)]
+            if any(t > h for t, h in zip(total, hand, strict=True)):
+                continue
+            grow(k, [*chosen, melds[k]], total)
+
+    grow(0, [], [0] * 53)
+    return best
+
+
 def _fixed_table(position: Position, objective: str, max_cards: int | None) -> Solution:
     """Draw-and-discard variants: every table meld stays, possibly grown by lay-offs or with
     jokers swapped out; new melds come from the hand (and swapped jokers)."""
@@ -310,6 +349,8 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None) -> S
             pick(m + 1, total, [*chosen, cand])
 
     pick(0, [0] * 53, [])
+    if needs_open and rules.joker_policy == "swap_exact":
+        best = max(best, _open_then_swap(position, objective, cap), key=lambda b: b[0])
     _, played, infos = best
     melds = [tuple(i.slots) for i in infos] if played else [tuple(i.slots) for i in position.table]
     hv = rules.hand_values

@@ -259,11 +259,11 @@ def test_wild_twos_score_fifty_in_hand() -> None:
     assert sorted(sol.played) == sorted(parse_cards("5H 6H 2C"))
 
 
-def test_palace_opening_that_a_swap_could_improve_is_not_called_optimal() -> None:
-    """Swaps after the opening's 30 are not searched (§4.4-4.5): such answers are only feasible."""
+def test_palace_opening_turn_searches_swaps_after_the_30() -> None:
+    """Swaps after the opening's 30 in the same turn (§4.4-4.5) are searched."""
     swap_possible = solve("rummy-palace", "KS KH KD 6C 2D 9S", "5C JK=6C 7C", opened=False)
-    assert swap_possible.status == "feasible" and swap_possible.cards_played == 3
+    assert swap_possible.cards_played == 4  # open with the kings, swap 6C, lay the joker off
     no_card_for_it = solve("rummy-palace", "KS KH KD 2D 9S", "5C JK=6C 7C", opened=False)
-    assert no_card_for_it.status == "optimal"
+    assert no_card_for_it.status == "optimal" and no_card_for_it.cards_played == 3
     opened = solve("rummy-palace", "KS KH KD 6C 2D 9S", "5C JK=6C 7C", opened=True)
     assert opened.status == "optimal" and opened.cards_played == 4  # the swap, then the joker laid off
