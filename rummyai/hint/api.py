@@ -192,7 +192,7 @@ def _plainly_safe(position: HintPosition) -> bool:
 def _suggest(
     position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
 ) -> Suggestion:
-    plan = plan_with_swaps(position.table, move.melds, move.swaps)
+    plan = plan_with_swaps(position.table, move.melds, move.swaps, opening_first=not position.opened)
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played)
     if not move.played:
@@ -327,7 +327,9 @@ def hint_position(
     best = _suggest(position, "best", best_move, TITLES[objective])
     notes: list[str] = []
     if best.status != "optimal":
-        notes.append("the time limit cut the search: this is the best move found, not proven the best")
+        notes.append(
+            "not proven the best: the search reached its time limit or budget first; this is the best move found"
+        )
     found: list[Suggestion] = []
     if alternatives and best.played:
         found = _alternatives(position, objective, best, deadline, notes)

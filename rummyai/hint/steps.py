@@ -290,12 +290,15 @@ def _route(
     return edges
 
 
-def plan_steps(old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | MeldInfo]) -> StepPlan:
+def plan_steps(
+    old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | MeldInfo], opening_first: bool = False
+) -> StepPlan:
     """Steps that turn table `old` into table `new` (melds as text, slots, kinds or `MeldInfo`).
 
     Hand cards played are the cards `new` holds beyond `old`; cards `old` holds beyond `new` go
     back to the hand. The result is exact on which melds stay (the most cards kept) and groups
-    card movements into as few (from, to) steps as the routing finds.
+    card movements into as few (from, to) steps as the routing finds. `opening_first` (a player
+    who has not opened) puts the hand's new melds first: the opening comes before anything else.
     """
     old_melds = tuple(_slots(m) for m in old)
     new_melds = tuple(_slots(m) for m in new)
@@ -340,7 +343,10 @@ def plan_steps(old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | Me
     edges = _route(sources, sinks)
     labels = _Labels(old_melds, new_melds, origin)
     steps = [labels.step(src, dst, sorted_cards(cards)) for (src, dst), cards in edges.items()]
-    steps.sort(key=_step_order)
+    brand_new = {j for j, start in enumerate(origin) if start is None} if opening_first else set()
+    steps.sort(
+        key=lambda step: (not (step.action == "play" and step.target in brand_new), *_step_order(step))
+    )
     return StepPlan(
         old=old_melds,
         new=new_melds,
@@ -353,7 +359,10 @@ def plan_steps(old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | Me
 
 
 def plan_with_swaps(
-    old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | MeldInfo], swaps: Sequence[Swap]
+    old: Iterable[MeldInput | MeldInfo],
+    new: Iterable[MeldInput | MeldInfo],
+    swaps: Sequence[Swap],
+    opening_first: bool = False,
 ) -> StepPlan:
     """`plan_steps` for a move that starts with diamond swaps: one ``swap`` step each, in order,
     then the steps from the table the swaps leave (the freed diamonds are hand cards by then)."""
@@ -370,7 +379,7 @@ def plan_with_swaps(
             f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} goes to your hand"
         )
         steps.append(Step("swap", put, None, index, text))
-    plan = plan_steps(middle, new)
+    plan = plan_steps(middle, new, opening_first)
     return replace(plan, old=old_melds, steps=(*steps, *plan.steps))
 
 
