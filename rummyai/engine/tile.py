@@ -26,6 +26,9 @@ from rummyai.variants import Variant
 
 Phase = Literal["normal", "give", "extra"]
 
+# Stock-out rules that end (or start the stalemate) after n turns without a play on an empty pool.
+_EMPTY_POOL_CYCLES = ("cycle_without_play", "stalemate_minipool")
+
 
 @dataclass(frozen=True)
 class TileData:
@@ -187,7 +190,8 @@ class TileFamily:
         n = state.num_players
         if isinstance(move, Rejected):
             count = min(variant.invalid_play_penalty, len(rs.stock))
-            return self._no_play(variant, self._draw(rs, seat, count), seat, n, rng)
+            emptied = bool(rs.stock) and count == len(rs.stock)
+            return self._no_play(variant, self._draw(rs, seat, count), seat, n, rng, emptied)
         assert isinstance(move, Draw)
         if _data(rs).phase == "extra":
             return self._no_play(variant, rs, seat, n, rng)
@@ -196,6 +200,7 @@ class TileFamily:
             if not rs.stock and variant.stock_out == "end_on_last_draw":
                 order = _seats_from((seat + 1) % state.num_players, state.num_players)
                 return replace(rs, result=score_blocked(variant, rs.hands, order, "last_draw"))
+            return self._no_play(variant, rs, seat, n, rng, emptied=not rs.stock)
         elif variant.stock_out == "end_if_no_play":
             order = _seats_from(seat, state.num_players)
             return replace(
@@ -265,10 +270,22 @@ class TileFamily:
         return replace(rs, turn=(seat + 1) % n)
 
     def _no_play(
-        self, variant: Variant, rs: RoundState, seat: int, n: int, rng: np.random.Generator
+        self,
+        variant: Variant,
+        rs: RoundState,
+        seat: int,
+        n: int,
+        rng: np.random.Generator,
+        emptied: bool = False,
     ) -> RoundState:
-        """A turn without a card played: count it and fire the empty-stock rules (§2.6, §8.3)."""
-        rs = replace(rs, passes=rs.passes + 1)
+        """A turn without a card played: count it and fire the empty-stock rules (§2.6, §8.3).
+
+        `emptied` marks a turn that drew the last pool card(s): the no-play cycle of §8.3 ("play
+        goes on until a full cycle passes") and §2.6's n passes are counted once the pool is empty,
+        so that turn starts the count at 0 and every seat, the drawer too, must then pass.
+        """
+        restart = emptied and variant.stock_out in _EMPTY_POOL_CYCLES
+        rs = replace(rs, passes=0 if restart else rs.passes + 1)
         if _data(rs).phase == "extra":
             return _next_extra(variant, rs)
         if rs.stock or rs.passes < n:

@@ -7,7 +7,7 @@ import pytest
 from rummyai.engine import Draw, apply, judge_play, new_match
 from rummyai.engine.tile import apply_or_penalize
 from rummyai.engine.tile_position import play_from_text, position
-from rummyai.errors import IllegalMoveError
+from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
 
 V = "rummikub"
@@ -112,3 +112,129 @@ def test_rummikub_8_3_cycle_without_play_ends_round() -> None:
     state = apply(state, Draw())
     state = apply(state, Draw())
     assert not state.history
+
+
+# ------------------------------------------------------------------ audit: rule by rule
+def test_rummikub_8_1_players_two_to_four() -> None:
+    for n in (2, 4):
+        assert new_match(V, n, seed=1).num_players == n
+    for n in (1, 5):
+        with pytest.raises(RummyError, match="2 to 4 players"):
+            new_match(V, n, seed=1)
+
+
+def test_rummikub_8_1_rounds_highest_cumulative_score_wins() -> None:
+    state = new_match(V, 2, seed=3, options={"rounds": 2}, max_turns=2)
+    first = state.round.turn
+    state = apply(apply(state, Draw()), Draw())
+    assert len(state.history) == 1 and not state.match_over
+    assert state.round.turn == (first + 1) % 2  # the next round starts one seat on
+    state = apply(apply(state, Draw()), Draw())
+    assert state.match_over and len(state.history) == 2
+    best = max(state.scores)
+    assert state.winners == tuple(s for s in range(2) if state.scores[s] == best)
+    assert state.scores == tuple(sum(r.scores[s] for r in state.history) for s in range(2))
+
+
+def test_rummikub_8_2_draw_ends_the_turn_with_the_top_tile() -> None:
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="AD 9S")
+    after = apply(state, Draw())
+    top = state.round.stock[-1]
+    assert after.round.turn == 1 and top in after.round.hands[0]
+    assert after.round.stock == state.round.stock[:-1] and after.round.table == state.round.table
+
+
+def test_rummikub_8_2_runs_no_wrap_at_most_thirteen() -> None:
+    thirteen = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS"
+    legal("KS", thirteen, thirteen + " KS")
+    illegal("8.2", "JK", thirteen + " KS", thirteen + " KS JK")
+    illegal("8.2", "KS AS 2S", "", "KS AS 2S")  # no wrap
+    illegal("8.2", "QS KS JK", "", "QS KS JK=AS")  # the joker cannot be a high ace
+    legal("QS KS JK", "", "QS KS JK")  # read as JK=JS QS KS
+    illegal("8.2", "5S 6S 6S", "", "5S 6S 6S")
+    illegal("8.2", "5S 6H 7S", "", "5S 6H 7S")
+
+
+def test_rummikub_8_2_groups_at_most_four_jokers_take_missing_colours() -> None:
+    legal("JK", "7S 7H 7D", "7S 7H 7D JK")
+    illegal("8.2", "JK", "7S 7H 7D 7C", "7S 7H 7D 7C JK")
+    illegal("8.2", "JK", "7S 7H 7D", "7S 7H 7D JK=7S")  # a colour already in the group
+    legal("7S JK JK", "", "7S JK JK")  # any number of jokers with one natural
+
+
+def test_rummikub_8_2_opening_values_faces_ace_one_joker_as_represented() -> None:
+    legal("TS TH JK", "", "TS TH JK", opened=False)  # 10 + 10 + 10
+    illegal("8.2", "9S 9H JK", "", "9S 9H JK", opened=False)  # 27
+    legal("JK 9S JK", "", "JK 9S JK", opened=False)  # some reading reaches 30: 9 10 J
+    legal("AS AH AD AC 2S 3S 4S 5S 6S 7S", "", "AS AH AD AC | 2S 3S 4S 5S 6S 7S", opened=False)  # 4 + 27
+    illegal("8.2", "AS 2S 3S 4S 5S 6S 7S", "", "AS 2S 3S 4S 5S 6S 7S", opened=False)  # 28: the ace is 1
+    legal("TC JC QC 2S 3S 4S", "", "TC JC QC | 2S 3S 4S", opened=False)  # extra melds beyond 30
+
+
+def test_rummikub_8_2_nothing_else_on_the_opening_turn() -> None:
+    # splitting or joining table melds, even without adding to them
+    illegal("8.2", "TC JC QC", "5S 6S 7S 8S 9S TS", "5S 6S 7S | 8S 9S TS | TC JC QC", opened=False)
+    illegal("8.2", "TC JC QC", "5S 6S 7S | 8S 9S TS", "5S 6S 7S 8S 9S TS | TC JC QC", opened=False)
+    # a table joker may not move or change meaning before the opening
+    illegal("8.2", "TC JC QC", "5S 6S 7S JK=8S", "JK=4S 5S 6S 7S | TC JC QC", opened=False)
+    illegal("8.2", "TC JC", "5S 6S 7S JK", "5S 6S 7S | TC JC JK", opened=False)
+    # the same table in another written order is untouched
+    legal("TC JC QC", "5S 6S 7S | 8H 8D 8C", "8C 8H 8D | 5S 6S 7S | TC JC QC", opened=False)
+
+
+def test_rummikub_8_2_opening_then_manipulation_from_the_next_turn() -> None:
+    state = position(V, ["TC JC QC 8S", "2C 3C 9D"], "5S 6S 7S", opened=False, stock="AD 4H")
+    with pytest.raises(IllegalMoveError) as error:
+        apply(state, play_from_text(state, "5S 6S 7S 8S | TC JC QC"))
+    assert error.value.rule == "8.2"
+    state = apply(state, play_from_text(state, "5S 6S 7S | TC JC QC"))
+    assert state.round.opened == (True, False)
+    state = apply(state, Draw())
+    state = apply(state, play_from_text(state, "5S 6S 7S 8S | TC JC QC"))
+    assert state.history[0].winner == 0 and state.history[0].reason == "out"
+
+
+def test_rummikub_8_2_official_joker_needs_its_replacement_tile() -> None:
+    # the joker may not change meaning or move without the tile it stands for
+    illegal("8.2", "9S QH QD", "5S 6S JK 8S", "5S 6S | JK 8S 9S | QH QD JK", options=OFFICIAL)
+    illegal("8.2", "7S", "5S 6S JK 8S", "5S 6S 7S 8S JK", options=OFFICIAL)  # not a new meld
+    # a four-group's joker: only the missing colour replaces it (the rack's 8H goes to a run)
+    table = "8D 8H 8S JK | 9H TH JH"
+    illegal("8.2", "8H 4C 5C", table, "8D 8H 8S | 4C 5C JK | 8H 9H TH JH", options=OFFICIAL)
+    legal("8C 4C 5C", table, "8D 8H 8S 8C | 4C 5C JK | 9H TH JH", options=OFFICIAL)
+    # a meld with its joker kept may be rearranged freely under this option
+    legal("9S", "4S 5S JK 7S 8S", "4S 5S JK | 7S 8S 9S", options=OFFICIAL)
+
+
+def test_rummikub_8_3_cycle_counts_from_the_empty_pool() -> None:
+    # seat 2 draws the last tile: the cycle without play starts only then, and seat 2 passes too
+    state = position(V, ["KS QS", "2C 3C", "AD 4H"], "5S 6S 7S", stock="9H 8D 2D")
+    state = apply(apply(state, Draw()), Draw())
+    state = apply(state, Draw())  # seat 2 draws 9H, the last tile
+    assert not state.history and not state.round.stock
+    state = apply(apply(state, Draw()), Draw())
+    assert not state.history  # seats 0 and 1 passed; seat 2 has not passed yet
+    state = apply(state, Draw())
+    result = state.history[0]
+    assert result.reason == "no_play_cycle" and result.winner == 1
+    assert result.scores == (-14, 15, -1)  # totals 27, 13, 14
+
+
+def test_rummikub_8_3_blocked_ties_fewer_tiles_then_cycle_order() -> None:
+    # totals 5, 5, 5: seat 1 holds one tile
+    state = position(V, ["2C 3C", "5H", "AD 4H"], "5S 6S 7S", stock="")
+    for _ in range(3):
+        state = apply(state, Draw())
+    assert state.history[0].winner == 1 and state.history[0].scores == (0, 0, 0)
+    # totals 5 and 5 with one tile each: the earlier seat in the cycle (it began at seat 1)
+    state = position(V, ["5D", "5H", "KC"], "5S 6S 7S", stock="", turn=1)
+    for _ in range(3):
+        state = apply(state, Draw())
+    result = state.history[0]
+    assert result.winner == 1 and result.scores == (0, 8, -8)
+
+
+def test_rummikub_8_3_joker_left_in_rack_costs_thirty() -> None:
+    state = position(V, ["8S", "JK", "JK 2C"], "5S 6S 7S", stock="2H")
+    result = apply(state, play_from_text(state, "5S 6S 7S 8S")).history[0]
+    assert result.scores == (62, -30, -32)
