@@ -3,10 +3,12 @@ manipulation examples written as card tokens."""
 
 from __future__ import annotations
 
+import pytest
+
 from rummyai.engine import Draw, Give, Play, apply, judge_play, legal_moves, new_match, validate
 from rummyai.engine.tile import apply_or_penalize
 from rummyai.engine.tile_position import play_from_text, position
-from rummyai.errors import IllegalMoveError
+from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
 
 V = "rummy-tiles"
@@ -253,3 +255,134 @@ def test_tiles_seed_joker_examples() -> None:
     legal("8C 4C 5C", "8S 8D JK", "8S 8D 8C | 4C 5C JK")
     # the replacement must come from the rack
     illegal("2.5 T4", "4C 5C", "8S 8D JK | 8H 9H TH JH", "8S 8D 8H | 9H TH JH | 4C 5C JK")
+
+
+# ------------------------------------------------------------------ audit: rule by rule
+def test_tiles_2_1_players_rounds_and_rotation() -> None:
+    with pytest.raises(RummyError, match="2 to 4 players"):
+        new_match(V, 5, seed=0)
+    state = new_match(V, 3, seed=4, options={"rounds": 2}, max_turns=3)
+    first = state.round.turn
+    for _ in range(3):
+        state = apply(state, Draw())
+    assert len(state.history) == 1 and not state.match_over
+    assert state.round.turn == (first + 1) % 3  # later rounds start one seat further clockwise
+    for _ in range(3):
+        state = apply(state, Draw())
+    assert state.match_over
+    assert state.scores == tuple(sum(r.scores[s] for r in state.history) for s in range(3))
+    assert state.winners == (state.scores.index(max(state.scores)),)
+
+
+def test_tiles_2_3_group_joker_suits() -> None:
+    # a four-group's joker takes the one missing suit, a three-group's either missing suit
+    illegal("2.5 T2", "JK", "8S 8H 8D", "8S 8H 8D JK=8S")
+    legal("JK", "8S 8H 8D", "8S 8H 8D JK=8C")
+    legal("JK 8S 8H", "", "8S 8H JK=8D")
+    legal("JK 8S 8H", "", "8S 8H JK=8C")
+    illegal("2.5 T2", "JK", "7S 7H 7D 7C", "7S 7H 7D 7C JK")  # at most 4 tiles
+
+
+def test_tiles_2_3_runs_no_wrap_at_most_thirteen() -> None:
+    thirteen = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+    legal("KS", thirteen[:-3], thirteen)
+    illegal("2.5 T2", "JK", thirteen, thirteen + " JK")
+    illegal("2.5 T2", "KS AS 2S", "", "KS AS 2S")
+    illegal("2.5 T2", "QS KS JK", "", "QS KS JK=AS")
+    legal("JK", "AS 2S 3S", "AS 2S 3S JK")  # the joker is the 4 (no ace below)
+
+
+def test_tiles_2_4_extra_melds_allowed_but_never_a_joker() -> None:
+    legal("TC JC QC 2S 3S 4S", "", "TC JC QC | 2S 3S 4S", opened=False)  # 33 + 9
+    illegal("2.4", "TC JC QC 5S 6S JK", "", "TC JC QC | 5S 6S JK", opened=False)
+    # no rack joker added to a table meld on the opening turn (§2.7.2)
+    illegal("2.4", "TC JC QC JK", "5S 6S 7S", "5S 6S 7S JK | TC JC QC", opened=False)
+    # the ace counts 1: A..7 is 28
+    illegal("2.4", "AS 2S 3S 4S 5S 6S 7S", "", "AS 2S 3S 4S 5S 6S 7S", opened=False)
+    legal("AS 2S 3S 4S 5S 6S 7S 8S", "", "AS 2S 3S 4S 5S 6S 7S 8S", opened=False)
+
+
+def test_tiles_2_4_opening_turn_moves_nothing_on_the_table() -> None:
+    illegal("2.4", "TC JC QC", "5S 6S 7S 8S 9S TS", "5S 6S 7S | 8S 9S TS | TC JC QC", opened=False)
+    illegal("2.4", "TC JC QC", "5S 6S JK 8S 9S TS", "5S 6S JK=7S | 8S 9S TS | TC JC QC", opened=False)
+
+
+def test_tiles_2_5_t3_additions_may_come_from_other_melds() -> None:
+    legal("QS", "5S 6S JK 8S | 9S TS JS", "5S 6S JK 8S 9S | TS JS QS")
+    legal("8H", "8S 8D JK", "8S 8D 8H JK")  # a group joker keeps its rank
+    # the locked group loses a tile: illegal
+    illegal("2.5 T3", "9C TC", "8H 8D 8C JK", "8H 8D JK | 8C 9C TC")
+
+
+def test_tiles_2_5_t4_c_meaning_change_in_place_is_not_a_new_meld() -> None:
+    illegal("2.5 T4", "7S", "5S 6S JK 8S", "5S 6S 7S 8S JK")
+    illegal("2.5 T4", "7S", "5S 6S JK 8S", "5S 6S 7S 8S JK=4S")
+
+
+def test_tiles_2_5_t4_d_new_meld_may_take_table_tiles_plus_a_rack_tile() -> None:
+    # S = JD QD JK: JD from a split run, QD from the rack, 7S replaces the joker
+    legal("7S QD", "5S 6S JK 8S | 8D 9D TD JD", "5S 6S 7S 8S | 8D 9D TD | JD QD JK")
+    # without QD, S holds table tiles only
+    illegal("2.5 T4", "7S", "5S 6S JK 8S | 8D 9D TD JD QD", "5S 6S 7S 8S | 8D 9D TD | JD QD JK")
+
+
+def test_tiles_2_5_t4_b_each_joker_needs_its_own_rack_replacement() -> None:
+    # 7S could replace either joker (the run's 7S, the group's missing spade), not both
+    table = "5S 6S JK | 7D 7H JK"
+    illegal("2.5 T4", "4S 7S QH QD KH KD", table, "4S 5S 6S | 7D 7H 7S | QH QD JK | KH KD JK")
+    legal("4S 7S 7C QH QD KH KD", table, "4S 5S 6S | 7D 7H 7S 7C | QH QD JK | KH KD JK")
+    # a four-group's joker is replaced only by the missing suit
+    four = "8D 8H 8S JK | 9H TH JH"
+    illegal("2.5 T4", "8H 4C 5C", four, "8D 8H 8S | 4C 5C JK | 8H 9H TH JH")
+    legal("8C 4C 5C", four, "8D 8H 8S 8C | 4C 5C JK | 9H TH JH")
+
+
+def test_tiles_2_7_7_rack_joker_locks_its_meld_from_then_on() -> None:
+    state = position(V, ["JK TS 2C", "2D 3D 9H"], "5S 6S 7S 8S", stock="AD 4H")
+    state = apply(state, play_from_text(state, "5S 6S 7S 8S JK"))
+    state = apply(state, Draw())
+    split = play_from_text(state, "5S 6S 7S | 8S JK TS")
+    violation = validate(state, split)
+    assert violation is not None and violation.rule == "2.5 T3"
+    with pytest.raises(IllegalMoveError) as error:
+        apply(state, split)
+    assert error.value.rule == "2.5 T3"
+    legal_after = apply(state, play_from_text(state, "5S 6S 7S 8S JK TS"))
+    assert len(legal_after.round.hands[0]) == 1
+
+
+def test_tiles_2_6_stalemate_counts_passes_on_the_empty_pool() -> None:
+    # seat 0 draws the last tile; seats 1 and 0 must both pass before the stalemate
+    state = position(V, ["KS QS", "2C 3C"], "5S 6S 7S", stock="9H")
+    state = apply(state, Draw())
+    assert not state.round.stock and state.round.family_data.phase == "normal"
+    state = apply(state, Draw())
+    assert state.round.family_data.phase == "normal" and state.round.turn == 0
+    state = apply(state, Draw())
+    assert state.round.family_data.phase == "give" and state.round.turn == 1
+
+
+def test_tiles_2_6_rejected_play_counts_as_a_pass() -> None:
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="")
+    state = apply_or_penalize(state, play_from_text(state, "5S 6S 7S 7H 8H"))
+    assert state.round.passes == 1 and len(state.round.hands[0]) == 2
+    state = apply(state, Draw())
+    assert state.round.family_data.phase == "give"
+
+
+def test_tiles_2_6_rack_joker_costs_thirty() -> None:
+    state = position(V, ["8S", "JK KD", "AC"], "5S 6S 7S", stock="2H")
+    result = apply(state, play_from_text(state, "5S 6S 7S 8S")).history[0]
+    assert result.scores == (44, -43, -1)
+
+
+def test_tiles_2_5_t4_d_the_replacement_itself_is_not_the_extra_rack_tile() -> None:
+    # the joker (5S) leaves; its replacement 5S goes into the joker's new meld
+    legal("5S 4S", "JK 6S 7S 8S", "6S 7S 8S | 4S 5S JK")
+    illegal("2.5 T4", "5S", "JK 6S 7S 8S 9S", "7S 8S 9S | 5S 6S JK")
+
+
+def test_tiles_7_1_physical_ids_follow_the_deck_order() -> None:
+    deck = get_variant(V).deck
+    assert deck[0] == deck[52] == 0 and deck[13] == 13 and deck[51] == 51  # AS, AS again, AH, KC
+    assert deck[104] == deck[105] == 52  # the jokers come last
