@@ -3,8 +3,11 @@ seed's shifting, splitting and substituting examples written as card tokens."""
 
 from __future__ import annotations
 
-from rummyai.engine import Draw, apply, judge_play, new_match
+import pytest
+
+from rummyai.engine import Draw, apply, judge_play, new_match, validate, view
 from rummyai.engine.tile_position import play_from_text, position
+from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
 
 V = "rummy-board"
@@ -97,3 +100,91 @@ def test_board_seed_examples() -> None:
     legal("KD KC", "5S 6S 7S JK", "5S 6S 7S | KD KC JK")
     # harvested tiles must be played this turn
     illegal("3.5", "6H", "3H 4H 5H", "4H 5H 6H")
+
+
+# ------------------------------------------------------------------ audit: rule by rule
+def test_board_3_1_players_first_player_one_round() -> None:
+    with pytest.raises(RummyError, match="2 to 4 players"):
+        new_match(V, 5, seed=0)
+    assert len({new_match(V, 2, seed=s).round.turn for s in range(20)}) == 2  # seeded random seat
+    state = position(V, ["KS QS", "2C 3C"], "5S 6S 7S", stock="AD")
+    assert apply(state, Draw()).match_over  # one round is the whole game
+
+
+def test_board_3_2_cap_counts_only_hand_cards() -> None:
+    # twelve hand cards and six table cards moved
+    legal(
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+        "8H 8D 8C | 9H 9D 9C",
+        "AS 2S 3S 4S 5S 6S 7S | 8S 8H 8D 8C | 9S 9H 9D 9C | TS JS QS",
+    )
+    # the initial meld obeys the cap too
+    hand = "TC JC QC AS 2S 3S 4S 5S 6S 7S 8S 9S TS"
+    illegal("3.2", hand, "", "TC JC QC | AS 2S 3S 4S 5S 6S 7S 8S 9S TS", opened=False)
+    legal(hand, "", "TC JC QC | AS 2S 3S 4S 5S 6S 7S 8S 9S", opened=False)
+    state = position(V, [hand, "2C 3C"], "", opened=False)
+    with pytest.raises(IllegalMoveError) as error:
+        apply(state, play_from_text(state, "TC JC QC | AS 2S 3S 4S 5S 6S 7S 8S 9S TS"))
+    assert error.value.rule == "3.2"
+
+
+def test_board_3_3_runs_and_groups_limits() -> None:
+    thirteen = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+    legal("KS", thirteen[:-3], thirteen)
+    illegal("3.3", "JK", thirteen, thirteen + " JK")
+    illegal("3.3", "KS AS 2S", "", "KS AS 2S")
+    illegal("3.3", "JK", "7S 7H 7D 7C", "7S 7H 7D 7C JK")
+    illegal("3.3", "JK JK", "7S 7H 7D", "7S 7H 7D JK JK")  # five tiles
+    legal("7S 7H JK JK", "", "7S 7H JK JK")  # the jokers take the two missing colours
+    legal("7S JK JK", "", "7S JK JK")
+
+
+def test_board_3_4_opening_values() -> None:
+    legal("TC JC QC 2S 3S 4S", "", "TC JC QC | 2S 3S 4S", opened=False)  # several melds
+    legal("JK 9S JK TC JC QC", "", "JK 9S JK | TC JC QC", opened=False)  # 9 + 33, jokers 0
+    illegal("3.4", "TS TH JK", "", "TS TH JK", opened=False)  # 20
+    illegal("3.4", "AS 2S 3S 4S 5S 6S 7S", "", "AS 2S 3S 4S 5S 6S 7S", opened=False)  # 28
+    # nothing on the table is moved, split or joined that turn
+    illegal("3.4", "TC JC QC", "5S 6S 7S | 8S 9S TS", "5S 6S 7S 8S 9S TS | TC JC QC", opened=False)
+    illegal("3.4", "TC JC QC", "5S 6S 7S JK=8S", "JK=4S 5S 6S 7S | TC JC QC", opened=False)
+
+
+def test_board_3_5_table_joker_into_an_existing_meld_with_a_new_meaning() -> None:
+    legal("8S", "5S 6S 7S JK | 9D 9H 9C", "5S 6S 7S 8S | 9D 9H 9C JK")
+    legal("4S", "5S 6S 7S JK=8S", "4S 5S 6S 7S JK=3S")  # meaning changed in place, no replacement
+    # a table joker never goes to a hand: the play must keep it on the table
+    illegal("3.5", "8S", "5S 6S 7S JK", "5S 6S 7S 8S")
+
+
+def test_board_3_6_joker_in_hand_costs_twenty_five_and_ties_share() -> None:
+    state = position(V, ["5S JK", "2C 4C"], "7S 8S 9S", stock="AD", turn=1)
+    after = apply(state, Draw())
+    assert after.history[0].scores == (-30, -7) and after.winners == (1,)
+    # three players: seats 0 and 1 tie for the lowest hand and share the rank
+    state = position(V, ["5S", "2C 3C", "KS QS"], "7S 8S 9S", stock="AD", turn=2)
+    after = apply(state, Draw())
+    result = after.history[0]
+    assert result.scores == (-5, -5, -26) and result.winner is None
+    assert after.winners == (0, 1) and after.match_over
+
+
+def test_board_3_6_going_out_ends_the_game_at_once() -> None:
+    state = position(V, ["TS", "3C 4C JK", "KD"], "7S 8S 9S", stock="AD 2D")
+    after = apply(state, play_from_text(state, "7S 8S 9S TS"))
+    assert after.match_over and after.winners == (0,)
+    assert after.history[0].scores == (0, -32, -13)
+
+
+def test_board_3_2_no_invalid_play_penalty() -> None:
+    from rummyai.engine import Rejected
+
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="AD 2D")
+    bad = play_from_text(state, "5S 6S 7S 7H 8H")
+    violation = validate(state, Rejected(bad))
+    assert violation is not None and violation.rule == "3.2"
+
+
+def test_board_3_4_public_state_shows_who_opened() -> None:
+    state = position(V, ["TC JC QC 2D", "2C 3C"], "", opened=False, stock="AD 5H")
+    state = apply(state, play_from_text(state, "TC JC QC"))
+    assert view(state, 1)["opened"] == [True, False]
