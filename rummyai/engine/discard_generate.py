@@ -23,7 +23,7 @@ from rummyai.engine.discard_rules import (
     put,
     violation,
 )
-from rummyai.engine.discard_search import layoff_candidates, meld_candidates
+from rummyai.engine.discard_search import layoff_candidates, layoff_chain, meld_candidates
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
 
@@ -89,6 +89,10 @@ def play_candidates(state: GameState) -> list[Move]:
     if r.opened[seat] or req is None:  # no requirement: any first play opens (§6.4 score < 0)
         moves.extend(MeldCards(m) for m, _ in meld_candidates(v, hand, must=must))
         moves.extend(LayOff(t, m) for t, m in layoff_candidates(v, hand, r.table, seat, must=must))
+        if must is not None and not moves:  # §5.2: lay off the cards between a run and the committed card
+            chain = layoff_chain(v, hand, r.table, seat, must)
+            if chain:
+                moves.append(LayOff(*chain[0]))
         if v.joker_policy == "swap_exact" and must is None:
             moves.extend(_joker_swaps(state))
     else:

@@ -38,7 +38,7 @@ from rummyai.engine.discard_moves import (
     Placement,
     TakeDiscard,
 )
-from rummyai.engine.discard_search import layoff_candidates, meld_candidates, opening_bundles
+from rummyai.engine.discard_search import layoff_candidates, layoff_chain, meld_candidates, opening_bundles
 from rummyai.engine.moves import Draw, Move, Violation
 from rummyai.engine.state import GameState, RoundEnd, RoundResult, RoundState, TableMeld
 from rummyai.variants import Variant
@@ -609,6 +609,8 @@ def _can_place(w: Work, card: int, swaps: bool) -> bool:
         if layoff_candidates(v, hand, w.table, seat, must=card):
             return True
         if meld_candidates(v, hand, must=card, limit=4):
+            return True
+        if layoff_chain(v, hand, w.table, seat, card):  # §5.2: other lay-offs first, then card
             return True
     else:
         req = requirement(v, w.scores[seat])

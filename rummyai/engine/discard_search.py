@@ -402,3 +402,61 @@ def opening_bundles(
                 if apart(a[0], b[0], h[0]) and add([a, b, h]):
                     return out
     return out
+
+
+def layoff_chain(
+    variant: Variant,
+    hand: Sequence[int],
+    table: Sequence[TableMeld],
+    seat: int,
+    card: int,
+    budget: int = 48,
+) -> list[tuple[int, TableMeld]] | None:
+    """Single lay-offs of other hand cards onto table runs, one after another, after which hand
+    card `card` can be laid off too (the last step holds `card`); None if none is found. The
+    caller has already found no direct lay-off of `card`.
+
+    A run grows one card at a time, so a card two ranks beyond its end is playable once the card
+    between is laid off first (§5.2: TAKE(i) needs *some* legal play of card i this turn).
+    The search is depth-first over positions, at most `budget` of them.
+    """
+    seen: set[tuple[tuple[int, ...], tuple[TableMeld, ...]]] = set()
+    left = [budget]
+    kind = variant.deck[card]
+
+    def search(cards: list[int], melds: tuple[TableMeld, ...]) -> list[tuple[int, TableMeld]] | None:
+        key = (tuple(sorted(cards)), melds)
+        if key in seen or left[0] <= 0:
+            return None
+        seen.add(key)
+        left[0] -= 1
+        if len(seen) > 1:  # the caller has tried `card` on the table as it stands
+            direct = layoff_candidates(variant, cards, melds, seat, must=card)
+            if direct:
+                return [direct[0]]
+        runs = [t for t, m in enumerate(melds) if _grows_toward(variant, m, kind)]
+        if not runs:
+            return None
+        others = [c for c in cards if c != card]
+        for j, new in layoff_candidates(variant, others, [melds[t] for t in runs], seat):
+            t = runs[j]
+            added = set(new.all_ids()) - set(melds[t].all_ids())
+            rest = [c for c in cards if c not in added]
+            found = search(rest, (*melds[:t], new, *melds[t + 1 :]))
+            if found is not None:
+                return [(t, new), *found]
+        return None
+
+    return search(list(hand), tuple(table))
+
+
+def _grows_toward(variant: Variant, meld: TableMeld, kind: int) -> bool:
+    """Whether growing table meld `meld` may open a lay-off for a card of `kind`: a run of its
+    suit, or any run for a wild or a card that may escort (it can ride on a black court card)."""
+    try:
+        info = normalize(variant, meld)[1]
+    except Illegal:
+        return False
+    if info.kind != "run":
+        return False
+    return variant.is_wild(kind) or _may_escort(variant, kind) or info.suit == suit_of(kind)

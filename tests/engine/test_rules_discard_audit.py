@@ -11,11 +11,14 @@ import pytest
 from rummyai.cards import parse_card
 from rummyai.engine.discard import (
     DiamondSwap,
+    Discard,
+    LayOff,
     MeldCards,
+    TakeDiscard,
 )
 from rummyai.engine.discard_rules import DiscardData
-from rummyai.engine.discard_setup import build_state, hand_ids, hand_meld
-from rummyai.engine.game import apply, validate
+from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
+from rummyai.engine.game import apply, legal_moves, validate
 from rummyai.engine.state import GameState
 from rummyai.errors import IllegalMoveError
 
@@ -67,3 +70,37 @@ def test_escort_swap_keeps_the_core_card_credited_to_its_placer() -> None:
     assert s.round.credited == (40 - 15, 5, 10)
     with pytest.raises(IllegalMoveError, match=r"6\.5"):
         apply(s, DiamondSwap(0, table_id(s, 0, "QS"), hand_ids(s, 2, "5S")[0]))
+
+
+# ---------------------------------------------------------------------------- §5.2 TAKE(i): any legal play
+def test_take_is_legal_when_the_card_fits_after_laying_off_the_cards_between() -> None:
+    # 9S fits 5S 6S 7S only once 8S is laid off first: still a legal play of 9S this turn
+    s = build_state(
+        "standard", ["8S 2C", "3D"], table=["5S 6S 7S"], table_credit=[1], discard="9S", phase="draw"
+    )
+    assert rule_of(s, TakeDiscard(0)) is None
+    assert TakeDiscard(0) in legal_moves(s)
+    s = apply(s, TakeDiscard(0))
+    nine = hand_ids(s, 0, "9S")[0]
+    offered = [m for m in legal_moves(s) if isinstance(m, LayOff)]
+    assert offered and all(kinds(s, m.meld.ids) == cards("5S 6S 7S 8S") for m in offered)
+    s = apply(s, offered[0])
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "9S")))
+    assert nine in s.round.table[0].ids and s.round.credited == (10, 15)
+    assert rule_of(s, Discard(hand_ids(s, 0, "2C")[0])) is None
+    # without the 8S in hand there is no play of 9S: the take is refused, naming §5.2
+    s0 = build_state("standard", ["8C 2C", "3D"], table=["5S 6S 7S"], discard="9S", phase="draw")
+    assert rule_of(s0, TakeDiscard(0)) == "5.2"
+    assert TakeDiscard(0) not in legal_moves(s0)
+
+
+def test_take_for_a_chain_below_a_run_and_a_play_stranding_the_card_is_refused() -> None:
+    s = build_state("standard", ["4D 5D 7C", "KC"], table=["6D 7D 8D"], discard="3D", phase="draw")
+    s = apply(s, TakeDiscard(0))
+    # laying off 7C elsewhere is fine; discarding before 3D is down is not
+    assert rule_of(s, Discard(hand_ids(s, 0, "7C")[0])) == "5.2"
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "5D", front=True)))
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "4D", front=True)))
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "3D", front=True)))
+    assert kinds(s, s.round.table[0].ids) == cards("3D 4D 5D 6D 7D 8D")
+    assert s.round.family_data.committed == ()
