@@ -386,3 +386,19 @@ def test_tiles_7_1_physical_ids_follow_the_deck_order() -> None:
     deck = get_variant(V).deck
     assert deck[0] == deck[52] == 0 and deck[13] == 13 and deck[51] == 51  # AS, AS again, AH, KC
     assert deck[104] == deck[105] == 52  # the jokers come last
+
+
+def test_tiles_2_5_t4_a_retrieval_from_the_turn_after_the_opening() -> None:
+    state = position(V, ["TC JC QC 7S KH KD 2C", "2D 3D 9H"], "5S 6S JK 8S", opened=False, stock="AD 4H")
+    retrieve = "5S 6S 7S 8S | TC JC QC | KH KD JK"
+    with pytest.raises(IllegalMoveError) as error:
+        apply(state, play_from_text(state, retrieve))
+    assert error.value.rule == "2.4"
+    state = apply(state, play_from_text(state, "5S 6S JK 8S | TC JC QC"))
+    assert state.round.opened == (True, False)
+    state = apply(state, Draw())
+    state = apply(state, play_from_text(state, retrieve))
+    deck = state.variant.deck
+    assert sorted(deck[i] for i in state.round.hands[0]) == [40]  # only 2C is left
+    joker_meld = next(m for m in state.round.table if 52 in [deck[i] for i in m.ids])
+    assert sorted(deck[i] for i in joker_meld.ids) == [25, 38, 52]  # KH KD JK
