@@ -402,3 +402,17 @@ def test_tiles_2_5_t4_a_retrieval_from_the_turn_after_the_opening() -> None:
     assert sorted(deck[i] for i in state.round.hands[0]) == [40]  # only 2C is left
     joker_meld = next(m for m in state.round.table if 52 in [deck[i] for i in m.ids])
     assert sorted(deck[i] for i in joker_meld.ids) == [25, 38, 52]  # KH KD JK
+
+
+def test_tiles_2_7_5_replacement_may_end_anywhere_on_the_table() -> None:
+    legal("5S 5H 5D QH QD", "JK 6S 7S 8S", "6S 7S 8S | 5S 5H 5D | QH QD JK")
+
+
+def test_tiles_2_6_penalty_that_empties_the_pool_starts_the_pass_count() -> None:
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="AD 2D")
+    state = apply_or_penalize(state, play_from_text(state, "5S 6S 7S 7H 8H"))
+    assert not state.round.stock and len(state.round.hands[0]) == 4
+    state = apply(state, Draw())
+    assert state.round.family_data.phase == "normal"  # one pass on the empty pool so far
+    state = apply(state, Draw())
+    assert state.round.family_data.phase == "give"
