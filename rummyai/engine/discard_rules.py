@@ -679,27 +679,71 @@ def open_then_place(
     return out
 
 
-def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None) -> list[Move]:
-    """Plays that empty the hand at once, which need no opening (Black Heart §6.6): one meld, two
-    disjoint melds (from `candidates`, default the hand's), or a single lay-off of the last card
-    (with its escort); none in other variants."""
+def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None, limit: int = 8) -> list[Move]:
+    """Plays that empty the hand at once, which need no opening (Black Heart §6.6: "her entire
+    hand" by melds and lay-offs alone): up to three disjoint new melds (from `candidates`,
+    default the hand's) and then lay-offs of the last few cards (with escorts, onto the table or
+    the new melds); at most `limit` of them; none in other variants."""
     v, seat, hand = w.variant, w.turn, w.hand
     if v.black_heart_bonus_per_player <= 0 or v.go_out_by_discard_only:
         return []
-    whole = set(hand)
+    whole = frozenset(hand)
     if candidates is None:
         candidates = [m for m, _ in meld_candidates(v, hand)]
-    moves: list[Move] = [MeldCards(m) for m in candidates if set(m.all_ids()) == whole]
-    for k, a in enumerate(candidates):
-        for b in candidates[k + 1 :]:
-            ids_a, ids_b = set(a.all_ids()), set(b.all_ids())
-            if not ids_a & ids_b and ids_a | ids_b == whole:
-                moves.append(Opening((MeldCards(a), MeldCards(b))))
-    if len(hand) <= 2:
-        for t, meld in layoff_candidates(v, hand, w.table, seat):
-            if whole <= set(meld.all_ids()):
-                moves.append(LayOff(t, meld))
+    sets = [frozenset(m.all_ids()) for m in candidates]
+    moves: list[Move] = []
+
+    def finish(chosen: list[int], left: frozenset[int]) -> None:
+        melds = [candidates[k] for k in chosen]
+        if not left:
+            plays: list[MeldCards | LayOff] = [MeldCards(m) for m in melds]
+        elif len(left) <= _BLACK_HEART_LAYOFFS:
+            chain = _lay_off_all(v, sorted(left), (*w.table, *melds), seat)
+            if chain is None:
+                return
+            plays = [*(MeldCards(m) for m in melds), *(LayOff(t, m) for t, m in chain)]
+        else:
+            return
+        moves.append(plays[0] if len(plays) == 1 else Opening(tuple(plays)))
+
+    def extend(chosen: list[int], left: frozenset[int]) -> None:
+        if len(moves) >= limit:
+            return
+        finish(chosen, left)
+        if len(chosen) == 3:
+            return
+        for k in range(chosen[-1] + 1 if chosen else 0, len(candidates)):
+            if sets[k] <= left and len(moves) < limit:
+                extend([*chosen, k], left - sets[k])
+
+    extend([], whole)
     return moves
+
+
+_BLACK_HEART_LAYOFFS = 3  # hand cards a Black Heart search lays off after its melds
+
+
+def _lay_off_all(
+    v: Variant, cards: list[int], table: tuple[TableMeld, ...], seat: int, budget: int = 24
+) -> list[tuple[int, TableMeld]] | None:
+    """Single lay-offs, one after another, that put every one of `cards` on the table (a card
+    with its escort), or None; a depth-first search over at most `budget` positions."""
+    left = [budget]
+
+    def search(rest: list[int], melds: tuple[TableMeld, ...]) -> list[tuple[int, TableMeld]] | None:
+        if not rest:
+            return []
+        if left[0] <= 0:
+            return None
+        left[0] -= 1
+        for t, new in layoff_candidates(v, rest, melds, seat):
+            added = set(new.all_ids()) - set(melds[t].all_ids())
+            found = search([c for c in rest if c not in added], (*melds[:t], new, *melds[t + 1 :]))
+            if found is not None:
+                return [(t, new), *found]
+        return None
+
+    return search(cards, table)
 
 
 def placements(w: Work, card: int, limit: int = 2) -> list[Placement]:

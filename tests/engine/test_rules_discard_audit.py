@@ -14,6 +14,7 @@ from rummyai.engine.discard import (
     Discard,
     LayOff,
     MeldCards,
+    Opening,
     TakeDiscard,
 )
 from rummyai.engine.discard_rules import DiscardData
@@ -104,3 +105,40 @@ def test_take_for_a_chain_below_a_run_and_a_play_stranding_the_card_is_refused()
     s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "3D", front=True)))
     assert kinds(s, s.round.table[0].ids) == cards("3D 4D 5D 6D 7D 8D")
     assert s.round.family_data.committed == ()
+
+
+# ---------------------------------------------------------------------------- §6.6 Black Heart by melds and lay-offs
+def test_black_heart_by_a_meld_and_a_layoff_makes_the_take_legal() -> None:
+    # score 300 asks two melds of 8 cards; 7S is playable only by going out at once (§5.2, §6.6)
+    hands = ["5S 6S 8C", "2S 3S", "9H"]
+    s = build_state(
+        BH,
+        hands,
+        table=["5C 6C 7C"],
+        table_credit=[1],
+        discard="7S",
+        phase="draw",
+        opened=[False, True, True],
+        scores=[300, 0, 0],
+    )
+    assert rule_of(s, TakeDiscard(0)) is None and TakeDiscard(0) in legal_moves(s)
+    s = apply(s, TakeDiscard(0))
+    outs = [m for m in legal_moves(s) if isinstance(m, Opening)]
+    assert outs
+    result = apply(s, outs[0]).history[-1]
+    assert result.reason == "out" and result.detail == "Black Heart"
+    # played 5S 6S 7S 8C (20) + 25 out + 25 x 3 players; seat 1: 15 on the table - 10 held
+    assert result.scores == (20 + 25 + 75, 15 - 10, -5)
+    bundle = Opening((meld(s, "5S 6S 7S"), LayOff(0, hand_layoff(s, 0, 0, "8C"))))
+    assert rule_of(s, bundle) is None
+    # with one more card that fits nowhere it is no Black Heart, and 3 cards miss the chart's 8
+    s2 = build_state(
+        BH,
+        ["5S 6S 8C 9H", "2S 3S", "9H"],
+        table=["5C 6C 7C"],
+        discard="7S",
+        phase="draw",
+        opened=[False, True, True],
+        scores=[300, 0, 0],
+    )
+    assert rule_of(s2, TakeDiscard(0)) == "5.2"
