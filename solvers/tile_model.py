@@ -36,7 +36,7 @@ from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card, rank_of, su
 from rummyai.errors import IllegalMoveError, MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.solvers.position import Position, Solution
-from rummyai.solvers.universe import RunWindow, run_sides, run_windows, unrolled_rank
+from rummyai.solvers.universe import RunWindow, position_range, run_sides, run_windows, unrolled_rank
 from rummyai.variants import Variant
 
 IntVar = cp_model.IntVar
@@ -102,6 +102,25 @@ class _Retrieval:
     shapes: list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]]
 
 
+@dataclass
+class _Witness:
+    """Rhine R4: the explicit meld holding a released joker's replacement beside a natural of
+    its old meld. A run (`key` its suit): `inside` and `naturals` by rank position; a group
+    (`key` its rank): `naturals` by suit, `joker` its wild."""
+
+    kind: str
+    key: int
+    inside: dict[int, IntVar]
+    naturals: dict[int, Any]
+    joker: Any
+
+
+def _family(info: MeldInfo) -> tuple[str, int | None]:
+    """The melds a wild of this start meld could be witnessed in: runs of its suit, groups of
+    its rank."""
+    return (info.kind, info.suit if info.kind == "run" else info.rank)
+
+
 def _avail(position: Position) -> tuple[list[int], list[int]]:
     return position.hand_counts(), position.table_counts()
 
@@ -120,8 +139,11 @@ class TileModel:
         taken: int | None = None,
         safe: bool = False,
         safe_fixed: bool = False,
+        witnesses: bool = False,
     ) -> None:
         self.safe = safe or safe_fixed
+        # Rhine R4 witness melds (`_run_witness`): a tighter relaxation, built for the repair only
+        self.use_witnesses = witnesses
         self.safe_fixed = safe_fixed
         self.committed = list(committed)
         self.taken = taken
@@ -170,6 +192,7 @@ class TileModel:
         self.groups: list[_Group] = []
         self.kept: dict[int, _Kept] = {}
         self.retrievals: list[_Retrieval] = []
+        self.witnesses: list[_Witness] = []  # Rhine R4 witness melds
         self.open_value: list[LinearExpr] = []
         # opening_single_meld: one flag per new meld shape worth the opening points on its own
         self.single_open: list[IntVar] = []
@@ -378,6 +401,10 @@ class TileModel:
             out.append(var)
             out.extend(counts.values())
         out.extend(self.wild_played.values())
+        for w in self.witnesses:
+            out.extend(w.inside.values())
+            out.extend(w.naturals.values())
+            out.append(w.joker)
         for q in self.qualify_points:
             out.append(q.count)
             out.extend(q.jokers.values())
@@ -763,11 +790,15 @@ class TileModel:
                 m.add(sum(lst) <= copies[u][c])
 
     def _add_releases(self) -> None:
-        """Rhine R3/R4, relaxed: a start joker stays kept while its meld is kept whole; once the
-        meld is broken the joker is released and a natural with its meaning, from outside that
-        meld, must be on the new table. The rest of R4 and R5 is checked on the decoded table by
-        the engine's judge (see `solve_tile`)."""
+        """Rhine R3/R4: a start joker stays kept while its meld is kept whole; once the meld is
+        broken the joker is either kept in a split piece (a joker standing at the same meaning
+        elsewhere) or released. A released joker's replacement must sit in a meld with one of its
+        old meld's naturals (R4): that meld is an explicit witness instance (`_run_witness`,
+        `_group_witness`) when no other table joker could share it, else only a replacement's
+        presence is required. The rest of R3-R5 is checked on the decoded table by the engine's
+        judge (see `solve_tile`)."""
         m = self.model
+        families = Counter(_family(info) for info in self.position.table if info.wild_count)
         for k, info in enumerate(self.position.table):
             if info.wild_count == 0:
                 continue
@@ -777,7 +808,7 @@ class TileModel:
             j = info.as_wild.index(True)
             if info.kind == "run":
                 assert info.suit is not None
-                kinds = [make_card(info.positions[j], info.suit)]
+                kinds = [make_card(unrolled_rank(info.positions[j]), info.suit)]
             else:
                 assert info.rank is not None
                 kinds = [make_card(info.rank, x) for x in range(4)]
@@ -786,12 +817,15 @@ class TileModel:
             )
             outside = sum(self.table_counts[c] for c in kinds) - inside
             hand_part = [self.played_var(c) for c in kinds if self.hand_counts[c]]
-            # broken meld: the joker is either released (a replacement exists) or kept in a split
-            # piece at the same meaning (a joker standing there in some other meld)
             released = m.new_bool_var(f"rel{k}")
             split = m.new_bool_var(f"split{k}")
             m.add(released + split + self.kept[k].keep == 1)
             m.add(outside + sum(hand_part) >= released)
+            if self.use_witnesses and info.wild_count == 1 and families[_family(info)] == 1:
+                if info.kind == "run":
+                    self._run_witness(k, info, j, released)
+                else:
+                    self._group_witness(k, info, released)
             standing: list[LinearExpr] = []
             if info.kind == "run":
                 for run in self.runs:
@@ -804,6 +838,100 @@ class TileModel:
                 m.add(sum(standing) >= split)
             else:
                 m.add(split == 0)
+
+    def _run_witness(self, k: int, info: MeldInfo, j: int, released: IntVar) -> None:
+        """R4 for a released run joker: one explicit run of its suit (any length, at most one
+        wild) holds the replacement natural at the joker's place and a natural neighbour from the
+        joker's old meld. Exact for the single joker of its suit: that meld of a legal table can
+        always be written this way, the rest of the table by the usual parts."""
+        m = self.model
+        suit = info.suit
+        assert suit is not None
+        rule = self.variant.run_rules[suit]
+        assert rule is not None
+        low, high = position_range(rule)
+        at = info.positions[j]
+        inn: dict[int, IntVar] = {}
+        nat: dict[int, Any] = {}
+        jok: dict[int, Any] = {}
+        begins: list[IntVar] = []
+        for p in range(low, high + 1):
+            card = make_card(unrolled_rank(p), suit)
+            inn[p] = m.new_bool_var(f"wi{k}_{p}")
+            m.add(inn[p] <= released)
+            nat[p] = m.new_bool_var(f"wn{k}_{p}") if self.avail[card] else 0
+            jok[p] = m.new_bool_var(f"wj{k}_{p}") if self.jokers else 0
+            m.add(nat[p] + jok[p] == inn[p])
+            if self.avail[card]:
+                self.usage[card].append(nat[p])
+            begin = m.new_bool_var(f"wb{k}_{p}")
+            m.add(begin <= inn[p])
+            if p > low:
+                m.add(begin <= 1 - inn[p - 1])
+                m.add(begin >= inn[p] - inn[p - 1])
+            else:
+                m.add(begin >= inn[p])
+            begins.append(begin)
+        m.add(sum(begins) == released)
+        m.add(sum(inn.values()) >= self.variant.min_meld * released)
+        m.add(sum(inn.values()) <= 13)
+        wilds = [v for v in jok.values() if not isinstance(v, int)]
+        if wilds:
+            m.add(sum(wilds) <= max(self._wild_cap(13), 0))
+            self.usage[JOKER].append(sum(wilds))
+        neighbours = [nat[p] for p in (at - 1, at + 1) if p in info.positions and p in nat]
+        if isinstance(nat.get(at, 0), int) or not neighbours:
+            m.add(released == 0)
+        else:
+            m.add(nat[at] == released)
+            m.add(sum(neighbours) >= released)
+        self.witnesses.append(_Witness("run", suit, inn, nat, 0))
+
+    def _group_witness(self, k: int, info: MeldInfo, released: IntVar) -> None:
+        """R4 for a released group joker: one explicit group of its rank (at most one wild)
+        holding a natural copy from the joker's old meld and, in another slot, a natural of that
+        rank from outside it (the replacement: another table copy or one from the hand)."""
+        m = self.model
+        v = self.variant
+        rank = info.rank
+        assert rank is not None
+        mine = Counter(s.card for s, w in zip(info.slots, info.as_wild, strict=True) if not w)
+        counts: dict[int, IntVar] = {}
+        from_meld: list[IntVar] = []
+        replacement: list[IntVar] = []
+        for suit in range(4):
+            card = make_card(rank, suit)
+            if not self.avail[card]:
+                continue
+            ub = 1 if v.group_distinct_suits else self.avail[card]
+            c = m.new_int_var(0, ub, f"wg{k}_{suit}")
+            m.add(c <= ub * released)
+            counts[suit] = c
+            self.usage[card].append(c)
+            w = m.new_bool_var(f"wgw{k}_{suit}") if mine[card] else None
+            r = m.new_bool_var(f"wgr{k}_{suit}")
+            m.add(r + (w if w is not None else 0) <= c)
+            if w is not None:
+                from_meld.append(w)
+            others = self.table_counts[card] - mine[card]
+            if others <= 0:
+                if self.hand_counts[card]:
+                    m.add(r <= self.played_var(card))
+                else:
+                    m.add(r == 0)
+            replacement.append(r)
+        total = sum(counts.values())
+        jw: Any = m.new_bool_var(f"wgj{k}") if self.jokers else 0
+        if not isinstance(jw, int):
+            m.add(jw <= released)
+            self.usage[JOKER].append(jw)
+        m.add(total + jw >= v.min_meld * released)
+        m.add(total >= max(v.min_naturals_per_meld, 2) * released)
+        if v.group_max is not None:
+            m.add(total + jw <= v.group_max)
+        m.add(sum(from_meld) >= released)
+        m.add(sum(replacement) >= released)
+        self.witnesses.append(_Witness("group", rank, {}, dict(counts), jw))
 
     def played_var(self, card: int) -> IntVar:
         """The hand-played count of `card`, created early when a rule needs it."""
@@ -992,8 +1120,11 @@ def solve_model(
     return solver, status
 
 
-def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tuple[Slot, ...]], int]:
-    """The played cards, the new table and the number of start melds broken."""
+def decode(
+    tm: TileModel, solver: cp_model.CpSolver, merge: bool = True
+) -> tuple[list[int], list[tuple[Slot, ...]], int]:
+    """The played cards, the new table and the number of start melds broken (`merge`: grow Rhine
+    joker melds by wild-free ones, see `merge_joker_melds`)."""
     val = solver.value
     wild_played: dict[int, IntVar] = getattr(tm, "wild_played", {})
     played = sorted(
@@ -1078,10 +1209,11 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
             if val(var):
                 is_group = any(x.meaning is not None and x.meaning.suit is None for x in slots_)
                 entries.append(("group" if is_group else "run", list(slots_), [False] * len(slots_)))
+    entries.extend(_witness_entries(tm, val))
     for card, var in tm.allowance.items():
         _place_jokers(entries, card, int(val(var)))
     melds = [list(e[1]) for e in entries]
-    if tm.variant.joker_policy == "rhine":
+    if tm.variant.joker_policy == "rhine" and merge:
         melds = merge_joker_melds(tm.variant, melds)
     for kind, cards, var, counts in tm.qualify:
         if val(var):
@@ -1094,6 +1226,28 @@ def decode(tm: TileModel, solver: cp_model.CpSolver) -> tuple[list[int], list[tu
     if getattr(tm, "wild_kinds", ()):
         _relabel_wilds(tm.position, melds, kept_slots, played)
     return played, [tuple(x) for x in melds], broken
+
+
+def _witness_entries(tm: TileModel, val: Any) -> list[tuple[str, list[Slot], list[bool]]]:
+    """The Rhine R4 witness melds in use (see `TileModel._run_witness`, `_group_witness`)."""
+    out: list[tuple[str, list[Slot], list[bool]]] = []
+    for w in getattr(tm, "witnesses", ()):
+        slots: list[Slot] = []
+        if w.kind == "run":
+            for p in sorted(w.inside):
+                if not val(w.inside[p]):
+                    continue
+                card = make_card(unrolled_rank(p), w.key)
+                natural = w.naturals[p]
+                wild = isinstance(natural, int) or not val(natural)
+                slots.append(Slot(JOKER, Meaning(rank_of(card), w.key)) if wild else Slot(card))
+        else:
+            slots = [Slot(make_card(w.key, x)) for x, var in w.naturals.items() for _ in range(int(val(var)))]
+            if slots and not isinstance(w.joker, int) and val(w.joker):
+                slots.append(Slot(JOKER, Meaning(w.key)))
+        if slots:
+            out.append((w.kind, slots, [False] * len(slots)))
+    return out
 
 
 def _relabel_wilds(
@@ -1226,9 +1380,10 @@ def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, 
         flags[i] = False
 
 
-MAX_CUTS = 25
-RHINE_BUDGET = 1.0  # seconds spent cutting rejected Rhine tables under a time limit
+MAX_CUTS = 8  # rejected Rhine tables cut off before the repair gives up
+SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
 RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
+TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
 
 
 def _judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
@@ -1263,6 +1418,61 @@ def _score(position: Position, objective: str, played: Sequence[int]) -> tuple[i
     return (len(played), points) if objective == "cards" else (points, len(played))
 
 
+def _lex(tm: TileModel, objective: str) -> LinearExpr:
+    """The primary objective as one expression (cards then points, or points then cards)."""
+    max_points = sum(tm.variant.hand_values[c] for c in tm.position.hand) + 1
+    max_cards = len(tm.position.hand) + 1
+    if objective == "cards":
+        return tm.cards_expr * max_points + tm.points_expr
+    return tm.points_expr * max_cards + tm.cards_expr
+
+
+def _lex_value(position: Position, objective: str, score: tuple[int, int]) -> int:
+    """`_lex` of a play with this `_score`."""
+    max_points = sum(position.variant.hand_values[c] for c in position.hand) + 1
+    max_cards = len(position.hand) + 1
+    return score[0] * (max_points if objective == "cards" else max_cards) + score[1]
+
+
+@dataclass
+class _Budget:
+    """What the Rhine repair may still spend: wall-clock seconds under a time limit, else
+    CP-SAT's deterministic work (so that the same position gets the same answer however loaded
+    the machine is)."""
+
+    time_limit: float | None
+    start: float
+    work: float
+    spent: float = 0.0
+
+    def left(self) -> float:
+        if self.time_limit is not None:
+            return self.time_limit - (time.perf_counter() - self.start)
+        return self.work - self.spent
+
+    def solve(self, tm: TileModel, cap: float | None = None) -> tuple[cp_model.CpSolver, Any]:
+        room = max(self.left(), 0.001) if cap is None else max(min(self.left(), cap), 0.001)
+        if self.time_limit is not None:
+            return solve_model(tm, room)
+        solver, status = solve_model(tm, None, work=room)
+        self.spent += solver.deterministic_time
+        return solver, status
+
+
+def _legal_table(
+    position: Position, tm: TileModel, solver: cp_model.CpSolver
+) -> list[tuple[Slot, ...]] | None:
+    """A judged-legal layout of the model's current assignment, or None: the decoded table, then
+    the same melds without wild-free melds merged onto joker melds."""
+    melds = decode(tm, solver)[1]
+    if _judged(position, melds):
+        return melds
+    plain = decode(tm, solver, merge=False)[1]
+    if plain is not None and plain != melds and _judged(position, plain):
+        return plain
+    return None
+
+
 def _rhine_repair(
     position: Position,
     objective: str,
@@ -1277,59 +1487,105 @@ def _rhine_repair(
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The relaxed Rhine model's best table failed the judge.
 
-    Solve the safe model (table jokers stay in their whole melds, no joker from the hand: always
-    legal); if it reaches the relaxation's bound it is optimal. Otherwise cut rejected tables
-    off and retry within a budget, and answer the best legal table found (``feasible``).
+    1. Two always-legal models (table jokers kept in their whole melds, none from the hand; or
+       the table only grown) give a first legal answer; judged too.
+    2. The relaxed model on the primary objective alone, required to beat the best legal answer,
+       is searched: a judged-legal answer raises the bar, a rejected one is cut off (no-good over
+       every variable, after trying another layout of it). An answer equal to the relaxation's
+       bound `bound` is optimal; running out of budget or of answers leaves ``feasible``.
+    3. With `minimize_changes`, the tidy phase keeps the primary value fixed and keeps as many
+       start melds whole as it can (judged; the untidy answer stays if it fails).
     """
+    # under a time limit the repair ends with it; else it gets at most RHINE_WORK of CP-SAT work
+    budget = _Budget(time_limit, start, RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit))
     best_played: list[int] = []
     best_melds: list[tuple[Slot, ...]] = []
     best = _score(position, objective, best_played)
+    search = TileModel(position, objective, max_cards, False, witnesses=True)
+    lex = _lex(search, objective)
     proven = False
-    # two always-legal models: (a) the table rearranged with jokers kept whole and none from
-    # the hand; (b) the table only grown by natural cards, new melds (jokers allowed) from hand
-    for rearrange in (True, False):
-        safe = TileModel(
-            position, objective, max_cards, minimize_changes, safe=rearrange, safe_fixed=not rearrange
-        )
-        safe_solver, safe_status = solve_model(safe, time_limit, work_limit)
-        if safe_status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            played, melds, _ = decode(safe, safe_solver)
+    cuts = 0
+    safe_done = False
+    while not proven and budget.left() > 0 and cuts <= MAX_CUTS:
+        if cuts >= SAFE_AFTER and not safe_done:
+            safe_done = True
+            played, melds = _safe_answer(position, objective, max_cards, budget)
             score = _score(position, objective, played)
             if score > best:
                 best_played, best_melds, best = played, melds, score
-                proven = bound is not None and score == bound and safe_status == cp_model.OPTIMAL
-    if proven:
-        return best_played, best_melds, "optimal"
-    budget = RHINE_BUDGET if time_limit is None else time_limit
-    work_budget = RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit)
-    work = 0.0
-    for _ in range(MAX_CUTS):
-        # without a time limit the budget is CP-SAT's deterministic work, so that the same
-        # position gets the same answer however loaded the machine is
-        if time_limit is None and work >= work_budget:
-            break
-        if time_limit is not None and time.perf_counter() - start > budget:
-            break
-        _cut(tm, solver)
-        if time_limit is None:
-            solver, status = solve_model(tm, None, work=work_budget - work)
-            work += solver.deterministic_time
-        else:
-            solver, status = solve_model(tm, max(budget - (time.perf_counter() - start), 0.01))
+                proven = bound is not None and best == bound
+                continue
+        search.model.add(lex >= _lex_value(position, objective, best) + 1)
+        found, status = budget.solve(search)
+        if status == cp_model.INFEASIBLE and cuts == 0:
+            proven = True  # the relaxation (no cut yet) has nothing better than `best`
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
-        played, melds, _ = decode(tm, solver)
+        played = decode(search, found)[0]
         score = _score(position, objective, played)
-        if score <= best:
+        if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
+            bound = score  # the witness model's optimum: a tighter relaxation bound
+        melds_ok = _legal_table(position, search, found)
+        if melds_ok is not None:
+            best_played, best_melds, best = played, melds_ok, score
+            proven = bound is not None and score == bound
+            continue
+        _cut(search, found)
+        cuts += 1
+    if not safe_done and not proven:
+        played, melds = _safe_answer(position, objective, max_cards, budget)
+        if _score(position, objective, played) > best:
+            best_played, best_melds, best = played, melds, _score(position, objective, played)
+    if minimize_changes and best_played:
+        best_melds = _tidy(position, objective, max_cards, best, best_melds, budget)
+    return best_played, best_melds, "optimal" if proven else "feasible"
+
+
+def _safe_answer(
+    position: Position, objective: str, max_cards: int | None, budget: _Budget
+) -> tuple[list[int], list[tuple[Slot, ...]]]:
+    """The better judged-legal answer of two always-legal models: the table rearranged with its
+    jokers kept in their whole melds and none from the hand, or the table only grown."""
+    best: tuple[list[int], list[tuple[Slot, ...]]] = ([], [])
+    for rearrange in (True, False):
+        safe = TileModel(position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange)
+        found, status = budget.solve(safe)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            continue
+        played, melds, _ = decode(safe, found)
+        better = _score(position, objective, played) > _score(position, objective, best[0])
+        if better and _judged(position, melds):
+            best = (played, melds)
+    return best
+
+
+def _tidy(
+    position: Position,
+    objective: str,
+    max_cards: int | None,
+    best: tuple[int, int],
+    melds: list[tuple[Slot, ...]],
+    budget: _Budget,
+) -> list[tuple[Slot, ...]]:
+    """Keep more start melds whole at the same primary value: the full model with the played
+    cards' count and points fixed; judged, else the given table stays."""
+    tidy = TileModel(position, objective, max_cards, True)
+    cards, points = best if objective == "cards" else best[::-1]
+    tidy.model.add(tidy.cards_expr == cards)
+    tidy.model.add(tidy.points_expr == points)
+    have = count_broken(position, melds)
+    for _ in range(3):
+        found, status = budget.solve(tidy, TIDY_WORK)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
-        if _judged(position, melds):
-            label = (
-                "optimal"
-                if bound is not None and score == bound and status == cp_model.OPTIMAL
-                else "feasible"
-            )
-            return played, melds, label
-    return best_played, best_melds, "feasible"
+        new_melds = _legal_table(position, tidy, found)
+        if new_melds is None:
+            _cut(tidy, found)
+            continue
+        if count_broken(position, new_melds) < have:
+            return new_melds
+        break
+    return melds
 
 
 def solve_tile(
