@@ -12,6 +12,8 @@ from rummyai.cards import parse_card
 from rummyai.engine.discard import (
     DiamondSwap,
     Discard,
+    DrawStock,
+    JokerSwap,
     LayOff,
     MeldCards,
     Opening,
@@ -19,9 +21,10 @@ from rummyai.engine.discard import (
 )
 from rummyai.engine.discard_rules import DiscardData
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
-from rummyai.engine.game import apply, legal_moves, validate
-from rummyai.engine.state import GameState
-from rummyai.errors import IllegalMoveError
+from rummyai.engine.game import apply, legal_moves, match_winners, new_match, validate
+from rummyai.engine.state import GameState, RoundResult
+from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.variants import get_variant
 
 BH = "black-heart"
 
@@ -142,3 +145,165 @@ def test_black_heart_by_a_meld_and_a_layoff_makes_the_take_legal() -> None:
         scores=[300, 0, 0],
     )
     assert rule_of(s2, TakeDiscard(0)) == "5.2"
+
+
+# ---------------------------------------------------------------------------- §4.1/§5.1 seats and rounds
+@pytest.mark.parametrize(
+    ("variant", "hand", "other"), [("rummy-palace", "5C", "AS 7D"), ("standard", "8S", "AH")]
+)
+def test_each_later_round_starts_one_seat_further(variant: str, hand: str, other: str) -> None:
+    s = build_state(variant, [hand, other, "KD"], played=[True] * 3)
+    assert s.round.dealer == 2 and s.round.turn == 0
+    s = apply(s, Discard(hand_ids(s, 0, hand)[0]))
+    assert s.round_index == 1 and s.history[-1].winner == 0
+    # the deal passes one seat left: dealer 0, and the player left of the dealer starts
+    assert s.round.dealer == 0 and s.round.turn == 1
+    size = s.variant.hand_size
+    assert [len(h) for h in s.round.hands] == [size] * 3 and len(s.round.discard) == 1
+
+
+def test_palace_match_end_rules() -> None:
+    v = get_variant("rummy-palace")
+    out = RoundResult(0, (0, 0, 0), "out")
+    assert v.rounds == 10  # [D] default max_rounds
+    # a cumulative total of -500 or less ends the game; the highest total wins
+    assert match_winners(v, (-500, 200, 300), (out,)) == (2,)
+    assert match_winners(v, (-499, 200, 300), (out,)) == ()
+    # ties for the highest total share the win
+    assert match_winners(v, (300, 300, -510), (out,)) == (0, 1)
+    assert match_winners(v, (10, 20, 20), (out,) * 9) == ()
+    assert match_winners(v, (10, 20, 20), (out,) * 10) == (1, 2)
+    assert match_winners(get_variant("rummy-palace", {"max_rounds": 2}), (5, 1, 0), (out,) * 2) == (0,)
+
+
+def test_standard_and_black_heart_deal_cap_default_20() -> None:
+    for variant in ("standard", BH):
+        v = get_variant(variant)
+        assert v.rounds == 20
+        out = RoundResult(1, (0, 0), "out")
+        assert match_winners(v, (120, 80), (out,) * 19) == ()
+        assert match_winners(v, (120, 80), (out,) * 20) == (0,)
+        # going out with >= 500 wins at once, even with someone else higher
+        assert match_winners(v, (700, 500), (out,)) == (1,)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options", "legal"),
+    [
+        ("standard", 2, None, True),
+        ("standard", 4, None, True),
+        ("standard", 5, None, False),
+        ("standard", 4, ["decks=2"], False),
+        ("standard", 5, ["decks=2"], True),
+        ("standard", 8, ["decks=2"], True),
+        ("standard", 9, ["decks=2"], False),
+        (BH, 6, None, True),
+        (BH, 7, None, False),
+        ("rummy-palace", 6, None, True),
+        ("rummy-palace", 7, None, False),
+        ("rummy-palace", 1, None, False),
+    ],
+)
+def test_player_counts(variant: str, players: int, options: list[str] | None, legal: bool) -> None:
+    if legal:
+        s = new_match(variant, players, seed=1, options=options)
+        assert len(s.round.hands) == players
+    else:
+        with pytest.raises(RummyError, match="players"):
+            new_match(variant, players, seed=1, options=options)
+
+
+def test_black_heart_deck_composition() -> None:
+    v = get_variant(BH)
+    counts: dict[int, int] = {}
+    for kind in v.deck:
+        counts[kind] = counts.get(kind, 0) + 1
+    expected = {parse_card(r + s): 2 for s in "SC" for r in "A23456789TJQK"}
+    expected.update({parse_card(r + "H"): 2 for r in "A23456789T"})
+    expected.update({parse_card(t): 1 for t in ("JD", "QD", "KD")})
+    assert counts == expected and len(v.deck) == 75
+    assert v.jokers == 0
+
+
+def test_standard_deck_has_no_jokers() -> None:
+    v = get_variant("standard")
+    assert len(v.deck) == 52 and len(set(v.deck)) == 52
+    with pytest.raises(RummyError):
+        build_state("standard", ["JK 2C", "3D"])
+
+
+# ---------------------------------------------------------------------------- §4.2 turn
+def test_palace_drawn_card_may_be_used_at_once() -> None:
+    s = build_state("rummy-palace", ["TS JS 4C", "2C"], stock="QS", phase="draw", opened=[True, True])
+    assert rule_of(s, meld(s, "TS JS 4C")) == "4.2"  # no play before the draw
+    s = apply(s, DrawStock())
+    assert rule_of(s, meld(s, "TS JS QS")) is None
+
+
+def test_no_manipulation_a_layoff_keeps_every_table_card() -> None:
+    s = build_state("rummy-palace", ["9H 4C", "2C"], table=["5H 6H 7H 8H"])
+    old = s.round.table[0]
+    nine = hand_ids(s, 0, "9H")[0]
+    dropped = replace(old, ids=(*old.ids[1:], nine), meanings=(None,) * 4, credit=())
+    assert rule_of(s, LayOff(0, dropped)) == "4.2"
+
+
+# ---------------------------------------------------------------------------- §4.3 melds
+def test_palace_group_layoff_never_past_four() -> None:
+    s = build_state("rummy-palace", ["7D 7D 2C", "2C"], table=["7H 7S 7C"])
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "7D")))
+    assert len(s.round.table[0].ids) == 4
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "7D"))) == "4.3"
+
+
+def test_palace_run_at_most_thirteen_cards() -> None:
+    s = build_state("rummy-palace", ["AS 4C", "2C"], table=["AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"])
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "AS"))) == "4.3"
+    s = build_state("rummy-palace", ["AS 4C", "2C"], table=["2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"])
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "AS"))) is None  # high ace: 13 cards
+
+
+def test_palace_two_group_jokers_may_not_mean_the_same_suit() -> None:
+    s = build_state("rummy-palace", ["3H 3D JK JK 9C", "2C"])
+    assert rule_of(s, meld(s, "3H 3D JK=3S JK=3S")) == "4.3"
+    assert rule_of(s, meld(s, "3H 3D JK=3S JK=3C")) is None
+
+
+def test_palace_joker_as_high_ace_counts_eleven() -> None:
+    s = build_state("rummy-palace", ["QH KH JK 9C", "2C"], opened=[False, True])
+    assert rule_of(s, meld(s, "QH KH JK=AH")) is None  # 10 + 10 + 11 = 31
+    s = build_state("rummy-palace", ["2H 3H JK 9C", "2C"], opened=[False, True])
+    assert rule_of(s, meld(s, "JK=AH 2H 3H")) == "4.4"  # 1 + 2 + 3
+
+
+def test_palace_cyclic_ace_worth_eleven_only_after_a_king() -> None:
+    hand = "KS AS 2S 3S 4S 5S 9C"
+    s = build_state("rummy-palace", [hand, "2C"], opened=[False, True], options=["cyclic_laying"])
+    assert rule_of(s, meld(s, "KS AS 2S")) == "4.4"  # 10 + 11 + 2 = 23
+    assert rule_of(s, meld(s, "KS AS 2S 3S 4S")) is None  # 10 + 11 + 2 + 3 + 4 = 30
+    assert rule_of(s, meld(s, "AS 2S 3S 4S 5S")) == "4.4"  # the ace is low: 15
+
+
+# ---------------------------------------------------------------------------- §4.4 opening
+def test_palace_layoff_in_the_opening_bundle_only_after_thirty() -> None:
+    s = build_state(
+        "rummy-palace", ["7S 8S 9S 4H 4D 4C 9H 2C", "2C"], table=["6H 7H 8H"], opened=[False, True]
+    )
+    after = Opening((meld(s, "7S 8S 9S"), meld(s, "4H 4D 4C"), LayOff(0, hand_layoff(s, 0, 0, "9H"))))
+    assert rule_of(s, after) is None
+    before = Opening((meld(s, "7S 8S 9S"), LayOff(0, hand_layoff(s, 0, 0, "9H")), meld(s, "4H 4D 4C")))
+    assert rule_of(s, before) == "4.4"  # the lay-off came at 24 points
+
+
+def test_palace_joker_swap_later_in_the_opening_turn() -> None:
+    s = build_state(
+        "rummy-palace", ["TS JS QS TH 5C 6C 2D", "2C"], table=["9H JK=TH JK=JH QH"], opened=[False, True]
+    )
+    table = s.round.table[0]
+    joker = next(i for i, m in zip(table.ids, table.meanings, strict=True) if m and m.rank == 10)
+    ten = hand_ids(s, 0, "TH")[0]
+    base = hand_meld(s, 0, "5C 6C")
+    place = MeldCards(replace(base, ids=(*base.ids, joker), meanings=(None, None, None)))
+    assert rule_of(s, JokerSwap(0, joker, ten, place)) == "4.5"  # not before the first meld
+    s = apply(s, meld(s, "TS JS QS"))
+    assert rule_of(s, JokerSwap(0, joker, ten, place)) is None
