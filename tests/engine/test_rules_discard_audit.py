@@ -10,10 +10,13 @@ import pytest
 
 from rummyai.cards import parse_card
 from rummyai.engine.discard import (
+    DeclineKnock,
     DiamondSwap,
     Discard,
     DrawStock,
+    EndDeal,
     JokerSwap,
+    Knock,
     LayOff,
     MeldCards,
     Opening,
@@ -307,3 +310,138 @@ def test_palace_joker_swap_later_in_the_opening_turn() -> None:
     assert rule_of(s, JokerSwap(0, joker, ten, place)) == "4.5"  # not before the first meld
     s = apply(s, meld(s, "TS JS QS"))
     assert rule_of(s, JokerSwap(0, joker, ten, place)) is None
+
+
+# ---------------------------------------------------------------------------- §4.6/§4.7 Palace scoring and knocks
+def test_palace_knock_then_next_player_may_take_the_new_top() -> None:
+    s = build_state(
+        "rummy-palace",
+        ["5C 9D", "2H 3H 4H", "7C 8C"],
+        discard="6S",
+        stock="KD QD",
+        opened=[True, True, True],
+        options=["knocking"],
+    )
+    s = apply(s, Discard(hand_ids(s, 0, "9D")[0]))
+    assert legal_moves(s) == [Knock(2), DeclineKnock(2)]
+    s = apply(s, Knock(2))
+    assert kinds(s, s.round.hands[2]) == cards("7C 8C 9D QD")
+    assert s.round.turn == 1 and kinds(s, s.round.discard) == cards("6S")
+    assert rule_of(s, TakeDiscard(0)) is None
+    assert rule_of(s, Knock(2)) == "4.2"  # nobody is asked twice
+
+
+def test_palace_going_rummy_doubles_the_winners_gain_with_several_losers() -> None:
+    s = build_state("rummy-palace", ["TS JS QS 9C", "AS", "JK 7D"], opened=[False, True, True])
+    s = apply(s, meld(s, "TS JS QS"))
+    result = apply(s, Discard(hand_ids(s, 0, "9C")[0])).history[-1]
+    assert result.detail == "Going Rummy"
+    assert result.scores == (2 * (11 + 27), -22, -54)
+
+
+# ---------------------------------------------------------------------------- §5 Standard
+def test_taking_the_top_card_commits_it() -> None:
+    s = build_state("standard", ["7H 8H 2C", "3D"], discard="KS 9H", phase="draw")
+    s = apply(s, TakeDiscard(1))
+    nine = hand_ids(s, 0, "9H")[0]
+    assert s.round.family_data.committed == (nine,)
+    assert rule_of(s, Discard(nine)) == "5.2"
+    assert rule_of(s, Discard(hand_ids(s, 0, "2C")[0])) == "5.2"
+
+
+def test_standard_low_ace_is_worth_fifteen_on_the_table() -> None:
+    s = build_state("standard", ["AS 2S 3S KD", "4C"])
+    s = apply(s, meld(s, "AS 2S 3S"))
+    assert s.round.credited == (15 + 5 + 5, 0)
+    result = apply(s, Discard(hand_ids(s, 0, "KD")[0])).history[-1]
+    assert result.scores == (25 + 25, -5)  # no Black Heart bonus in the standard game
+
+
+def test_standard_two_decks_groups_without_cap_runs_without_repeats() -> None:
+    hands = ["7H 7H 7S 7S 7C 7D 5H 6H 6H 2C", "4D", "4D", "5D", "6D"]
+    s = build_state("standard", hands, options=["decks=2"])
+    assert rule_of(s, meld(s, "7H 7H 7S 7S 7C 7D")) is None
+    assert rule_of(s, meld(s, "5H 6H 6H 7H")) == "5.3"
+
+
+def test_standard_group_of_one_deck_distinct_suits() -> None:
+    s = build_state("standard", ["7H 7S 7C 2C", "7D"], table=["9S 9H 9D 9C"])
+    assert rule_of(s, meld(s, "7H 7S 7C")) is None
+    s = build_state("standard", ["9S 2C", "7D"], table=["9H 9D 9C"], stock="")
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "9S"))) is None
+
+
+def test_empty_draw_pile_and_empty_row_leave_only_ending_the_deal() -> None:
+    s = build_state("standard", ["7H 8H 2C", "3D"], discard="", stock="", phase="draw")
+    assert legal_moves(s) == [EndDeal()]
+    assert rule_of(s, TakeDiscard(0)) == "5.2"
+
+
+# ---------------------------------------------------------------------------- §6.2/§6.3 Black Heart cards
+@pytest.mark.parametrize(
+    ("hand", "text", "rule"),
+    [
+        ("QD QS 2H QC 3H 9C", "QD QS/2H QC/3H", None),  # Q♦ as itself: no escort
+        ("QD 4H QS 2H QC 3H 9C", "QD/4H QS/2H QC/3H", None),  # Q♦ as a wild black queen, escorted
+        ("JD 4H JS 2H JC 3H 9C", "JD/4H JS/2H JC/3H", "6.2"),  # J♦ as itself takes no escort
+        ("JS 2H JC 3H KD 9C", "JS/2H JC/3H KD=JD", None),  # K♦ standing for J♦
+        ("JS 2H JC 3H KD 4H 9C", "JS/2H JC/3H KD=JD/4H", "6.2"),
+        ("7S 7C JD 9C", "7S 7C JD=7S", "6.3"),  # J♦ never stands for a spade
+        ("7S 7C KD 9C", "7S 7C KD=7S", None),  # K♦ stands for any card of the deck
+        ("AS AC AH 9C", "AS AC AH", None),  # a heart in a group of A-10
+        ("TH AH 2H 9C", "TH AH 2H", "6.3"),  # hearts never wrap
+        ("QS 2H KS 3H AS 2S 9C", "QS/2H KS/3H AS 2S", None),  # black suits wrap
+    ],
+)
+def test_black_heart_card_roles(hand: str, text: str, rule: str | None) -> None:
+    s = build_state(BH, [hand, "5S 6S"], opened=[True, True])
+    assert rule_of(s, meld(s, text)) == rule
+
+
+def test_black_heart_wild_diamond_credits_its_printed_value() -> None:
+    s = build_state(BH, ["7S 7C KD 9C", "5S"], opened=[True, True])
+    s = apply(s, meld(s, "7S 7C KD=7H"))
+    assert s.round.credited == (5 + 5 + 20, 0)
+
+
+# ---------------------------------------------------------------------------- §6.4 chart
+@pytest.mark.parametrize(
+    ("score", "sizes", "legal"),
+    [
+        (-1, (3,), True),  # below 0: no requirement
+        (99, (3,), True),
+        (100, (3,), False),
+        (100, (4,), True),
+        (150, (3, 3), False),  # 1 meld: the largest must be big enough
+        (150, (4, 3), True),
+        (199, (4,), True),
+        (200, (4,), False),
+        (200, (5,), True),
+        (299, (5,), True),
+        (300, (5,), False),  # 2 melds from 300 on
+        (300, (4, 3), False),
+        (300, (5, 3), True),
+        (300, (4, 3, 3), False),  # the two largest: 7
+        (300, (4, 4, 3), True),  # extra melds allowed
+        (399, (4, 4), True),
+        (400, (4, 4), False),
+        (400, (5, 4), True),
+        (499, (5, 4), True),
+        (500, (5, 4), False),
+        (500, (5, 5), True),
+        (5000, (6, 4), True),
+    ],
+)
+def test_opening_chart_lines(score: int, sizes: tuple[int, ...], legal: bool) -> None:
+    # sizes count every card of a meld; a spare KC keeps it from being a Black Heart
+    pool = {
+        3: ["2S 3S 4S", "2C 3C 4C", "AH 2H 3H"],
+        4: ["5C 6C 7C 8C", "5S 6S 7S 8S"],
+        5: ["4H 5H 6H 7H 8H", "9S 9C 9H 9S 9C"],
+        6: ["TS TC TH TS TC TH"],
+    }
+    chosen = [pool[size][sizes[:k].count(size)] for k, size in enumerate(sizes)]
+    s = build_state(BH, [" ".join([*chosen, "KC"]), "AC"], opened=[False, True], scores=[score, 0])
+    plays = tuple(meld(s, text) for text in chosen)
+    move = plays[0] if len(plays) == 1 else Opening(plays)
+    assert rule_of(s, move) == (None if legal else "6.4")
