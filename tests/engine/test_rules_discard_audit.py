@@ -445,3 +445,55 @@ def test_opening_chart_lines(score: int, sizes: tuple[int, ...], legal: bool) ->
     plays = tuple(meld(s, text) for text in chosen)
     move = plays[0] if len(plays) == 1 else Opening(plays)
     assert rule_of(s, move) == (None if legal else "6.4")
+
+
+# ---------------------------------------------------------------------------- §6.5 diamond swaps
+def test_swap_a_diamond_playing_as_itself_in_a_group() -> None:
+    s = build_state(BH, ["KS 4H 9C", "5S"], table=["KS/2H KC/3H KD"], table_credit=[1], opened=[False, True])
+    kd = table_id(s, 0, "KD")
+    king, heart = hand_ids(s, 0, "KS")[0], hand_ids(s, 0, "4H")[0]
+    assert rule_of(s, DiamondSwap(0, kd, king)) == "6.2"  # the black king needs a heart escort
+    after = apply(s, DiamondSwap(0, kd, king, heart))
+    assert kd in after.round.hands[0] and not after.round.opened[0]
+    assert after.round.credited == (10 + 5, 10 + 5 + 10 + 5)
+
+
+def test_swap_a_group_wild_for_any_card_of_the_rank() -> None:
+    s = build_state(BH, ["7S 8S 9C", "5S"], table=["7S 7C JD=7H"], opened=[True, True])
+    jd = table_id(s, 0, "JD")
+    assert rule_of(s, DiamondSwap(0, jd, hand_ids(s, 0, "7S")[0])) is None
+    assert rule_of(s, DiamondSwap(0, jd, hand_ids(s, 0, "8S")[0])) == "6.5"
+
+
+def test_escort_stays_with_the_replacement() -> None:
+    s = build_state(BH, ["QS 6H 9C", "5S"], table=["TS JS/2H QD=QS/5H"], opened=[True, True])
+    qd = table_id(s, 0, "QD")
+    queen = hand_ids(s, 0, "QS")[0]
+    assert rule_of(s, DiamondSwap(0, qd, queen, hand_ids(s, 0, "6H")[0])) == "6.5"
+    after = apply(s, DiamondSwap(0, qd, queen))
+    new = after.round.table[0]
+    five = table_id(s, 0, "5H")
+    assert new.escorts[new.ids.index(queen)] == five
+
+
+# ---------------------------------------------------------------------------- §6.6 Black Heart edges
+def test_black_heart_after_a_diamond_swap_in_the_same_turn() -> None:
+    s = build_state(
+        BH, ["5S 9C 9C", "AH"], table=["3S 4S QD=5S"], table_credit=[1], opened=[False, True], scores=[200, 0]
+    )
+    qd = table_id(s, 0, "QD")
+    s = apply(s, DiamondSwap(0, qd, hand_ids(s, 0, "5S")[0]))
+    out = apply(s, meld(s, "9C 9C QD=9S"))
+    result = out.history[-1]
+    # a swap is not a play: the first play empties the hand (no chart needed); seat 0 has 5S and
+    # 9C 9C QD=9S on the table, seat 1 keeps 3S 4S and loses the Q♦, holding AH
+    assert result.detail == "Black Heart"
+    assert result.scores == (5 + (5 + 5 + 15) + 25 + 25 * 2, 5 + 5 - 15)
+
+
+def test_black_heart_for_a_player_below_zero() -> None:
+    s = build_state(
+        BH, ["8S", "AH"], table=["5S 6S 7S"], table_credit=[1], opened=[True, True], scores=[-40, 0]
+    )
+    result = apply(s, LayOff(0, hand_layoff(s, 0, 0, "8S"))).history[-1]
+    assert result.detail == "Black Heart" and result.scores == (5 + 25 + 50, 15 - 15)
