@@ -193,6 +193,8 @@ class TileModel:
         self.kept: dict[int, _Kept] = {}
         self.retrievals: list[_Retrieval] = []
         self.witnesses: list[_Witness] = []  # Rhine R4 witness melds
+        # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag)
+        self.claims: list[tuple[int, bool, int, Any]] = []
         self.open_value: list[LinearExpr] = []
         # opening_single_meld: one flag per new meld shape worth the opening points on its own
         self.single_open: list[IntVar] = []
@@ -823,9 +825,10 @@ class TileModel:
             m.add(outside + sum(hand_part) >= released)
             if self.use_witnesses and info.wild_count == 1 and families[_family(info)] == 1:
                 if info.kind == "run":
-                    self._run_witness(k, info, j, released)
+                    self._run_witness(k, info, j, released, split)
                 else:
-                    self._group_witness(k, info, released)
+                    self._group_witness(k, info, released, split)
+                continue
             standing: list[LinearExpr] = []
             if info.kind == "run":
                 for run in self.runs:
@@ -838,12 +841,42 @@ class TileModel:
                 m.add(sum(standing) >= split)
             else:
                 m.add(split == 0)
+        self._add_claims()
 
-    def _run_witness(self, k: int, info: MeldInfo, j: int, released: IntVar) -> None:
-        """R4 for a released run joker: one explicit run of its suit (any length, at most one
-        wild) holds the replacement natural at the joker's place and a natural neighbour from the
-        joker's old meld. Exact for the single joker of its suit: that meld of a legal table can
-        always be written this way, the rest of the table by the usual parts."""
+    def _add_claims(self) -> None:
+        """The witness melds' physical cards: a natural from a joker's old meld is one of that
+        meld's copies, a replacement one from elsewhere (another start meld or the hand), and no
+        copy serves two claims."""
+        m = self.model
+        copies = [
+            Counter(s.card for s, w in zip(info.slots, info.as_wild, strict=True) if not w)
+            for info in self.position.table
+        ]
+        by_source: dict[tuple[int, int], list[Any]] = {}
+        for card, own, k, flag in self.claims:
+            sources = [u for u, held in enumerate(copies) if held[card] and (u == k) == own]
+            if not own and self.hand_counts[card]:
+                sources.append(-1)  # the hand
+            if not sources:
+                m.add(flag == 0)
+                continue
+            if len(sources) == 1:
+                by_source.setdefault((card, sources[0]), []).append(flag)
+                continue
+            picks = [m.new_bool_var(f"cl{card}_{u}") for u in sources]
+            m.add(sum(picks) == flag)
+            for u, pick in zip(sources, picks, strict=True):
+                by_source.setdefault((card, u), []).append(pick)
+        for (card, u), flags in by_source.items():
+            cap = self.played_var(card) if u < 0 else copies[u][card]
+            m.add(sum(flags) <= cap)
+
+    def _run_witness(self, k: int, info: MeldInfo, j: int, released: IntVar, split: IntVar) -> None:
+        """R3/R4 for a run joker whose meld is broken: one explicit run of its suit (any
+        length, at most one wild) holds a natural neighbour from the joker's old meld and, at the
+        joker's place, the replacement natural (released) or the joker itself (kept, `split`).
+        A relaxation for the single joker of its suit: that meld of a legal table can always be
+        written this way, the rest of the table by the usual parts."""
         m = self.model
         suit = info.suit
         assert suit is not None
@@ -858,7 +891,7 @@ class TileModel:
         for p in range(low, high + 1):
             card = make_card(unrolled_rank(p), suit)
             inn[p] = m.new_bool_var(f"wi{k}_{p}")
-            m.add(inn[p] <= released)
+            m.add(inn[p] <= released + split)
             nat[p] = m.new_bool_var(f"wn{k}_{p}") if self.avail[card] else 0
             jok[p] = m.new_bool_var(f"wj{k}_{p}") if self.jokers else 0
             m.add(nat[p] + jok[p] == inn[p])
@@ -872,25 +905,37 @@ class TileModel:
             else:
                 m.add(begin >= inn[p])
             begins.append(begin)
-        m.add(sum(begins) == released)
-        m.add(sum(inn.values()) >= self.variant.min_meld * released)
+        m.add(sum(begins) == released + split)
+        m.add(sum(inn.values()) >= self.variant.min_meld * (released + split))
         m.add(sum(inn.values()) <= 13)
         wilds = [v for v in jok.values() if not isinstance(v, int)]
         if wilds:
             m.add(sum(wilds) <= max(self._wild_cap(13), 0))
             self.usage[JOKER].append(sum(wilds))
-        neighbours = [nat[p] for p in (at - 1, at + 1) if p in info.positions and p in nat]
-        if isinstance(nat.get(at, 0), int) or not neighbours:
+        sides = [p for p in (at - 1, at + 1) if p in info.positions and not isinstance(nat.get(p, 0), int)]
+        if isinstance(nat.get(at, 0), int):
             m.add(released == 0)
         else:
             m.add(nat[at] == released)
-            m.add(sum(neighbours) >= released)
+            self.claims.append((make_card(unrolled_rank(at), suit), False, k, released))
+        m.add(jok[at] == split)
+        if not sides:
+            m.add(released + split == 0)
+        else:
+            chosen = []
+            for p in sides:
+                beside = m.new_bool_var(f"wnb{k}_{p}")
+                m.add(beside <= nat[p])
+                chosen.append(beside)
+                self.claims.append((make_card(unrolled_rank(p), suit), True, k, beside))
+            m.add(sum(chosen) == released + split)
         self.witnesses.append(_Witness("run", suit, inn, nat, 0))
 
-    def _group_witness(self, k: int, info: MeldInfo, released: IntVar) -> None:
-        """R4 for a released group joker: one explicit group of its rank (at most one wild)
-        holding a natural copy from the joker's old meld and, in another slot, a natural of that
-        rank from outside it (the replacement: another table copy or one from the hand)."""
+    def _group_witness(self, k: int, info: MeldInfo, released: IntVar, split: IntVar) -> None:
+        """R3/R4 for a group joker whose meld is broken: one explicit group of its rank (at
+        most one wild) holding a natural copy from the joker's old meld and either, in another
+        slot, a natural of that rank from outside it (released: the replacement, another table
+        copy or one from the hand) or the joker (kept, `split`)."""
         m = self.model
         v = self.variant
         rank = info.rank
@@ -905,7 +950,7 @@ class TileModel:
                 continue
             ub = 1 if v.group_distinct_suits else self.avail[card]
             c = m.new_int_var(0, ub, f"wg{k}_{suit}")
-            m.add(c <= ub * released)
+            m.add(c <= ub * (released + split))
             counts[suit] = c
             self.usage[card].append(c)
             w = m.new_bool_var(f"wgw{k}_{suit}") if mine[card] else None
@@ -913,24 +958,21 @@ class TileModel:
             m.add(r + (w if w is not None else 0) <= c)
             if w is not None:
                 from_meld.append(w)
-            others = self.table_counts[card] - mine[card]
-            if others <= 0:
-                if self.hand_counts[card]:
-                    m.add(r <= self.played_var(card))
-                else:
-                    m.add(r == 0)
+                self.claims.append((card, True, k, w))
+            self.claims.append((card, False, k, r))
             replacement.append(r)
         total = sum(counts.values())
         jw: Any = m.new_bool_var(f"wgj{k}") if self.jokers else 0
         if not isinstance(jw, int):
-            m.add(jw <= released)
+            m.add(jw <= released + split)
+            m.add(jw >= split)
             self.usage[JOKER].append(jw)
-        m.add(total + jw >= v.min_meld * released)
-        m.add(total >= max(v.min_naturals_per_meld, 2) * released)
+        m.add(total + jw >= v.min_meld * (released + split))
+        m.add(total >= max(v.min_naturals_per_meld, 2) * (released + split))
         if v.group_max is not None:
             m.add(total + jw <= v.group_max)
-        m.add(sum(from_meld) >= released)
-        m.add(sum(replacement) >= released)
+        m.add(sum(from_meld) == released + split)
+        m.add(sum(replacement) == released)
         self.witnesses.append(_Witness("group", rank, {}, dict(counts), jw))
 
     def played_var(self, card: int) -> IntVar:
