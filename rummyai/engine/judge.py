@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice, permutations, product
+from itertools import combinations, islice, permutations, product
 from typing import Any
 
 from rummyai.cards import (
@@ -27,14 +27,16 @@ from rummyai.cards import (
 )
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
+from rummyai.engine.tile_moves import Candidate, candidate_melds, opening_combos, to_meld
 from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
 from rummyai.errors import DeckError, MeldError, RummyError, VariantError
-from rummyai.melds import analyze_meld
+from rummyai.melds import analyze_meld, opening_value
 from rummyai.variants import Variant, get_variant
 
 MAX_ASSIGNMENTS = 256
 MAX_MEANINGS = 64
 MAX_ASSIGNMENTS_WITH_MEANINGS = 16
+MAX_QUALIFYING_TRIES = 400
 
 TableText = str | Sequence[str | Sequence[str]]
 
@@ -76,8 +78,8 @@ def judge_play(
     if not rules.tile_style:
         raise VariantError(f"{rules.id} is not a tile-style variant; the judge rates table rearrangements")
     hand_cards = parse_cards(hand)
-    start = parse_table(table)
-    final = parse_table(new_table)
+    start = [_normalize(rules, m) for m in parse_table(table)]
+    final = [_normalize(rules, m) for m in parse_table(new_table)]
     _check_deck(rules, hand_cards, start, final)
     for k, meld in enumerate(start):
         try:
@@ -90,6 +92,7 @@ def judge_play(
     )
     hand_ids = [ids.take(c) for c in hand_cards]
     first: Violation | None = None
+    layouts: list[tuple[TableMeld, ...]] = []
     for new in _layouts(rules, start_melds, hand_ids, final):
         if isinstance(new, Violation):
             return Judgement(False, rule=new.rule, reason=new.reason)
@@ -97,8 +100,137 @@ def judge_play(
         if check.violation is None:
             return _legal(rules, check)
         first = first or check.violation
+        layouts.append(new)
     assert first is not None
+    if not opened and _qualifies_inside_turn(rules) and first.rule == sections(rules).opening:
+        check = _search_qualifying(rules, start_melds, hand_ids, layouts, first)
+        if check.violation is None:
+            return _legal(rules, check)
+        first = check.violation
     return Judgement(False, rule=first.rule, reason=first.reason)
+
+
+def _normalize(variant: Variant, meld: tuple[Slot, ...]) -> tuple[Slot, ...]:
+    """Write a meld's meanings in the one form the engine keeps (§7.1).
+
+    A natural card stating itself (``8C=8C``) plays as itself, so its meaning is dropped; a run
+    wild given a rank only (``JK=T`` in a club run) takes the run's suit. Melds that are not
+    valid are left as written, for the rules to reject with a reason.
+    """
+    if all(s.meaning is None for s in meld):
+        return meld
+    try:
+        info = analyze_meld(variant, meld)
+    except MeldError:
+        return meld
+    out = []
+    for s in meld:
+        if s.meaning is not None and not variant.is_wild(s.card):
+            s = Slot(s.card, None, s.escort)  # "8C=8C": analyze_meld only accepts its own card here
+        elif s.meaning is not None and s.meaning.suit is None and info.kind == "run":
+            s = Slot(s.card, Meaning(s.meaning.rank, info.suit), s.escort)
+        out.append(s)
+    return tuple(out)
+
+
+def _qualifies_inside_turn(variant: Variant) -> bool:
+    """Whether a player qualifies and then plays on under the manipulation rules that turn (§1.4)."""
+    return bool(variant.manipulation) and not variant.opening_turn_exclusive
+
+
+def _search_qualifying(
+    variant: Variant,
+    start: tuple[TableMeld, ...],
+    hand: list[int],
+    layouts: list[tuple[TableMeld, ...]],
+    default: Violation,
+) -> PlayCheck:
+    """Rhine §1.4 engine form: SOME qualifying melds from the played hand cards, then R1-R5.
+
+    The qualifying melds need not survive as melds of the new table: once on the table they may
+    be extended, merged or split in the same turn. `check_play` alone only tries new melds made
+    wholly of hand cards, so this tries smaller qualifying melds. Under the basic rule a 3-card
+    natural meld is enough (any larger one holds one, and a smaller start meld constrains R5
+    less); under the 30-point rule, hand-card parts of the new melds and hand melds are combined.
+    """
+    start_ids = {i for m in start for i in m.ids}
+    first: Violation | None = None
+    tries = 0
+    for new in layouts:
+        placed = {i for m in new for i in m.ids} - start_ids
+        played = [i for i in hand if i in placed]
+        for opening in _qualifying_sets(variant, played, new):
+            tries += 1
+            if tries > MAX_QUALIFYING_TRIES:
+                return PlayCheck(first or default)
+            check = check_play(variant, start, hand, new, False, opening)
+            if check.violation is None:
+                return check
+            first = first or check.violation
+    if _has_hand_meld(start_ids, hand, layouts[0]):
+        # the plain search judged a new meld of hand cards as the qualifying play: its verdict
+        # names the problem a player sees ("worth 27", "no wild"), so it stands
+        return PlayCheck(default)
+    return PlayCheck(first or default)
+
+
+def _has_hand_meld(start_ids: set[int], hand: list[int], new: tuple[TableMeld, ...]) -> bool:
+    """Whether some new meld is made wholly of hand cards."""
+    mine = set(hand) - start_ids
+    return any(set(m.ids) <= mine for m in new)
+
+
+def _qualifying_sets(
+    variant: Variant, played: list[int], new: tuple[TableMeld, ...]
+) -> Iterator[tuple[TableMeld, ...]]:
+    """Qualifying plays (§1.4, §1.7 variation 1) made of the played hand cards."""
+    deck = variant.deck
+    where = {i: k for k, m in enumerate(new) for i in m.ids}
+    if variant.opening == "natural_meld":
+        naturals = [i for i in played if not variant.is_wild(deck[i])]
+        seen: set[tuple[tuple[int, int], ...]] = set()
+        for trio in combinations(naturals, variant.opening_min_naturals):
+            # copies of one card in one new meld are interchangeable for R1-R5
+            key = tuple(sorted((deck[i], where[i]) for i in trio))
+            if key in seen:
+                continue
+            seen.add(key)
+            meld = TableMeld(tuple(sorted(trio, key=lambda i: sort_key(deck[i]))), (None,) * len(trio))
+            try:
+                analyze_meld(variant, meld.slots(deck))
+            except MeldError:
+                continue
+            yield (meld,)
+        return
+    cands = _hand_parts(variant, played, new) + candidate_melds(variant, played)
+    for combo in opening_combos(variant, played, cands):
+        pools: dict[int, list[int]] = defaultdict(list)
+        for i in reversed(played):
+            pools[deck[i]].append(i)
+        yield tuple(to_meld(c, pools) for c in combo)
+
+
+def _hand_parts(variant: Variant, played: list[int], new: tuple[TableMeld, ...]) -> list[Candidate]:
+    """The played hand cards of each new meld, where they make a meld by themselves."""
+    deck = variant.deck
+    mine = set(played)
+    out: list[Candidate] = []
+    for meld in new:
+        part = [(i, m) for i, m in zip(meld.ids, meld.meanings, strict=True) if i in mine]
+        if len(part) == len(meld.ids) or len(part) < variant.min_meld:
+            continue
+        slots = tuple(Slot(deck[i], m) for i, m in part)
+        try:
+            info = analyze_meld(variant, slots)
+        except MeldError:
+            continue
+        wilds = sum(info.as_wild)
+        out.append(
+            Candidate(
+                tuple(s.card for s in slots), tuple(m for _, m in part), wilds, opening_value(variant, info)
+            )
+        )
+    return sorted(out, key=lambda c: -c.value)
 
 
 def _legal(variant: Variant, check: PlayCheck) -> Judgement:
