@@ -287,6 +287,7 @@ def _meld(w: Work, meld: TableMeld, bundle: _Bundle | None) -> None:
     for i in ids:
         if i not in w.hand:
             raise fail(v, "turn", f"card id {i} is not in the hand")
+    _meanings_stated(w, meld, set(meld.ids))
     normalized, info = normalize(v, meld, (seat,) * len(meld.ids))
     if not w.opened[seat]:
         req = requirement(v, w.scores[seat])
@@ -318,11 +319,25 @@ def _layoff(w: Work, move: LayOff, bundle: _Bundle | None) -> None:
             raise fail(v, "opening", "lay-offs are allowed only after the opening")
     if not 0 <= move.target < len(w.table):
         raise fail(v, "turn", f"no table meld {move.target}")
+    _meanings_stated(w, move.meld, set(move.meld.ids) - set(w.table[move.target].ids))
     normalized, _, added = check_layoff(v, w.table[move.target], move.meld, w.hand, seat)
     _take_from_hand(w, added)
     w.table[move.target] = normalized
     w.credited[seat] += ids_value(v, added)
     _placed(w, added)
+
+
+def _meanings_stated(w: Work, meld: TableMeld, new: set[int]) -> None:
+    """Palace §4.3/§4.8.3: where swaps bind a joker to its meaning (`swap_exact`), every joker put
+    down states it: an exact card in a run (``JK=9H``), at least the rank in a group (``JK=9``)."""
+    v = w.variant
+    if v.joker_policy != "swap_exact" or len(meld.meanings) != len(meld.ids):
+        return
+    for i, meaning in zip(meld.ids, meld.meanings, strict=True):
+        if i in new and meaning is None and v.always_wild(v.deck[i]):
+            raise fail(
+                v, "meld", f"the meaning of {w.token(i)} must be stated (JK=9H in a run, JK=9 in a group)"
+            )
 
 
 def plays_freely(w: Work) -> bool:

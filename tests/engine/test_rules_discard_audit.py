@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from rummyai.cards import parse_card
+from rummyai.cards import Meaning, parse_card
 from rummyai.engine.discard import (
     DeclineKnock,
     DiamondSwap,
@@ -306,7 +306,7 @@ def test_palace_joker_swap_later_in_the_opening_turn() -> None:
     joker = next(i for i, m in zip(table.ids, table.meanings, strict=True) if m and m.rank == 10)
     ten = hand_ids(s, 0, "TH")[0]
     base = hand_meld(s, 0, "5C 6C")
-    place = MeldCards(replace(base, ids=(*base.ids, joker), meanings=(None, None, None)))
+    place = MeldCards(replace(base, ids=(*base.ids, joker), meanings=(None, None, Meaning(7, 3))))  # JK=7C
     assert rule_of(s, JokerSwap(0, joker, ten, place)) == "4.5"  # not before the first meld
     s = apply(s, meld(s, "TS JS QS"))
     assert rule_of(s, JokerSwap(0, joker, ten, place)) is None
@@ -497,3 +497,19 @@ def test_black_heart_for_a_player_below_zero() -> None:
     )
     result = apply(s, LayOff(0, hand_layoff(s, 0, 0, "8S"))).history[-1]
     assert result.detail == "Black Heart" and result.scores == (5 + 25 + 50, 15 - 15)
+
+
+# ---------------------------------------------------------------------------- §4.3/§4.8.3 stated joker meanings
+def test_palace_every_joker_put_down_states_its_meaning() -> None:
+    s = build_state("rummy-palace", ["5H 6H JK JK 4C 4S 9D", "2C"], table=["7S 8S 9S"])
+    assert rule_of(s, meld(s, "5H 6H JK")) == "4.3"  # 4H or 7H: not stated
+    assert rule_of(s, meld(s, "5H 6H JK=7H")) is None
+    assert rule_of(s, meld(s, "4C 4S JK")) == "4.3"
+    assert rule_of(s, meld(s, "4C 4S JK=4")) is None  # a group joker states its rank
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "JK"))) == "4.3"
+    after = apply(s, LayOff(0, hand_layoff(s, 0, 0, "JK=TS")))
+    table = after.round.table[0]
+    assert [m for m in table.meanings if m is not None] == [hand_meld(s, 0, "JK=TS").meanings[0]]
+    # the standard game and Black Heart have no jokers to state (diamonds are resolved from the meld)
+    bh = build_state(BH, ["7S 7C JD 9C", "5S"], opened=[True, True])
+    assert rule_of(bh, meld(bh, "7S 7C JD")) is None

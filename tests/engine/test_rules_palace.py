@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from rummyai.cards import JOKER, parse_card
+from rummyai.cards import JOKER, Meaning, parse_card
 from rummyai.engine.discard import (
     DeclineKnock,
     Discard,
@@ -25,6 +25,7 @@ from rummyai.engine.game import apply, legal_moves, validate
 from rummyai.melds import opening_value
 
 FAMILY = DiscardFamily()
+SEVEN_C, QUEEN_C = Meaning(7, 3), Meaning(12, 3)  # stated joker meanings 7♣ and Q♣
 
 
 def rule_of(state, move) -> str | None:
@@ -112,7 +113,9 @@ def test_jokers_may_not_outnumber_naturals() -> None:
     assert rule_of(s, meld(s, "JK=7H JK=8H 9H")) == "4.3"
     # the seed's two-joker melds
     assert rule_of(s, meld(s, "9H JK=TH JK=JH QH")) is None
-    assert rule_of(s, meld(s, "3H 3D JK JK")) is None
+    assert rule_of(s, meld(s, "3H 3D JK=3 JK=3")) is None
+    # §4.3/§4.8.3: every joker's meaning is stated (at least the rank in a group)
+    assert rule_of(s, meld(s, "3H 3D JK JK")) == "4.3"
 
 
 def test_jokers_le_naturals_after_a_layoff() -> None:
@@ -146,7 +149,7 @@ def test_opening_ace_values() -> None:
 
 def test_jack_queen_joker_ace_is_worth_41() -> None:
     s = build_state("rummy-palace", ["JH QH JK AH 5C", "2C"], opened=[False, True])
-    move = meld(s, "JH QH JK AH")
+    move = meld(s, "JH QH JK=KH AH")
     info = analyze(s.variant, move.meld)
     assert info.meant(2) == parse_card("KH")
     assert opening_value(s.variant, info) == 41
@@ -209,7 +212,9 @@ def test_joker_swap_with_the_exact_card_and_replacing_the_joker() -> None:
     ten = hand_ids(s, 0, "TH")[0]
     place = MeldCards(
         replace(
-            hand_meld(s, 0, "5C 6C"), ids=(*hand_meld(s, 0, "5C 6C").ids, joker), meanings=(None, None, None)
+            hand_meld(s, 0, "5C 6C"),
+            ids=(*hand_meld(s, 0, "5C 6C").ids, joker),
+            meanings=(None, None, SEVEN_C),
         )
     )
     swap = JokerSwap(0, joker, ten, place)
@@ -225,7 +230,11 @@ def test_joker_swap_needs_the_first_meld() -> None:
     s = _swap_state(opened=False)
     joker = _joker(s, 0, 10)
     place = MeldCards(
-        replace(hand_meld(s, 0, "5C 6C"), ids=(*hand_meld(s, 0, "5C 6C").ids, joker), meanings=(None,) * 3)
+        replace(
+            hand_meld(s, 0, "5C 6C"),
+            ids=(*hand_meld(s, 0, "5C 6C").ids, joker),
+            meanings=(None, None, SEVEN_C),
+        )
     )
     assert rule_of(s, JokerSwap(0, joker, hand_ids(s, 0, "TH")[0], place)) == "4.5"
 
@@ -237,7 +246,11 @@ def test_swapped_joker_must_return_to_the_table() -> None:
     # a valid lay-off that leaves the swapped joker in the hand is refused
     keeps_joker = LayOff(1, hand_layoff(s, 0, 1, "4D"))
     assert rule_of(s, JokerSwap(0, joker, ten, keeps_joker)) == "4.5"
-    with_joker = replace(keeps_joker.meld, ids=(*keeps_joker.meld.ids[:-1], joker))
+    with_joker = replace(
+        keeps_joker.meld,
+        ids=(*keeps_joker.meld.ids[:-1], joker),
+        meanings=(*keeps_joker.meld.meanings[:-1], Meaning(4, None)),
+    )
     # laid off into 4C 4S JK instead: two jokers beside two naturals is allowed
     assert rule_of(s, JokerSwap(0, joker, ten, LayOff(1, with_joker))) is None
 
@@ -248,12 +261,16 @@ def test_group_joker_either_missing_suit() -> None:
         joker = _joker(s, 0)
         place = LayOff(
             1,
-            replace(s.round.table[1], ids=(*s.round.table[1].ids, joker), meanings=(None, None, None, None)),
+            replace(
+                s.round.table[1], ids=(*s.round.table[1].ids, joker), meanings=(None, None, None, QUEEN_C)
+            ),
         )
         assert rule_of(s, JokerSwap(0, joker, hand_ids(s, 0, suit)[0], place)) is None, suit
     s = build_state("rummy-palace", ["4C 7C 2D", "2C"], table=["4C 4S JK", "9C TC JC"])
     joker = _joker(s, 0)
-    place = LayOff(1, replace(s.round.table[1], ids=(*s.round.table[1].ids, joker), meanings=(None,) * 4))
+    place = LayOff(
+        1, replace(s.round.table[1], ids=(*s.round.table[1].ids, joker), meanings=(None,) * 3 + (QUEEN_C,))
+    )
     assert rule_of(s, JokerSwap(0, joker, hand_ids(s, 0, "4C")[0], place)) == "4.5"
 
 
