@@ -673,22 +673,27 @@ def opening_moves(v: Variant, req: Requirement, hand: list[int], must: int | Non
 
 def open_then_place(
     w: Work, req: Requirement, card: int, limit: int = 2
-) -> list[tuple[tuple[TableMeld, ...], MeldCards | LayOff]]:
-    """Openings made without hand card `card`, each with a play of `card` that follows in the same
-    turn (a lay-off, possibly onto the new melds, or a further meld): after the opening anything
-    goes (§6.4), so a committed card need not be part of the opening bundle itself."""
+) -> list[tuple[tuple[TableMeld, ...], tuple[MeldCards | LayOff, ...]]]:
+    """Openings made without hand card `card`, each with the plays that put `card` down later in
+    the same turn (a lay-off, possibly onto the new melds and after laying off the cards between,
+    or a further meld): after the opening anything goes (§6.4), so a committed card need not be
+    part of the opening bundle itself."""
     v, seat = w.variant, w.turn
     rest = [c for c in w.hand if c != card]
-    out: list[tuple[tuple[TableMeld, ...], MeldCards | LayOff]] = []
+    out: list[tuple[tuple[TableMeld, ...], tuple[MeldCards | LayOff, ...]]] = []
     for bundle in opening_bundles(v, req, meld_candidates(v, rest), limit=4):
         used = {i for m in bundle for i in m.all_ids()}
         left = [c for c in w.hand if c not in used]
         table = [*w.table, *bundle]
-        follow: list[MeldCards | LayOff] = [
-            LayOff(t, m) for t, m in layoff_candidates(v, left, table, seat, must=card)[:1]
+        follow: list[tuple[MeldCards | LayOff, ...]] = [
+            (LayOff(t, m),) for t, m in layoff_candidates(v, left, table, seat, must=card)[:1]
         ]
-        follow.extend(MeldCards(m) for m, _ in meld_candidates(v, left, must=card, limit=1)[:1])
-        out.extend((bundle, play) for play in follow[:1])
+        follow.extend((MeldCards(m),) for m, _ in meld_candidates(v, left, must=card, limit=1)[:1])
+        if not follow:
+            chain = layoff_chain(v, left, table, seat, card)
+            if chain:
+                follow.append(tuple(LayOff(t, m) for t, m in chain))
+        out.extend((bundle, plays) for plays in follow[:1])
         if len(out) >= limit:
             break
     return out
@@ -774,8 +779,8 @@ def placements(w: Work, card: int, limit: int = 2) -> list[Placement]:
     for move in opening_moves(v, req, w.hand, card)[:limit]:
         assert isinstance(move, MeldCards | Opening)
         out.append(move)
-    for bundle, play in open_then_place(w, req, card, limit=limit - len(out)):
-        out.append(Opening((*(MeldCards(m) for m in bundle), play)))
+    for bundle, plays in open_then_place(w, req, card, limit=limit - len(out)):
+        out.append(Opening((*(MeldCards(m) for m in bundle), *plays)))
     return out
 
 

@@ -513,3 +513,30 @@ def test_palace_every_joker_put_down_states_its_meaning() -> None:
     # the standard game and Black Heart have no jokers to state (diamonds are resolved from the meld)
     bh = build_state(BH, ["7S 7C JD 9C", "5S"], opened=[True, True])
     assert rule_of(bh, meld(bh, "7S 7C JD")) is None
+
+
+def test_take_legal_through_an_opening_then_a_chain_of_layoffs() -> None:
+    # §5.2 with §6.4: open with 4C 4S 4H, then 8S and the committed 9S go onto 5S 6S 7S
+    def position(hand: str) -> GameState:
+        return build_state(
+            BH,
+            [hand, "2S 3S"],
+            table=["5S 6S 7S"],
+            table_credit=[1],
+            discard="9S",
+            phase="draw",
+            opened=[False, True],
+            scores=[50, 0],
+        )
+
+    s = position("4C 4S 4H 8S 9C")
+    assert rule_of(s, TakeDiscard(0)) is None
+    s = apply(s, TakeDiscard(0))
+    while any(c in s.round.hands[0] for c in s.round.family_data.committed):
+        plays = [m for m in legal_moves(s) if not isinstance(m, Discard)]
+        assert plays
+        s = apply(s, plays[0])
+    assert s.round.opened[0] and kinds(s, s.round.hands[0]) == cards("9C")
+    assert kinds(s, s.round.table[0].ids) == cards("5S 6S 7S 8S 9S")
+    assert s.round.credited == (15 + 10, 15)
+    assert rule_of(position("4C 4S 4H 8C 9C"), TakeDiscard(0)) == "5.2"
