@@ -44,7 +44,7 @@ _SECTIONS: dict[str, dict[str, str]] = {
         "meld": "6.3",
         "opening": "6.4",
         "swap": "6.5",
-        "end": "6.6",
+        "end": "5.4",  # §6.7.9: a deal ends (draw pile empty) as in the standard game
         "knock": "5.2",
         "escort": "6.2",
     },

@@ -540,3 +540,17 @@ def test_take_legal_through_an_opening_then_a_chain_of_layoffs() -> None:
     assert kinds(s, s.round.table[0].ids) == cards("5S 6S 7S 8S 9S")
     assert s.round.credited == (15 + 10, 15)
     assert rule_of(position("4C 4S 4H 8C 9C"), TakeDiscard(0)) == "5.2"
+
+
+def test_black_heart_empty_draw_pile_ends_the_deal_as_in_standard() -> None:
+    # §6.7.9 -> §5.4: take from the row or end the deal; played minus held, no bonus
+    s = build_state(
+        BH, ["7H 8H 2C", "3S"], table=["5S 6S 7S"], table_credit=[1], discard="9H", stock="", phase="draw"
+    )
+    assert rule_of(s, DrawStock()) == "5.2"
+    assert TakeDiscard(0) in legal_moves(s) and EndDeal() in legal_moves(s)
+    result = apply(s, EndDeal()).history[-1]
+    assert result.reason == "stock_exhausted" and result.winner is None
+    assert result.scores == (-15, 15 - 5)
+    s2 = build_state(BH, ["7H 8H 2C", "3S"], discard="9H", stock="4C", phase="draw")
+    assert rule_of(s2, EndDeal()) == "5.4"
