@@ -554,3 +554,24 @@ def test_black_heart_empty_draw_pile_ends_the_deal_as_in_standard() -> None:
     assert result.scores == (-15, 15 - 5)
     s2 = build_state(BH, ["7H 8H 2C", "3S"], discard="9H", stock="4C", phase="draw")
     assert rule_of(s2, EndDeal()) == "5.4"
+
+
+def test_escorts_are_not_core_cards_and_come_from_the_players_hand() -> None:
+    s = build_state(BH, ["QS 2H KS 3H AS 9C", "4H 5S"], table=["9S TS JS/6H"], opened=[True, True])
+    # two core cards and two escorts are not a meld of three
+    assert rule_of(s, meld(s, "QS/2H KS/3H")) in ("6.2", "6.3")
+    assert rule_of(s, meld(s, "QS/2H KS/3H AS")) is None
+    other_heart = hand_ids(s, 1, "4H")[0]
+    queen = hand_ids(s, 0, "QS")[0]
+    old = s.round.table[0]
+    borrowed = replace(
+        old, ids=(*old.ids, queen), meanings=(*old.meanings, None), escorts=(*old.escorts, other_heart)
+    )
+    assert rule_of(s, LayOff(0, borrowed)) == "5.2"  # the escort is not in the player's hand
+
+
+def test_royale_as_a_black_heart() -> None:
+    s = build_state(BH, ["JD QD KD", "AH", "2C"], opened=[False, True, True], scores=[400, 0, 0])
+    result = apply(s, meld(s, "JD QD KD")).history[-1]
+    assert result.detail == "Black Heart"
+    assert result.scores == (150 + 25 + 25 * 3, -15, -5)
