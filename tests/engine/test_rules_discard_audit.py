@@ -575,3 +575,22 @@ def test_royale_as_a_black_heart() -> None:
     result = apply(s, meld(s, "JD QD KD")).history[-1]
     assert result.detail == "Black Heart"
     assert result.scores == (150 + 25 + 25 * 3, -15, -5)
+
+
+def test_take_for_a_meld_with_cards_taken_after_it() -> None:
+    # §5.2: the hand plus the cards taken: 8H is played with 7H from hand and 9H taken with it
+    s = build_state("standard", ["7H 2C", "3D"], discard="KS 8H 9H", phase="draw")
+    assert rule_of(s, TakeDiscard(1)) is None
+    s = apply(s, TakeDiscard(1))
+    assert rule_of(s, meld(s, "7H 8H 9H")) is None
+    s2 = build_state("standard", ["7C 2C", "3D"], discard="KS 8H 9H", phase="draw")
+    assert rule_of(s2, TakeDiscard(1)) == "5.2"
+
+
+def test_palace_group_jokers_take_missing_suits_only() -> None:
+    s = build_state("rummy-palace", ["4C 4S JK 9D", "2C"])
+    assert rule_of(s, meld(s, "4C 4S JK=4C")) == "4.3"
+    assert rule_of(s, meld(s, "4C 4S JK=4D")) is None
+    s = build_state("rummy-palace", ["JK 9D", "2C"], table=["4C 4S JK=4"])
+    after = apply(s, LayOff(0, hand_layoff(s, 0, 0, "JK=4")))  # 2 jokers beside 2 naturals
+    assert len(after.round.table[0].ids) == 4
