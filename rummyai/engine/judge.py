@@ -93,12 +93,19 @@ def judge_play(
     hand_ids = [ids.take(c) for c in hand_cards]
     first: Violation | None = None
     layouts: list[tuple[TableMeld, ...]] = []
+    sec = sections(rules)
+    doomed: set[tuple[tuple[Meaning | None, ...], ...]] = set()
     for new in _layouts(rules, start_melds, hand_ids, final):
         if isinstance(new, Violation):
             return Judgement(False, rule=new.rule, reason=new.reason)
+        meanings = tuple(m.meanings for m in new)
+        if meanings in doomed:
+            continue  # same kinds and meanings: another copy assignment cannot make a meld valid
         check = check_play(rules, start_melds, hand_ids, new, opened)
         if check.violation is None:
             return _legal(rules, check)
+        if check.violation.rule in (sec.conservation, sec.validity):
+            doomed.add(meanings)
         first = first or check.violation
         layouts.append(new)
     assert first is not None
