@@ -434,3 +434,53 @@ def test_cli_jsonl_answers_bad_lines_without_traceback(
     assert "error" in answers[4]
     assert answers[5]["rule"] == "1.5 R1"
     assert "Traceback" not in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ more joker cases
+def test_1_8_8_hand_joker_bridging_two_table_melds() -> None:
+    # the joker's meld holds naturals of two start melds, so no single start meld covers it (R5)
+    new = legal("JK", "JK", "5H 6H 7H | 9H TH JH", "5H 6H 7H JK 9H TH JH")
+    assert new == [["5H", "6H", "7H", "JK=8H", "9H", "TH", "JH"]]
+
+
+def test_1_5_hand_joker_with_a_natural_taken_from_another_meld() -> None:
+    legal("JK", "JK", "5S 5H 5D | 5C 6C 7C 8C", "6C 7C 8C | 5S 5H 5D 5C JK")
+
+
+def test_1_7_wild_two_at_the_two_position_is_never_replaced() -> None:
+    # a joker meaning 2S needs a natural 2S; under wild twos every 2 is a wild (R4)
+    illegal("1.5 R4", "2S", "2S QH QD", "AS JK 3S", "AS 2S 3S | QH QD JK", options=TWOS)
+    legal("2S QH QD", "2S QH QD", "AS JK 3S", "AS 2S 3S | QH QD JK")  # without the option
+
+
+def test_1_7_group_wild_two_released_by_a_natural_of_its_rank() -> None:
+    legal("5C QH QD", "5C QH QD", "5S 5H 2C", "5S 5H 5C | QH QD 2C", options=TWOS)
+    illegal("1.5 R4", "5", "QH QD", "5S 5H 5D 2C", "5S 5H 5D | QH QD 2C", options=TWOS)
+
+
+# ------------------------------------------------------------------ §1.1, §1.6 game frame
+def test_1_1_deck_order_and_player_limits() -> None:
+    from rummyai.cards import card_str
+    from rummyai.engine import new_match
+    from rummyai.errors import RummyError
+
+    deck = get_variant(V).deck
+    assert [card_str(deck[i]) for i in (0, 12, 13, 51, 52, 103, 104, 107)] == [
+        "AS", "KS", "AH", "KC", "AS", "KC", "JK", "JK",
+    ]  # fmt: skip
+    with pytest.raises(RummyError, match="2 to 6"):
+        new_match(V, 1, seed=0)
+    big = new_match(V, 10, seed=0, options={"extra_packs": 1})
+    assert len(big.round.stock) == 162 - 100
+    with pytest.raises(RummyError, match="2 to 10"):
+        new_match(V, 11, seed=0, options={"extra_packs": 1})
+
+
+def test_1_6_tied_lowest_totals_share_the_win() -> None:
+    from rummyai.engine.game import match_winners
+    from rummyai.engine.state import RoundResult
+
+    variant = get_variant(V)
+    history = (RoundResult(None, (0, 0, 0), "stock_exhausted"),) * 10
+    assert match_winners(variant, (30, -20, -20), history) == (1, 2)
+    assert match_winners(variant, (30, -20, -20), history[:9]) == ()  # 10 rounds are played
