@@ -54,6 +54,8 @@ class DiscardData:
     table this turn; `locked`: ids that may not be discarded this turn; `fresh`: the player had
     made no play this round before this turn; `opened_now`/`played_now`: they opened / played
     this turn; `knock_queue`: seats still to be asked (Palace `knocking`), `next_turn` plays after.
+    `escort_credit`: (escort id, seat) for table escorts credited to another seat than the core
+    card they escort (its diamond was swapped out by someone else, §6.5); kept for the round.
     """
 
     phase: Phase = "draw"
@@ -65,6 +67,7 @@ class DiscardData:
     played_now: bool = False
     knock_queue: tuple[int, ...] = ()
     next_turn: int = 0
+    escort_credit: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass
@@ -462,6 +465,7 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
             escorts=put(escorts, k, escort),
         )
         credit_seat = old.credit[k] if old.credit else -1
+        kept_escort = escorts[k] if new_escort is None else None
     elif d in escorts:
         k = escorts.index(d)
         if rule is None or kind not in rule.escorts or v.is_wild(kind):
@@ -469,7 +473,8 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
         if move.escort is not None:
             raise fail(v, "swap", "no new escort is needed for this swap")
         new = replace(old, escorts=put(escorts, k, r))
-        credit_seat = old.credit[k] if old.credit else -1
+        credit_seat = dict(w.data.escort_credit).get(d, old.credit[k] if old.credit else -1)
+        kept_escort = None
     else:
         raise fail(v, "swap", f"{w.token(d)} is not in table meld {move.target}")
     # §6.5 credit: the swapper is credited with c; when only an escort is replaced, the core card
@@ -495,13 +500,27 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
     committed = tuple(c for c in w.data.committed if c not in gained)
     if must_place:
         committed = (*committed, d)
-    w.data = replace(w.data, committed=committed)
+    w.data = replace(
+        w.data, committed=committed, escort_credit=_escort_credit(w, d, kept_escort, credit_seat)
+    )
     if move.place is not None:
         _placement(w, move.place)
     if must_place and d in w.hand:
         raise fail(
             v, "swap", f"{w.token(d)} must be placed again at once: the replacement was the committed card"
         )
+
+
+def _escort_credit(w: Work, d: int, kept: int | None, placer: int) -> tuple[tuple[int, int], ...]:
+    """The round's escort credits after diamond `d` left the table: an escort `kept` on the table
+    while its core diamond went stays credited to whoever placed it (`placer` of that core card,
+    unless recorded otherwise), now that the core slot is the swapper's; `d` needs no entry."""
+    credits = dict(w.data.escort_credit)
+    credits.pop(d, None)
+    wild = kept is not None and w.variant.is_wild(w.variant.deck[kept])  # only a diamond moves again
+    if kept is not None and wild and kept not in credits and placer >= 0 and placer != w.turn:
+        credits[kept] = placer
+    return tuple(sorted(credits.items()))
 
 
 def _target(w: Work, index: int) -> TableMeld:
@@ -562,14 +581,18 @@ def _end_turn(w: Work) -> None:
         queue = tuple(s for s in order if s != seat and w.opened[s])
         if queue:
             w.turn = queue[0]
-            w.data = DiscardData(phase="knock", knock_queue=queue, next_turn=q)
+            w.data = DiscardData(
+                phase="knock", knock_queue=queue, next_turn=q, escort_credit=w.data.escort_credit
+            )
             return
     _start_turn(w, q)
 
 
 def _start_turn(w: Work, seat: int) -> None:
     w.turn = seat
-    w.data = DiscardData(phase="draw", fresh=not w.played[seat], next_turn=seat)
+    w.data = DiscardData(
+        phase="draw", fresh=not w.played[seat], next_turn=seat, escort_credit=w.data.escort_credit
+    )
     if not w.stock and w.variant.stock_out == "recycle_then_void":
         _recycle(w)
         if not w.stock:

@@ -594,3 +594,16 @@ def test_palace_group_jokers_take_missing_suits_only() -> None:
     s = build_state("rummy-palace", ["JK 9D", "2C"], table=["4C 4S JK=4"])
     after = apply(s, LayOff(0, hand_layoff(s, 0, 0, "JK=4")))  # 2 jokers beside 2 naturals
     assert len(after.round.table[0].ids) == 4
+
+
+def test_a_diamond_escort_left_behind_stays_credited_to_its_placer() -> None:
+    # seat 0 placed TS JS/2H QD=QS/JD; seat 1 swaps the Q♦ for QS (the J♦ escort stays with it);
+    # seat 2 then swaps the J♦ escort for 4H: the J♦ leaves seat 0's credit, not seat 1's
+    s = build_state(BH, ["9C 8C", "QS 9S", "4H 5S"], table=["TS JS/2H QD=QS/JD"], table_credit=[0], turn=1)
+    s = apply(s, DiamondSwap(0, table_id(s, 0, "QD"), hand_ids(s, 1, "QS")[0]))
+    assert s.round.credited == (50 - 15, 10, 0)
+    s = apply(apply(s, Discard(hand_ids(s, 1, "9S")[0])), DrawStock())
+    assert s.round.turn == 2
+    s = apply(s, DiamondSwap(0, table_id(s, 0, "JD"), hand_ids(s, 2, "4H")[0]))
+    assert s.round.credited == (35 - 10, 10, 5)
+    assert sum(s.round.credited) == 10 + (10 + 5) + (10 + 5)  # TS, JS/2H, QS/4H on the table
