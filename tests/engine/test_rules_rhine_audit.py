@@ -484,3 +484,20 @@ def test_1_6_tied_lowest_totals_share_the_win() -> None:
     history = (RoundResult(None, (0, 0, 0), "stock_exhausted"),) * 10
     assert match_winners(variant, (30, -20, -20), history) == (1, 2)
     assert match_winners(variant, (30, -20, -20), history[:9]) == ()  # 10 rounds are played
+
+
+def test_1_8_3_canasta_points_count_wilds_as_represented_never_50() -> None:
+    both = {**POINTS, **CANASTA}
+    legal("QS KS JK", "QS KS JK", "", "QS KS JK=AS", opened=False, options=both)  # 10 + 10 + 20
+    illegal("1.4", "15", "5S 6S JK", "", "5S 6S JK=7S", opened=False, options=both)  # not 5 + 5 + 50
+    assert get_variant(V, CANASTA).hand_value(parse_card("2D")) == 5  # twos are 5 unless wild
+
+
+def test_1_4_qualified_player_lays_off_on_the_next_turn() -> None:
+    state = position(V, ["7H 8H 9H TH AS", "AC KD"], "", opened=False, stock="2S 3S 4D")
+    state = apply(state, play_from_text(state, "7H 8H 9H"))
+    assert state.round.opened == (True, False) and not state.history
+    state = apply(state, Draw())  # seat 1
+    play = play_from_text(state, "7H 8H 9H TH")
+    assert validate(state, play) is None  # a lay-off alone is fine once qualified
+    assert len(apply(state, play).round.hands[0]) == 1  # AS left
