@@ -117,7 +117,7 @@ class _Witness:
 
 def _family(info: MeldInfo) -> tuple[str, int | None]:
     """The melds a wild of this start meld could be witnessed in: runs of its suit, groups of
-    its rank."""
+    its rank (jokers of one family may share a witness meld)."""
     return (info.kind, info.suit if info.kind == "run" else info.rank)
 
 
@@ -144,6 +144,8 @@ class TileModel:
         self.safe = safe or safe_fixed
         # Rhine R4 witness melds (`_run_witness`): a tighter relaxation, built for the repair only
         self.use_witnesses = witnesses
+        # Rhine qualifying melds claim played cards only (the safe models keep them whole)
+        self.virtual_qualify = not self.safe
         self.safe_fixed = safe_fixed
         self.committed = list(committed)
         self.taken = taken
@@ -793,14 +795,14 @@ class TileModel:
 
     def _add_releases(self) -> None:
         """Rhine R3/R4: a start joker stays kept while its meld is kept whole; once the meld is
-        broken the joker is either kept in a split piece (a joker standing at the same meaning
-        elsewhere) or released. A released joker's replacement must sit in a meld with one of its
-        old meld's naturals (R4): that meld is an explicit witness instance (`_run_witness`,
-        `_group_witness`) when no other table joker could share it, else only a replacement's
-        presence is required. The rest of R3-R5 is checked on the decoded table by the engine's
-        judge (see `solve_tile`)."""
+        broken the joker is either kept in a split piece (same meaning, beside a natural of its
+        old meld) or released, and then a replacement natural with its meaning must sit in a meld
+        with one of its old meld's naturals. The repair model (`witnesses`) writes those melds
+        as explicit instances (`_run_witnesses`, `_group_witnesses`); the first model only asks
+        for a joker standing at the meaning or a replacement somewhere. The rest of R3-R5 is
+        checked on the decoded table by the engine's judge (see `solve_tile`)."""
         m = self.model
-        families = Counter(_family(info) for info in self.position.table if info.wild_count)
+        families: dict[tuple[str, int | None], list[tuple[int, MeldInfo, IntVar, IntVar]]] = {}
         for k, info in enumerate(self.position.table):
             if info.wild_count == 0:
                 continue
@@ -823,11 +825,8 @@ class TileModel:
             split = m.new_bool_var(f"split{k}")
             m.add(released + split + self.kept[k].keep == 1)
             m.add(outside + sum(hand_part) >= released)
-            if self.use_witnesses and info.wild_count == 1 and families[_family(info)] == 1:
-                if info.kind == "run":
-                    self._run_witness(k, info, j, released, split)
-                else:
-                    self._group_witness(k, info, released, split)
+            if self.use_witnesses and info.wild_count == 1:
+                families.setdefault(_family(info), []).append((k, info, released, split))
                 continue
             standing: list[LinearExpr] = []
             if info.kind == "run":
@@ -841,6 +840,11 @@ class TileModel:
                 m.add(sum(standing) >= split)
             else:
                 m.add(split == 0)
+        for (kind, _), members in sorted(families.items(), key=lambda item: item[1][0][0]):
+            if kind == "run":
+                self._run_witnesses(members)
+            else:
+                self._group_witnesses(members)
         self._add_claims()
 
     def _add_claims(self) -> None:
@@ -871,19 +875,81 @@ class TileModel:
             cap = self.played_var(card) if u < 0 else copies[u][card]
             m.add(sum(flags) <= cap)
 
-    def _run_witness(self, k: int, info: MeldInfo, j: int, released: IntVar, split: IntVar) -> None:
-        """R3/R4 for a run joker whose meld is broken: one explicit run of its suit (any
-        length, at most one wild) holds a natural neighbour from the joker's old meld and, at the
-        joker's place, the replacement natural (released) or the joker itself (kept, `split`).
-        A relaxation for the single joker of its suit: that meld of a legal table can always be
-        written this way, the rest of the table by the usual parts."""
+    def _serve(
+        self, members: list[tuple[int, MeldInfo, IntVar, IntVar]]
+    ) -> list[list[tuple[int, MeldInfo, IntVar, IntVar]]]:
+        """Which joker melds each witness instance may serve: instance i those from member i on
+        (jokers sharing one witness meld use the instance of the first of them). Returns, per
+        instance, (meld, info, released here, kept here); each meld's flags sum to its own."""
+        m = self.model
+        out: list[list[tuple[int, MeldInfo, IntVar, IntVar]]] = [[] for _ in members]
+        for n, (k, info, released, split) in enumerate(members):
+            here_r: list[IntVar] = []
+            here_k: list[IntVar] = []
+            for i in range(n + 1):
+                rs = m.new_bool_var(f"sr{k}_{i}")
+                ks = m.new_bool_var(f"sk{k}_{i}")
+                here_r.append(rs)
+                here_k.append(ks)
+                out[i].append((k, info, rs, ks))
+            m.add(sum(here_r) == released)
+            m.add(sum(here_k) == split)
+        return out
+
+    def _run_witnesses(self, members: list[tuple[int, MeldInfo, IntVar, IntVar]]) -> None:
+        """R3/R4 for the run jokers of one suit whose melds are broken: explicit runs of that
+        suit (any length, at most one wild), each holding, for every joker it serves, a natural
+        neighbour from the joker's old meld and, at the joker's place, the replacement natural
+        (released) or the joker itself (kept). A relaxation: those melds of a legal table can
+        always be written this way, the rest of the table by the usual parts."""
+        m = self.model
+        for i, served in enumerate(self._serve(members)):
+            active, nat, jok = self._run_instance(members[i][0], members[i][1])
+            m.add(active <= sum(rs + ks for _, _, rs, ks in served))
+            mover = sum(jok.values()) - sum(ks for _, _, _, ks in served)
+            slot_at: dict[int, list[IntVar]] = {}  # claims on each natural slot
+            at_jok: dict[int, list[IntVar]] = {}
+            for k, info, rs, ks in served:
+                suit = info.suit
+                assert suit is not None
+                at = info.positions[info.as_wild.index(True)]
+                m.add(rs + ks <= active)
+                slot_at.setdefault(at, []).append(rs)
+                at_jok.setdefault(at, []).append(ks)
+                self.claims.append((make_card(unrolled_rank(at), suit), False, k, rs))
+                sides = [p for p in (at - 1, at + 1) if p in info.positions]
+                chosen: list[IntVar] = []
+                for p in sides:
+                    beside = m.new_bool_var(f"wnb{k}_{p}")
+                    slot_at.setdefault(p, []).append(beside)
+                    chosen.append(beside)
+                    self.claims.append((make_card(unrolled_rank(p), suit), True, k, beside))
+                m.add(sum(chosen) == rs + ks)
+                # R5: a moved joker here needs a natural that is neither from k's meld nor its
+                # replacement (else the meld is k's naturals plus replacements)
+                extra: list[IntVar] = []
+                for p, natural in nat.items():
+                    if isinstance(natural, int):
+                        continue
+                    x = m.new_bool_var(f"wx{k}_{p}")
+                    slot_at.setdefault(p, []).append(x)
+                    extra.append(x)
+                    self.claims.append((make_card(unrolled_rank(p), suit), False, k, x))
+                m.add(sum(extra) >= mover + rs - 1)
+            for table, flags in ((nat, slot_at), (jok, at_jok)):
+                for p, lst in flags.items():
+                    m.add(sum(lst) <= table.get(p, 0))
+
+    def _run_instance(self, k: int, info: MeldInfo) -> tuple[IntVar, dict[int, Any], dict[int, Any]]:
+        """One explicit run of `info`'s suit, any length, at most one wild: its active flag and
+        its naturals and wilds by rank position (constants 0 where none can be)."""
         m = self.model
         suit = info.suit
         assert suit is not None
         rule = self.variant.run_rules[suit]
         assert rule is not None
         low, high = position_range(rule)
-        at = info.positions[j]
+        active = m.new_bool_var(f"wa{k}")
         inn: dict[int, IntVar] = {}
         nat: dict[int, Any] = {}
         jok: dict[int, Any] = {}
@@ -891,7 +957,7 @@ class TileModel:
         for p in range(low, high + 1):
             card = make_card(unrolled_rank(p), suit)
             inn[p] = m.new_bool_var(f"wi{k}_{p}")
-            m.add(inn[p] <= released + split)
+            m.add(inn[p] <= active)
             nat[p] = m.new_bool_var(f"wn{k}_{p}") if self.avail[card] else 0
             jok[p] = m.new_bool_var(f"wj{k}_{p}") if self.jokers else 0
             m.add(nat[p] + jok[p] == inn[p])
@@ -905,75 +971,79 @@ class TileModel:
             else:
                 m.add(begin >= inn[p])
             begins.append(begin)
-        m.add(sum(begins) == released + split)
-        m.add(sum(inn.values()) >= self.variant.min_meld * (released + split))
+        m.add(sum(begins) == active)
+        m.add(sum(inn.values()) >= self.variant.min_meld * active)
         m.add(sum(inn.values()) <= 13)
         wilds = [v for v in jok.values() if not isinstance(v, int)]
         if wilds:
             m.add(sum(wilds) <= max(self._wild_cap(13), 0))
             self.usage[JOKER].append(sum(wilds))
-        sides = [p for p in (at - 1, at + 1) if p in info.positions and not isinstance(nat.get(p, 0), int)]
-        if isinstance(nat.get(at, 0), int):
-            m.add(released == 0)
-        else:
-            m.add(nat[at] == released)
-            self.claims.append((make_card(unrolled_rank(at), suit), False, k, released))
-        m.add(jok[at] == split)
-        if not sides:
-            m.add(released + split == 0)
-        else:
-            chosen = []
-            for p in sides:
-                beside = m.new_bool_var(f"wnb{k}_{p}")
-                m.add(beside <= nat[p])
-                chosen.append(beside)
-                self.claims.append((make_card(unrolled_rank(p), suit), True, k, beside))
-            m.add(sum(chosen) == released + split)
         self.witnesses.append(_Witness("run", suit, inn, nat, 0))
+        return active, nat, jok
 
-    def _group_witness(self, k: int, info: MeldInfo, released: IntVar, split: IntVar) -> None:
-        """R3/R4 for a group joker whose meld is broken: one explicit group of its rank (at
-        most one wild) holding a natural copy from the joker's old meld and either, in another
-        slot, a natural of that rank from outside it (released: the replacement, another table
-        copy or one from the hand) or the joker (kept, `split`)."""
+    def _group_witnesses(self, members: list[tuple[int, MeldInfo, IntVar, IntVar]]) -> None:
+        """R3/R4 for the group jokers of one rank whose melds are broken: explicit groups of
+        that rank (at most one wild), each holding, for every joker it serves, a natural copy
+        from the joker's old meld and either, in another slot, a natural of that rank from
+        outside it (released: the replacement, another table copy or one from the hand) or the
+        joker (kept)."""
         m = self.model
         v = self.variant
-        rank = info.rank
-        assert rank is not None
-        mine = Counter(s.card for s, w in zip(info.slots, info.as_wild, strict=True) if not w)
-        counts: dict[int, IntVar] = {}
-        from_meld: list[IntVar] = []
-        replacement: list[IntVar] = []
-        for suit in range(4):
-            card = make_card(rank, suit)
-            if not self.avail[card]:
-                continue
-            ub = 1 if v.group_distinct_suits else self.avail[card]
-            c = m.new_int_var(0, ub, f"wg{k}_{suit}")
-            m.add(c <= ub * (released + split))
-            counts[suit] = c
-            self.usage[card].append(c)
-            w = m.new_bool_var(f"wgw{k}_{suit}") if mine[card] else None
-            r = m.new_bool_var(f"wgr{k}_{suit}")
-            m.add(r + (w if w is not None else 0) <= c)
-            if w is not None:
-                from_meld.append(w)
-                self.claims.append((card, True, k, w))
-            self.claims.append((card, False, k, r))
-            replacement.append(r)
-        total = sum(counts.values())
-        jw: Any = m.new_bool_var(f"wgj{k}") if self.jokers else 0
-        if not isinstance(jw, int):
-            m.add(jw <= released + split)
-            m.add(jw >= split)
-            self.usage[JOKER].append(jw)
-        m.add(total + jw >= v.min_meld * (released + split))
-        m.add(total >= max(v.min_naturals_per_meld, 2) * (released + split))
-        if v.group_max is not None:
-            m.add(total + jw <= v.group_max)
-        m.add(sum(from_meld) == released + split)
-        m.add(sum(replacement) == released)
-        self.witnesses.append(_Witness("group", rank, {}, dict(counts), jw))
+        for i, served in enumerate(self._serve(members)):
+            owner, info = members[i][0], members[i][1]
+            rank = info.rank
+            assert rank is not None
+            active = m.new_bool_var(f"wga{owner}")
+            m.add(active <= sum(rs + ks for _, _, rs, ks in served))
+            counts: dict[int, IntVar] = {}
+            for suit in range(4):
+                card = make_card(rank, suit)
+                if self.avail[card]:
+                    ub = 1 if v.group_distinct_suits else self.avail[card]
+                    counts[suit] = m.new_int_var(0, ub, f"wg{owner}_{suit}")
+                    m.add(counts[suit] <= ub * active)
+                    self.usage[card].append(counts[suit])
+            total = sum(counts.values())
+            jw: Any = m.new_bool_var(f"wgj{owner}") if self.jokers else 0
+            if not isinstance(jw, int):
+                m.add(jw <= active)
+                self.usage[JOKER].append(jw)
+            m.add(total + jw >= v.min_meld * active)
+            m.add(total >= max(v.min_naturals_per_meld, 2) * active)
+            if v.group_max is not None:
+                m.add(total + jw <= v.group_max)
+            slots: dict[int, list[IntVar]] = {}
+            kept_here = [ks for _, _, _, ks in served]
+            mover = jw - sum(kept_here)
+            for k, info_k, rs, ks in served:
+                m.add(rs + ks <= active)
+                mine = Counter(s.card for s, w in zip(info_k.slots, info_k.as_wild, strict=True) if not w)
+                from_meld: list[IntVar] = []
+                replacement: list[IntVar] = []
+                for suit in counts:
+                    card = make_card(rank, suit)
+                    if mine[card]:
+                        w = m.new_bool_var(f"wgw{k}_{suit}")
+                        from_meld.append(w)
+                        slots.setdefault(suit, []).append(w)
+                        self.claims.append((card, True, k, w))
+                    r = m.new_bool_var(f"wgr{k}_{suit}")
+                    replacement.append(r)
+                    slots.setdefault(suit, []).append(r)
+                    self.claims.append((card, False, k, r))
+                m.add(sum(from_meld) == rs + ks)
+                m.add(sum(replacement) == rs)
+                extra: list[IntVar] = []  # R5, as for runs
+                for suit in counts:
+                    x = m.new_bool_var(f"wgx{k}_{suit}")
+                    extra.append(x)
+                    slots.setdefault(suit, []).append(x)
+                    self.claims.append((make_card(rank, suit), False, k, x))
+                m.add(sum(extra) >= mover + rs - 1)
+            for suit, lst in slots.items():
+                m.add(sum(lst) <= counts[suit])
+            m.add(sum(kept_here) <= jw)
+            self.witnesses.append(_Witness("group", rank, {}, dict(counts), jw))
 
     def played_var(self, card: int) -> IntVar:
         """The hand-played count of `card`, created early when a rule needs it."""
@@ -984,8 +1054,10 @@ class TileModel:
         return var
 
     def _add_qualifying_meld(self) -> None:
-        """Rhine's basic qualifying set (§1.4): one new meld of 3+ natural hand cards, no wild,
-        kept whole on the new table (the text judge looks for it there)."""
+        """Rhine's basic qualifying set (§1.4): one new meld of 3+ natural hand cards, no wild.
+        The judge looks for it among the played hand cards (it may be extended, merged or split
+        in the same turn), so it only claims played cards (`extra_need`); the safe models keep it
+        whole on the new table instead (always legal)."""
         m = self.model
         v = self.variant
         choices: list[IntVar] = []
@@ -994,7 +1066,8 @@ class TileModel:
                 var = m.new_bool_var("Qr")
                 choices.append(var)
                 for c in window.cards:
-                    self.usage[c].append(var)
+                    if not self.virtual_qualify:
+                        self.usage[c].append(var)
                     self.extra_need.append((c, var))
                 self.qualify.append(("run", window.cards, var, {}))
         for rank in range(1, 14):
@@ -1009,7 +1082,8 @@ class TileModel:
                     q = m.new_int_var(0, self.hand_counts[c], f"Q{c}")
                     m.add(q <= self.hand_counts[c] * var)
                     counts[c] = q
-                    self.usage[c].append(q)
+                    if not self.virtual_qualify:
+                        self.usage[c].append(q)
                     self.extra_need.append((c, q))
             if v.group_max is not None:
                 m.add(sum(counts.values()) <= v.group_max * var)
@@ -1021,7 +1095,8 @@ class TileModel:
     def _add_points_qualification(self) -> None:
         """Rhine's points qualification (§1.7 variation 1, §1.8.3): new melds from hand cards,
         at most one wild each, worth at least `opening_points` with every wild valued as the card
-        it stands for. They stay whole on the new table (the judge finds them there)."""
+        it stands for. As for the basic rule they only claim played cards (the judge combines the
+        played hand cards' melds), except in the safe models, which keep them whole."""
         m = self.model
         v = self.variant
         hand = self.hand_counts
@@ -1041,7 +1116,8 @@ class TileModel:
                 if hand[card] == 0:
                     m.add(natural == 0)
                     continue
-                self.usage[card].append(natural)
+                if not self.virtual_qualify:
+                    self.usage[card].append(natural)
                 self.extra_need.append((card, natural))
             if jokers:
                 m.add(sum(jokers.values()) <= count)  # one wild per meld
@@ -1057,7 +1133,8 @@ class TileModel:
             count = m.new_int_var(0, ub, f"Qg{rank}")
             naturals = {c: m.new_int_var(0, hand[c], f"Qn{c}") for c in cards}
             for c, var in naturals.items():
-                self.usage[c].append(var)
+                if not self.virtual_qualify:
+                    self.usage[c].append(var)
                 self.extra_need.append((c, var))
             total = sum(naturals.values())
             jokers = {0: m.new_int_var(0, min(wilds, ub), f"Qgj{rank}")} if wilds else {}
@@ -1071,7 +1148,8 @@ class TileModel:
             self.qualify_points.append(_Qualifier("group", rank, tuple(cards), count, jokers, naturals))
         for q in self.qualify_points:
             if q.jokers:
-                self.usage[JOKER].append(q.wilds())
+                if not self.virtual_qualify:
+                    self.usage[JOKER].append(q.wilds())
                 self.extra_need.append((JOKER, q.wilds()))
         self.qualified = m.new_bool_var("qualified")
         if not self.qualify_points:
@@ -1257,13 +1335,14 @@ def decode(
     melds = [list(e[1]) for e in entries]
     if tm.variant.joker_policy == "rhine" and merge:
         melds = merge_joker_melds(tm.variant, melds)
-    for kind, cards, var, counts in tm.qualify:
+    virtual = getattr(tm, "virtual_qualify", True)  # fast.py's cached view has no qualifying
+    for kind, cards, var, counts in () if virtual else tm.qualify:
         if val(var):
             if kind == "run":
                 melds.append([Slot(c) for c in cards])
             else:
                 melds.append([Slot(c) for c, q in counts.items() for _ in range(int(val(q)))])
-    for q in getattr(tm, "qualify_points", ()):
+    for q in () if virtual else tm.qualify_points:
         melds.extend(_qualifier_melds(q, val))
     if getattr(tm, "wild_kinds", ()):
         _relabel_wilds(tm.position, melds, kept_slots, played)
