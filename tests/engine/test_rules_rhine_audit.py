@@ -501,3 +501,20 @@ def test_1_4_qualified_player_lays_off_on_the_next_turn() -> None:
     play = play_from_text(state, "7H 8H 9H TH")
     assert validate(state, play) is None  # a lay-off alone is fine once qualified
     assert len(apply(state, play).round.hands[0]) == 1  # AS left
+
+
+def test_engine_rejects_a_joker_rule_breach_with_its_rule() -> None:
+    from rummyai.engine import Rejected, legal_moves
+    from rummyai.errors import IllegalMoveError
+
+    state = position(V, ["8C", "AC KD"], "7C JK 9C", stock="2S 3S")
+    play = play_from_text(state, "7C 8C 9C JK")
+    violation = validate(state, play)
+    assert violation is not None and violation.rule == "1.5 R5"
+    with pytest.raises(IllegalMoveError, match=r"1\.5 R5"):
+        apply(state, play)
+    assert not any(isinstance(m, Rejected) for m in legal_moves(state))  # no penalty draw in Rhine
+
+
+def test_7_1_runs_may_be_written_in_any_order() -> None:
+    assert legal("TC", "TC", "7C 8C 9C", "TC 9C 8C 7C") == [["7C", "8C", "9C", "TC"]]
