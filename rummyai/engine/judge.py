@@ -22,6 +22,7 @@ from rummyai.cards import (
     parse_cards,
     parse_table,
     rank_of,
+    rank_str,
     sort_key,
     suit_of,
 )
@@ -332,9 +333,27 @@ def _layouts(
     if all(len(a) == 1 for a in alternatives):
         return
     for base in bases[:MAX_ASSIGNMENTS_WITH_MEANINGS]:
-        for k, pick in enumerate(islice(product(*alternatives), MAX_MEANINGS)):
-            if k:
-                yield tuple(TableMeld(i, mean) for (i, _), mean in zip(base, pick, strict=True))
+        for pick in islice(_fewest_changes(alternatives), MAX_MEANINGS):
+            yield tuple(TableMeld(i, mean) for (i, _), mean in zip(base, pick, strict=True))
+
+
+def _fewest_changes(
+    alternatives: list[list[tuple[Meaning | None, ...]]],
+) -> Iterator[tuple[tuple[Meaning | None, ...], ...]]:
+    """Other readings of the new table, those that change the fewest melds' wilds first.
+
+    A plain product would vary the last melds first and, past the cap, never reach another
+    reading of the first meld; one meld read differently is the likeliest need.
+    """
+    movable = [k for k, a in enumerate(alternatives) if len(a) > 1]
+    written = [a[0] for a in alternatives]
+    for changes in range(1, len(movable) + 1):
+        for which in combinations(movable, changes):
+            for pick in product(*(alternatives[k][1:] for k in which)):
+                out = list(written)
+                for k, meanings in zip(which, pick, strict=True):
+                    out[k] = meanings
+                yield tuple(out)
 
 
 def _distinct_orders(sources: list[int], hand_ids: set[int]) -> list[tuple[int, ...]]:
@@ -359,16 +378,39 @@ def _meanings(variant: Variant, meld: tuple[Slot, ...]) -> list[tuple[Meaning | 
     for suit in {suit_of(c) for c in naturals}:
         options += [Meaning(r, suit) for r in range(1, 14)]
     out = [written]
+    seen = {_wild_meanings(variant, meld, written)}
     for pick in islice(product(options, repeat=len(unstated)), 4096):
         stated = list(written)
         for k, meaning in zip(unstated, pick, strict=True):
             stated[k] = meaning
-        try:
-            analyze_meld(variant, tuple(Slot(s.card, m) for s, m in zip(meld, stated, strict=True)))
-        except MeldError:
-            continue
+        key = _wild_meanings(variant, meld, tuple(stated))
+        if key is None or key in seen:
+            continue  # not a meld, or the same reading as one already listed
+        seen.add(key)
         out.append(tuple(stated))
     return out
+
+
+def _wild_meanings(
+    variant: Variant, meld: tuple[Slot, ...], stated: tuple[Meaning | None, ...]
+) -> tuple[tuple[int, str], ...] | None:
+    """How the meld reads with these meanings (its wilds and what they stand for), None if invalid.
+
+    Two statements with one reading judge alike, so the search lists each reading once and the
+    alternatives of many joker melds stay within `MAX_MEANINGS`.
+    """
+    try:
+        info = analyze_meld(variant, tuple(Slot(s.card, m) for s, m in zip(meld, stated, strict=True)))
+    except MeldError:
+        return None
+    group = info.kind == "group"  # the rules read a group wild by its rank alone (§0, §1.8 5)
+    return tuple(
+        sorted(
+            (s.card, rank_str(s.meaning.rank) if group and s.meaning else str(s.meaning))
+            for s, w in zip(info.slots, info.as_wild, strict=True)
+            if w
+        )
+    )
 
 
 def judge_json(obj: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummyai.cards import card_str
+from rummyai.cards import Meaning, card_str
 from rummyai.engine import judge_json, judge_play
 from rummyai.errors import CardError, DeckError, MeldError, VariantError
 
@@ -152,3 +152,25 @@ def test_meld_order_and_group_card_order_do_not_matter(
         shuffled.append(list(meld))
     verdict = judge_play(variant, list(reversed(hand.split())), table, shuffled)
     assert (verdict.legal, verdict.rule) == (expected.legal, expected.rule)
+
+
+def test_unstated_meanings_listed_once_per_reading() -> None:
+    from rummyai.cards import parse_table
+    from rummyai.engine.judge import _meanings
+    from rummyai.variants import get_variant
+
+    rhine = get_variant("rhine")
+    # a group wild reads as its rank whatever suit is written; a middle joker has one reading
+    assert len(_meanings(rhine, parse_table("9S 9H JK")[0])) == 1
+    assert len(_meanings(rhine, parse_table("7C JK 9C")[0])) == 1
+    assert [m[2] for m in _meanings(rhine, parse_table("7C 8C JK")[0])][1:] == [Meaning(6, 3)]
+
+
+def test_many_joker_melds_still_find_the_kept_meaning() -> None:
+    # eight wild melds (wild twos); only the first, written joker-first, needs its other reading
+    rest = "9S TS JK | 3H 4H JK | JK 4S 5S | 6H 7H 2D | 8S 9S 2H | TC JC 2S | 9D TD 2C"
+    table = "5C 6C JK=7C | " + rest + " | KS KH KD"
+    new = "JK 5C 6C | " + rest + " | KS KH KD KC"
+    verdict = judge_play("rhine", ["KC"], table, new, options={"rhine.wild_twos": True})
+    assert verdict.legal, verdict.reason
+    assert ["5C", "6C", "JK=7C"] in verdict.new_table
