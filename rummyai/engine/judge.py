@@ -170,7 +170,7 @@ def _search_qualifying(
         for opening in _qualifying_sets(variant, played, new):
             tries += 1
             if tries > MAX_QUALIFYING_TRIES:
-                return PlayCheck(first or default)
+                break
             check = check_play(variant, start, hand, new, False, opening)
             if check.violation is None:
                 return check
