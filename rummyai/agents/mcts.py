@@ -8,16 +8,22 @@ information set and its moves: deeper nodes would hold a different, determinizat
 set at every opponent turn, and with rollouts of a few turns the statistics there stay too thin to
 help at a budget of a second.
 
-Root moves on tile variants come from the solver (most cards, most points, the hold-back play
-keeping a joker or a fourth card) plus the draw and the engine's listed plays placing the most
-cards; on draw-and-discard variants they are the engine's legal moves. The first root move is
-always the greedy one, and by default the agent leaves it only for a move whose paired advantage
-over it (same determinizations, same rollout seeds) exceeds `deviation_z` standard errors: a
-truncated rollout is a noisy judge, and deviating on noise loses to plain greedy. Rollouts run
-16 turns by default: at 4 turns the horizon rewards splitting a play over several turns (each turn
-with a play saves a draw before the horizon) and the agent lost to greedy. The budget is
-`iterations` per decision, cut short by `time_per_move` seconds when given. With an iteration
-budget the agent is deterministic: the same seed gives the same moves.
+Root moves on tile variants, `moves="wide"`: the solver's plays (most cards, most points, the
+hold-back play keeping a joker or a fourth card) plus the draw and the engine's listed plays
+placing the most cards. `moves="equal"`: the most-cards play and the other plays placing as many
+cards but keeping different cards (`mcts_candidates.equal_card_alternatives`); fewer-card plays
+are left out, since the search judged them wrongly (they lost to greedy). On draw-and-discard
+variants the root moves are the engine's legal moves. With `infer` (2-player tile games) an
+opponent that drew on the table our last move left is dealt, but for the drawn card, no card
+that lays off on that table (`mcts_inference.DrawTracker`).
+
+The first root move is always the greedy one, and by default the agent leaves it only for a move
+whose paired advantage over it (same determinizations, same rollout seeds) exceeds `deviation_z`
+standard errors: a truncated rollout is a noisy judge, and deviating on noise loses to plain
+greedy. Rollouts run 16 turns by default: at 4 turns the horizon rewards splitting a play over
+several turns (each turn with a play saves a draw before the horizon) and the agent lost to
+greedy. The budget is `iterations` per decision, cut short by `time_per_move` seconds when given.
+With an iteration budget the agent is deterministic: the same seed gives the same moves.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import numpy as np
 from rummyai.agents.base import View
 from rummyai.agents.greedy import GreedyAgent, draw_or_best, give_highest, most_cards
 from rummyai.agents.holdback import HoldbackAgent
+from rummyai.agents.mcts_candidates import equal_card_alternatives
+from rummyai.agents.mcts_inference import DrawTracker
 from rummyai.agents.mcts_state import Determinizer, evaluate, rollout
 from rummyai.agents.solver_play import best_legal_play, hand_cards_in, seat_position
 from rummyai.engine import game
@@ -55,6 +63,10 @@ class MCTSAgent:
         scale: float = 40.0,
         deviation_z: float = 1.5,
         solver_work_limit: float = 5.0,
+        moves: str = "wide",
+        alternatives: int = 4,
+        infer: bool = False,
+        wide_within: int = 0,
         seed: int = 0,
     ) -> None:
         if iterations < 1:
@@ -66,7 +78,17 @@ class MCTSAgent:
                 "mcts needs rollout_turns >= 0, extra_legal >= 0 and max_candidates >= 1, got "
                 f"{rollout_turns}, {extra_legal}, {max_candidates}"
             )
+        if moves not in ("wide", "equal"):
+            raise RummyError(f"mcts moves must be wide or equal, got {moves!r}")
+        if alternatives < 0:
+            raise RummyError(f"mcts needs alternatives >= 0, got {alternatives}")
         self.name = "mcts"
+        self.moves = moves
+        self.alternatives = alternatives
+        self.infer = infer
+        self.wide_within = wide_within
+        self.tracker = DrawTracker()
+        self.dead: tuple[int, frozenset[int], int] | None = None
         self.iterations = iterations
         self.time_per_move = time_per_move
         self.rollout_turns = rollout_turns
@@ -89,6 +111,7 @@ class MCTSAgent:
         self.decision = 0
         self.greedy.reset(seed)
         self.holdback.reset(seed)
+        self.tracker.reset()
 
     # ------------------------------------------------------------------ acting
     def act(self, view: View, legal: Sequence[Move]) -> Move:
@@ -97,6 +120,15 @@ class MCTSAgent:
         most visited root move (ties: the best mean, then the greedy move first)."""
         if not legal:
             raise RummyError(f"mcts asked to act at seat {view.get('seat')} with no legal move")
+        if self.infer:
+            self.dead = self.tracker.dead(view)
+        move = self.choose(view, legal)
+        if self.infer:
+            self.tracker.record(view, move)
+        return move
+
+    def choose(self, view: View, legal: Sequence[Move]) -> Move:
+        """The move to make (see `act`)."""
         started = time.perf_counter()
         rng = np.random.default_rng([self.seed, self.decision, 0x6D637473])
         self.decision += 1
@@ -118,6 +150,11 @@ class MCTSAgent:
         if view.get("family") == "play_or_draw":
             position = seat_position(view)
             full, _ = best_legal_play(position, "cards", self.solver_work_limit)
+            if self.moves == "equal" and not self.opponent_within(view, self.wide_within):
+                if full is None:
+                    return [draw_or_best(view, legal)]
+                limit = min(self.alternatives, self.max_candidates - 1)
+                return [full, *equal_card_alternatives(position, full, self.solver_work_limit, limit)]
             if full is None:
                 moves.append(draw_or_best(view, legal))
             else:
@@ -137,6 +174,12 @@ class MCTSAgent:
         unique = list(dict.fromkeys(moves))
         return unique[: self.max_candidates]
 
+    @staticmethod
+    def opponent_within(view: View, cards: int) -> bool:
+        """Whether some opponent holds at most `cards` cards (the end of the round is near)."""
+        seat = int(view["seat"])
+        return any(int(n) <= cards for k, n in enumerate(view["hand_sizes"]) if k != seat)
+
     # ------------------------------------------------------------------ search
     def search(self, view: View, candidates: list[Move], rng: np.random.Generator, started: float) -> Move:
         """UCB1 over the root moves. The n-th visit of every move plays the n-th determinization
@@ -149,7 +192,7 @@ class MCTSAgent:
         values: list[list[float]] = [[] for _ in range(k)]
         deadline = None if self.time_per_move is None else started + self.time_per_move
         try:
-            sampler = Determinizer(view)
+            sampler = Determinizer(view, self.dead)
         except RummyError:
             return candidates[0]
         samples: list[GameState] = []

@@ -61,9 +61,13 @@ class Determinizer:
 
     Supported: the tile family in its normal phase and the draw-meld-discard family outside the
     knock phase; other positions raise RummyError (the agent then plays its fallback).
+
+    `dead` optionally narrows one opponent's hand: ``(seat, kinds, free)`` deals that seat all but
+    `free` of its cards from unseen cards whose kind is not in `kinds` (cards it cannot have held,
+    e.g. ones it could have laid off when it drew instead), the `free` others from any unseen card.
     """
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any], dead: tuple[int, frozenset[int], int] | None = None) -> None:
         self.variant = variant = variant_of(view)
         family = view.get("family")
         if view.get("phase") in ("give", "extra", "knock"):
@@ -124,10 +128,13 @@ class Determinizer:
             raise RummyError(f"no determinization for the {family!r} turn family")
         self.scores = tuple(int(s) for s in view.get("scores", (0,) * n))
         self.round_index = int(view.get("round_index", 0))
+        self.dead = dead if dead is not None and dead[0] != seat and 0 <= dead[0] < n else None
 
     def sample(self, rng: np.random.Generator) -> GameState:
         """One game state consistent with the view, the hidden cards dealt at random."""
         order = [self.unseen[k] for k in rng.permutation(len(self.unseen))]
+        if self.dead is not None:
+            order = self._narrowed(order)
         hands: list[tuple[int, ...]] = []
         at = 0
         for k, size in enumerate(self.sizes):
@@ -139,6 +146,23 @@ class Determinizer:
         rs = replace(self.template, hands=tuple(hands), stock=tuple(order[at:]))
         seed = int(rng.integers(2**31))
         return GameState(self.variant, seed, len(hands), self.round_index, self.scores, rs)
+
+    def _narrowed(self, order: list[int]) -> list[int]:
+        """`order` rearranged so that the dead-constrained seat's slice holds allowed cards (as many
+        as there are) and its `free` cards, every other seat keeping the shuffled order."""
+        assert self.dead is not None
+        seat, kinds, free = self.dead
+        deck = self.variant.deck
+        start = sum(s for k, s in enumerate(self.sizes) if k != self.seat and k < seat)
+        size = self.sizes[seat]
+        allowed = [c for c in order if deck[c] not in kinds]
+        chosen = allowed[: max(0, size - free)]
+        taken = set(chosen)
+        rest = [c for c in order if c not in taken]
+        chosen += rest[: size - len(chosen)]
+        taken = set(chosen)
+        rest = [c for c in order if c not in taken]
+        return rest[:start] + chosen + rest[start:]
 
 
 def determinize(view: Mapping[str, Any], rng: np.random.Generator) -> GameState:

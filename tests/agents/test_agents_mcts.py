@@ -158,3 +158,119 @@ def test_time_budget_cuts_the_search_short() -> None:
     assert game.validate(state, move) is None
     visits = sum(v for _, v, _ in agent.last_stats)
     assert len(agent.last_stats) > 1 and visits < 100_000
+
+
+def dealt_position(hand_text: str, opened: bool = True) -> GameState:
+    """A 2-player rummikub position, seat 0 to act holding `hand_text`, the table empty."""
+    from dataclasses import replace
+
+    from rummyai.cards import parse_cards
+
+    state = game.new_match("rummikub", 2, seed=5, options=["rounds=1"])
+    deck = state.variant.deck
+    free = list(range(len(deck)))
+    hand = []
+    for kind in parse_cards(hand_text):
+        card = next(i for i in free if deck[i] == kind)
+        free.remove(card)
+        hand.append(card)
+    rs = replace(
+        state.round,
+        turn=0,
+        hands=(tuple(hand), tuple(free[:10])),
+        stock=tuple(free[10:]),
+        table=(),
+        opened=(opened, True),
+    )
+    return replace(state, round=rs)
+
+
+def test_equal_card_alternatives_keep_other_cards() -> None:
+    from rummyai.agents.mcts_candidates import equal_card_alternatives, played_ids
+    from rummyai.agents.solver_play import best_legal_play, seat_position
+
+    # the run 5H 6H 7H and the group 7H 7S 7D both place three cards; they share the 7H
+    state = dealt_position("5H 6H 7H 7S 7D 2C")
+    position = seat_position(game.view(state, 0))
+    best, _ = best_legal_play(position, "cards", 5.0)
+    assert best is not None
+    alternatives = equal_card_alternatives(position, best, 5.0, limit=4)
+    assert alternatives
+    deck = state.variant.deck
+    kept = {
+        tuple(sorted(deck[i] for i in position.hand if i not in played_ids(p, position.hand)))
+        for p in [best, *alternatives]
+    }
+    assert len(kept) == 1 + len(alternatives)  # each keeps a different hand
+    for play in alternatives:
+        assert game.validate(state, play) is None
+        assert len(played_ids(play, position.hand)) == 3
+
+
+def test_draw_outs_is_the_share_of_unseen_cards_that_would_play() -> None:
+    from rummyai.agents.mcts_candidates import draw_outs
+    from rummyai.cards import parse_cards
+
+    state = dealt_position("5H 6H 2C")
+    deck = state.variant.deck
+    ids = {kind: [i for i in range(len(deck)) if deck[i] == kind] for kind in range(53)}
+    kept = [ids[k][0] for k in parse_cards("5H 6H 2C")]
+    # 4H and 7H extend 5H 6H to a run; 9S and KD fit nothing on an empty table
+    unseen = [ids[k][1] for k in parse_cards("4H 7H 9S KD")]
+    assert draw_outs(state.variant, kept, (), unseen) == 0.5
+    assert draw_outs(state.variant, kept, (), []) == 0.0
+
+
+def test_equal_moves_search_only_plays_of_as_many_cards() -> None:
+    state = dealt_position("5H 6H 7H 7S 7D 2C")
+    agent = MCTSAgent(iterations=8, rollout_turns=2, moves="equal")
+    agent.reset(0)
+    move = agent.act(game.view(state, 0), game.legal_moves(state))
+    assert game.validate(state, move) is None
+    hand = state.round.hands[0]
+    placed = {sum(1 for meld in m.table for i in meld.ids if i in hand) for m, _, _ in agent.last_stats}
+    assert len(agent.last_stats) >= 2 and placed == {3}
+
+
+def test_dead_kinds_narrow_the_opponents_dealt_hand() -> None:
+    from rummyai.agents.mcts_state import Determinizer
+
+    state = random_position("rummikub", 2, 2, 12)
+    seat = state.to_act
+    opponent = 1 - seat
+    view = game.view(state, seat)
+    deck = state.variant.deck
+    unseen = [i for i in range(len(deck)) if i not in seen_cards(view)]
+    kinds = frozenset(sorted({deck[i] for i in unseen})[::2])  # half of the unseen kinds
+    sampler = Determinizer(view, (opponent, kinds, 1))
+    for k in range(6):
+        sample = sampler.sample(np.random.default_rng(k))
+        hand = sample.round.hands[opponent]
+        assert len(hand) == len(state.round.hands[opponent])
+        assert sum(deck[i] in kinds for i in hand) <= 1
+        assert Counter(all_ids(sample)) == Counter(range(len(deck)))
+        assert game.view(sample, seat) == view
+
+
+def test_draw_tracker_reads_a_draw_on_an_unchanged_table() -> None:
+    from rummyai.agents.mcts_inference import DrawTracker, layoff_kinds
+    from rummyai.engine.moves import Draw
+
+    state = random_position("rummikub", 2, 3, 30)
+    seat = state.to_act
+    opponent = 1 - seat
+    assert state.round.opened[opponent] and state.round.table
+    tracker = DrawTracker()
+    assert tracker.dead(game.view(state, seat)) is None  # nothing recorded yet
+    tracker.record(game.view(state, seat), Draw())
+    after = game.apply(game.apply(state, Draw()), Draw())  # we draw, then the opponent draws
+    view = game.view(after, seat)
+    dead = tracker.dead(view)
+    assert dead is not None and dead[0] == opponent and dead[2] == 1
+    unseen = [i for i in range(len(state.variant.deck)) if i not in seen_cards(view)]
+    assert dead[1] == layoff_kinds(state.variant, after.round.table, unseen) and dead[1]
+    # a table the opponent changed tells nothing
+    tracker.record(game.view(state, seat), Draw())
+    moved = list(view["table"])
+    view["table"] = moved[1:]
+    assert tracker.dead(view) is None

@@ -1,0 +1,74 @@
+"""Root candidates of the MCTS agent beyond the solver's single answer, and a cheap hand-quality score.
+
+The solver returns one most-cards play; several other plays often put down as many cards but
+keep different cards in hand. `equal_card_alternatives` finds them by solving again with one of
+the played card kinds taken out of the hand. `draw_outs` scores what a play leaves behind: the
+share of the unseen cards that, drawn next, would give the kept hand something to play (a new
+meld with kept cards or a lay-off on the new table, by the engine's simple move lister).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rummyai.agents.solver_play import SeatPosition, best_legal_play, hand_cards_in
+from rummyai.engine.moves import Play
+from rummyai.engine.state import TableMeld
+from rummyai.engine.tile_moves import layoffs, new_meld_plays
+from rummyai.variants import Variant
+
+
+def played_ids(play: Play, hand: Sequence[int]) -> set[int]:
+    """The hand's physical ids that `play` puts on the table."""
+    held = set(hand)
+    return {i for meld in play.table for i in meld.ids if i in held}
+
+
+def equal_card_alternatives(
+    position: SeatPosition, best: Play, work_limit: float | None, limit: int
+) -> list[Play]:
+    """Up to `limit` plays placing as many hand cards as `best` but keeping a different multiset of
+    card kinds: one solve per kind `best` plays, with every copy of that kind kept out of the hand."""
+    deck = position.variant.deck
+    target = hand_cards_in(best, position.hand)
+    kept_kinds = {_kept_key(position, best)}
+    found: list[Play] = []
+    for kind in sorted({deck[i] for i in played_ids(best, position.hand)}):
+        if len(found) >= limit:
+            break
+        hand = tuple(i for i in position.hand if deck[i] != kind)
+        play, _ = best_legal_play(replace(position, hand=hand), "cards", work_limit)
+        if play is None or hand_cards_in(play, position.hand) != target:
+            continue
+        key = _kept_key(position, play)
+        if key not in kept_kinds:
+            kept_kinds.add(key)
+            found.append(play)
+    return found
+
+
+def _kept_key(position: SeatPosition, play: Play) -> tuple[int, ...]:
+    used = played_ids(play, position.hand)
+    return tuple(sorted(position.variant.deck[i] for i in position.hand if i not in used))
+
+
+def draw_outs(
+    variant: Variant, kept: Sequence[int], table: Sequence[TableMeld], unseen: Sequence[int]
+) -> float:
+    """Share of the `unseen` physical cards that would give `kept` a play on `table` if drawn:
+    the card completes a new meld with kept cards, or it or a kept card lays off on the table."""
+    if not unseen:
+        return 0.0
+    deck = variant.deck
+    verdict: dict[int, bool] = {}
+    hits = 0
+    for card in unseen:
+        kind = deck[card]
+        if kind not in verdict:
+            hand = [*kept, card]
+            verdict[kind] = bool(layoffs(variant, table, [card])) or any(
+                card in meld.ids for meld in new_meld_plays(variant, hand)
+            )
+        hits += verdict[kind]
+    return hits / len(unseen)
