@@ -227,8 +227,9 @@ def test_equal_moves_search_only_plays_of_as_many_cards() -> None:
     agent.reset(0)
     move = agent.act(game.view(state, 0), game.legal_moves(state))
     assert game.validate(state, move) is None
-    hand = state.round.hands[0]
-    placed = {sum(1 for meld in m.table for i in meld.ids if i in hand) for m, _, _ in agent.last_stats}
+    from rummyai.agents.solver_play import hand_cards_in
+
+    placed = {hand_cards_in(m, state.round.hands[0]) for m, _, _ in agent.last_stats}
     assert len(agent.last_stats) >= 2 and placed == {3}
 
 
