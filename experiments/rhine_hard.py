@@ -58,7 +58,7 @@ def _random_calls(count: int, seed: int) -> list[tuple[tuple[Any, ...], dict[str
 def _run(name: str, calls: list[tuple[tuple[Any, ...], dict[str, Any]]], verbose: bool) -> None:
     times: list[float] = []
     cpu = 0.0
-    optimal = illegal = 0
+    optimal = illegal = cards = broken = 0
     for args, kwargs in calls:
         t0, c0 = time.perf_counter(), time.process_time()
         sol = solve(*args, **kwargs)
@@ -66,6 +66,8 @@ def _run(name: str, calls: list[tuple[tuple[Any, ...], dict[str, Any]]], verbose
         cpu += time.process_time() - c0
         times.append(ms)
         optimal += sol.status == "optimal"
+        cards += sol.cards_played
+        broken += sol.melds_broken
         legal = _legal(args, kwargs, sol.melds, sol.played)
         illegal += not legal
         if verbose:
@@ -77,7 +79,7 @@ def _run(name: str, calls: list[tuple[tuple[Any, ...], dict[str, Any]]], verbose
     print(
         f"{name}: n={len(times)} median={statistics.median(times):.0f} ms p90={p90:.0f} ms "
         f"max={times[-1]:.0f} ms total={sum(times) / 1000:.1f} s (cpu {cpu:.1f} s) optimal={optimal}/{len(times)} "
-        f"illegal={illegal}"
+        f"illegal={illegal} cards={cards} broken={broken}"
     )
 
 

@@ -1505,6 +1505,7 @@ MAX_CUTS = 8  # rejected Rhine tables cut off before the repair gives up
 SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
 RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
 TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
+TIDY_TRIES = 2  # tidy tables judged before the untidy one stays
 
 
 def _judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
@@ -1690,12 +1691,12 @@ def _tidy(
 ) -> list[tuple[Slot, ...]]:
     """Keep more start melds whole at the same primary value: the full model with the played
     cards' count and points fixed; judged, else the given table stays."""
-    tidy = TileModel(position, objective, max_cards, True)
+    tidy = TileModel(position, objective, max_cards, True, witnesses=True)
     cards, points = best if objective == "cards" else best[::-1]
     tidy.model.add(tidy.cards_expr == cards)
     tidy.model.add(tidy.points_expr == points)
     have = count_broken(position, melds)
-    for _ in range(3):
+    for _ in range(TIDY_TRIES):
         found, status = budget.solve(tidy, TIDY_WORK)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
