@@ -16,9 +16,15 @@ only new ones. Tile Rummy's joker retrieval (T4) adds an explicit meld for each 
 Named options: wrapping runs (Palace ``cyclic_laying``) come from the run windows and from run
 extensions in unrolled positions (`universe.run_sides`); a single-meld opening
 (``opening_single_meld``) is a flag on some new meld shape worth the points alone; Rhine's
-points qualification builds explicit qualifying melds (`_Qualifier`); Rhine's wild twos are
-counted as jokers and get their physical kinds back in `decode`. Palace joker swaps are searched
-on opened turns only: opening-turn swaps (allowed after the 30 by §4.4) are not modelled.
+qualifying melds (`_Qualifier` for the points rule) claim played hand cards; Rhine's wild twos
+are counted as jokers and get their physical kinds back in `decode`. Palace joker swaps are
+searched on opened turns only: opening-turn swaps (allowed after the 30 by §4.4) are not modelled.
+
+Rhine's joker rules R3-R5 are relaxed: the engine's judge checks the decoded table, and a
+rejected one goes to `_rhine_repair`, whose model adds explicit witness melds for the table
+jokers (R3 kept in a split piece, R4 replacement beside the old meld, part of R5, with the
+physical copies they claim). Every added constraint holds on every judged-legal table, so a
+judged-legal answer that reaches a model's optimum (or a model with nothing better) is optimal.
 """
 
 from __future__ import annotations
@@ -104,9 +110,10 @@ class _Retrieval:
 
 @dataclass
 class _Witness:
-    """Rhine R4: the explicit meld holding a released joker's replacement beside a natural of
-    its old meld. A run (`key` its suit): `inside` and `naturals` by rank position; a group
-    (`key` its rank): `naturals` by suit, `joker` its wild."""
+    """Rhine R3/R4: an explicit meld holding, beside a natural of a table joker's old meld, its
+    replacement (released) or the joker itself (kept in a split piece). A run (`key` its suit):
+    `inside` and `naturals` by rank position; a group (`key` its rank): `naturals` by suit,
+    `joker` its wild."""
 
     kind: str
     key: int
@@ -142,7 +149,7 @@ class TileModel:
         witnesses: bool = False,
     ) -> None:
         self.safe = safe or safe_fixed
-        # Rhine R4 witness melds (`_run_witness`): a tighter relaxation, built for the repair only
+        # Rhine witness melds (`_run_witnesses`): a tighter relaxation, built for the repair only
         self.use_witnesses = witnesses
         # Rhine qualifying melds claim played cards only (the safe models keep them whole)
         self.virtual_qualify = not self.safe
@@ -1350,7 +1357,7 @@ def decode(
 
 
 def _witness_entries(tm: TileModel, val: Any) -> list[tuple[str, list[Slot], list[bool]]]:
-    """The Rhine R4 witness melds in use (see `TileModel._run_witness`, `_group_witness`)."""
+    """The Rhine witness melds in use (see `TileModel._run_witnesses`, `_group_witnesses`)."""
     out: list[tuple[str, list[Slot], list[bool]]] = []
     for w in getattr(tm, "witnesses", ()):
         slots: list[Slot] = []
@@ -1609,14 +1616,16 @@ def _rhine_repair(
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The relaxed Rhine model's best table failed the judge.
 
-    1. Two always-legal models (table jokers kept in their whole melds, none from the hand; or
-       the table only grown) give a first legal answer; judged too.
-    2. The relaxed model on the primary objective alone, required to beat the best legal answer,
-       is searched: a judged-legal answer raises the bar, a rejected one is cut off (no-good over
-       every variable, after trying another layout of it). An answer equal to the relaxation's
-       bound `bound` is optimal; running out of budget or of answers leaves ``feasible``.
-    3. With `minimize_changes`, the tidy phase keeps the primary value fixed and keeps as many
-       start melds whole as it can (judged; the untidy answer stays if it fails).
+    1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
+       to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
+       rejected one is cut off (no-good over every variable, after trying the unmerged layout).
+       Its first optimum, before any cut, is a valid bound (tighter than `bound`, the first
+       model's); nothing better than the best legal answer before any cut proves it too.
+    2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
+       in their whole melds, none from the hand; or the table only grown) give a floor; judged.
+    3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
+       leaves ``feasible``. With `minimize_changes`, the tidy phase then keeps the primary
+       value fixed and keeps as many start melds whole as it can (judged, else untouched).
     """
     # under a time limit the repair ends with it; else it gets at most RHINE_WORK of CP-SAT work
     budget = _Budget(time_limit, start, RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit))
@@ -1723,8 +1732,8 @@ def solve_tile(
     """Best PLAY for a tile-style position (or no play when none is possible).
 
     Rhine's joker rules are partly relaxed in the model; its answer is checked by the engine's
-    judge and, if rejected, repaired by `_rhine_repair` (status ``feasible`` unless a bound
-    proves the repaired answer optimal). A Rummy Palace opening that an unsearched joker swap
+    judge and, if rejected, repaired by `_rhine_repair` (``optimal`` only when a relaxation's
+    bound proves the judged-legal answer). A Rummy Palace opening that an unsearched joker swap
     might improve is ``feasible`` too (`opening_swap_unsearched`).
     """
     start = time.perf_counter()
