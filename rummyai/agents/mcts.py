@@ -15,7 +15,10 @@ cards but keeping different cards (`mcts_candidates.equal_card_alternatives`); f
 are left out, since the search judged them wrongly (they lost to greedy). On draw-and-discard
 variants the root moves are the engine's legal moves. With `infer` (2-player tile games) an
 opponent that drew on the table our last move left is dealt, but for the drawn card, no card
-that lays off on that table (`mcts_inference.DrawTracker`).
+that lays off on that table (`mcts_inference.DrawTracker`). Once an opponent holds at most
+`wide_within` cards the root moves are the wide set again, and at most `solver_within` cards the
+rollouts play the greedy solver policy for every seat (the baseline's own answers, about a
+hundred times slower per turn than the fast policy).
 
 The first root move is always the greedy one, and by default the agent leaves it only for a move
 whose paired advantage over it (same determinizations, same rollout seeds) exceeds `deviation_z`
@@ -43,7 +46,7 @@ from rummyai.agents.mcts_state import Determinizer, evaluate, rollout
 from rummyai.agents.solver_play import best_legal_play, hand_cards_in, seat_position
 from rummyai.engine import game
 from rummyai.engine.moves import Draw, Move, Play
-from rummyai.engine.state import GameState
+from rummyai.engine.state import GameState, RoundResult
 from rummyai.errors import IllegalMoveError, RummyError
 
 
@@ -67,6 +70,7 @@ class MCTSAgent:
         alternatives: int = 4,
         infer: bool = False,
         wide_within: int = 0,
+        solver_within: int = 0,
         seed: int = 0,
     ) -> None:
         if iterations < 1:
@@ -87,6 +91,8 @@ class MCTSAgent:
         self.alternatives = alternatives
         self.infer = infer
         self.wide_within = wide_within
+        self.solver_within = solver_within
+        self.solver_rollouts = False
         self.tracker = DrawTracker()
         self.dead: tuple[int, frozenset[int], int] | None = None
         self.iterations = iterations
@@ -139,6 +145,7 @@ class MCTSAgent:
         if view.get("phase") in ("extra", "knock"):
             return self.greedy.act(view, legal)
         candidates = self.candidates(view, legal)
+        self.solver_rollouts = family == "play_or_draw" and self.opponent_within(view, self.solver_within)
         if len(candidates) == 1:
             return candidates[0]
         return self.search(view, candidates, rng, started)
@@ -240,6 +247,17 @@ class MCTSAgent:
                 best, best_gain = arm, gain
         return best
 
+    def solver_rollout(self, state: GameState, turns: int) -> tuple[GameState, RoundResult | None]:
+        """Every seat plays the greedy solver policy (the baseline's own) for up to `turns` moves
+        or to the end of the round: slow, but exact about how the baseline answers a move."""
+        rounds = len(state.history)
+        for _ in range(turns):
+            if len(state.history) > rounds or state.match_over:
+                break
+            seat = state.to_act
+            state = game.apply(state, self.greedy.act(game.view(state, seat), game.legal_moves(state)))
+        return state, state.history[rounds] if len(state.history) > rounds else None
+
     def simulate(self, state: GameState, move: Move, seat: int, rng: np.random.Generator) -> float:
         """Utility for `seat` of playing `move` in one determinization, then a truncated rollout."""
         rounds = len(state.history)
@@ -249,7 +267,9 @@ class MCTSAgent:
         except IllegalMoveError:
             return -1.0  # the move depends on a card this determinization placed elsewhere
         result = state.history[rounds] if len(state.history) > rounds else None
-        if result is None:
+        if result is None and self.solver_rollouts:
+            state, result = self.solver_rollout(state, self.rollout_turns)
+        elif result is None:
             state, result = rollout(state, self.rollout_turns, rng)
         ended = state.finished if result is not None and state.finished is not None else state.round
         delay = max(0, ended.turn_count - start - 1)

@@ -160,7 +160,7 @@ def test_time_budget_cuts_the_search_short() -> None:
     assert len(agent.last_stats) > 1 and visits < 100_000
 
 
-def dealt_position(hand_text: str, opened: bool = True) -> GameState:
+def dealt_position(hand_text: str, opened: bool = True, opponent: int = 10) -> GameState:
     """A 2-player rummikub position, seat 0 to act holding `hand_text`, the table empty."""
     from dataclasses import replace
 
@@ -177,8 +177,8 @@ def dealt_position(hand_text: str, opened: bool = True) -> GameState:
     rs = replace(
         state.round,
         turn=0,
-        hands=(tuple(hand), tuple(free[:10])),
-        stock=tuple(free[10:]),
+        hands=(tuple(hand), tuple(free[:opponent])),
+        stock=tuple(free[opponent:]),
         table=(),
         opened=(opened, True),
     )
@@ -275,3 +275,26 @@ def test_draw_tracker_reads_a_draw_on_an_unchanged_table() -> None:
     moved = list(view["table"])
     view["table"] = moved[1:]
     assert tracker.dead(view) is None
+
+
+def test_solver_rollouts_near_the_end_play_the_round_out() -> None:
+    state = random_position("rummikub", 2, 3, 30)
+    agent = MCTSAgent(iterations=4, rollout_turns=200, solver_within=30, moves="equal")
+    agent.reset(2)
+    one, result = agent.solver_rollout(state, 1)
+    assert result is None and one.round.turn_count == state.round.turn_count + 1
+    end, result = agent.solver_rollout(state, 200)
+    assert result is not None and result.winner is not None and end.match_over
+    move = agent.act(game.view(state, state.to_act), game.legal_moves(state))
+    assert game.validate(state, move) is None and agent.solver_rollouts
+
+
+def test_wide_within_widens_the_candidates_near_the_end() -> None:
+    from rummyai.engine.moves import Draw
+
+    state = dealt_position("5H 6H 7H 7S 7D 2C", opponent=2)
+    view, legal = game.view(state, 0), game.legal_moves(state)
+    narrow = MCTSAgent(moves="equal", wide_within=1).candidates(view, legal)
+    wide = MCTSAgent(moves="equal", wide_within=2).candidates(view, legal)
+    assert not any(isinstance(m, Draw) for m in narrow)
+    assert any(isinstance(m, Draw) for m in wide) and len(wide) > len(narrow)
