@@ -852,7 +852,30 @@ class TileModel:
                 self._run_witnesses(members)
             else:
                 self._group_witnesses(members)
+        if self.use_witnesses:
+            self._moved_group_jokers()
         self._add_claims()
+
+    def _moved_group_jokers(self) -> None:
+        """R5 for the jokers of the aggregated groups, which in the witness model are all moved
+        ones (kept jokers sit in kept melds or witness melds): where one start meld holds every
+        table copy of a rank, a group of that rank with a joker needs a hand natural of its own
+        (else its naturals all come from that meld: the joker simply joined it)."""
+        m = self.model
+        for group in self.groups:
+            if group.jokers is None:
+                continue
+            cards = [make_card(group.rank, x) for x in range(4)]
+            holders = {
+                k
+                for k, info in enumerate(self.position.table)
+                for slot, wild in zip(info.slots, info.as_wild, strict=True)
+                if not wild and slot.card in cards
+            }
+            if len(holders) > 1:
+                continue
+            mine = [self.played_var(c) for c in cards if self.hand_counts[c]]
+            m.add(group.jokers <= sum(mine))
 
     def _add_claims(self) -> None:
         """The witness melds' physical cards: a natural from a joker's old meld is one of that
