@@ -1620,7 +1620,7 @@ def _legal_table(
     if _judged(position, melds):
         return melds
     plain = decode(tm, solver, merge=False)[1]
-    if plain is not None and plain != melds and _judged(position, plain):
+    if plain != melds and _judged(position, plain):
         return plain
     return None
 
