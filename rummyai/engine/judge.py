@@ -38,6 +38,7 @@ MAX_ASSIGNMENTS = 256
 MAX_MEANINGS = 64
 MAX_ASSIGNMENTS_WITH_MEANINGS = 16
 MAX_QUALIFYING_TRIES = 400
+_RELEASE = "1.5 R4"  # a table joker released without its replacement: qualifying melds cannot help
 
 TableText = str | Sequence[str | Sequence[str]]
 
@@ -93,7 +94,7 @@ def judge_play(
     )
     hand_ids = [ids.take(c) for c in hand_cards]
     first: Violation | None = None
-    layouts: list[tuple[TableMeld, ...]] = []
+    unqualified: list[tuple[TableMeld, ...]] = []
     sec = sections(rules)
     doomed: set[tuple[tuple[Meaning | None, ...], ...]] = set()
     for new in _layouts(rules, start_melds, hand_ids, final):
@@ -107,14 +108,17 @@ def judge_play(
             return _legal(rules, check)
         if check.violation.rule in (sec.conservation, sec.validity):
             doomed.add(meanings)
+        if check.violation.rule == sec.opening:
+            unqualified.append(new)
         first = first or check.violation
-        layouts.append(new)
     assert first is not None
-    if not opened and _qualifies_inside_turn(rules) and first.rule == sections(rules).opening:
-        check = _search_qualifying(rules, start_melds, hand_ids, layouts, first)
+    if not opened and _qualifies_inside_turn(rules) and unqualified:
+        # §1.4: these copy assignments found no qualifying meld among the new melds; look inside
+        check = _search_qualifying(rules, start_melds, hand_ids, unqualified, first)
         if check.violation is None:
             return _legal(rules, check)
-        first = check.violation
+        if first.rule == sec.opening:
+            first = check.violation
     return Judgement(False, rule=first.rule, reason=first.reason)
 
 
@@ -164,7 +168,11 @@ def _search_qualifying(
     start_ids = {i for m in start for i in m.ids}
     first: Violation | None = None
     tries = 0
+    hopeless = (*_before_opening(variant), _RELEASE)
     for new in layouts:
+        plain = check_play(variant, start, hand, new, True).violation
+        if plain is not None and plain.rule in hopeless:
+            continue  # qualifying melds add no replacement card and no valid meld: skip this layout
         placed = {i for m in new for i in m.ids} - start_ids
         played = [i for i in hand if i in placed]
         for opening in _qualifying_sets(variant, played, new):
@@ -180,6 +188,12 @@ def _search_qualifying(
         # names the problem a player sees ("worth 27", "no wild"), so it stands
         return PlayCheck(default)
     return PlayCheck(first or default)
+
+
+def _before_opening(variant: Variant) -> tuple[str, ...]:
+    """Rules checked before the opening, which no choice of qualifying melds changes."""
+    sec = sections(variant)
+    return (sec.conservation, sec.validity, sec.cap)
 
 
 def _has_hand_meld(start_ids: set[int], hand: list[int], new: tuple[TableMeld, ...]) -> bool:

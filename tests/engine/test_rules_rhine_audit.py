@@ -518,3 +518,24 @@ def test_engine_rejects_a_joker_rule_breach_with_its_rule() -> None:
 
 def test_7_1_runs_may_be_written_in_any_order() -> None:
     assert legal("TC", "TC", "7C 8C 9C", "TC 9C 8C 7C") == [["7C", "8C", "9C", "TC"]]
+
+
+def test_1_4_qualifying_search_looks_at_every_copy_assignment() -> None:
+    # The judge's contract: legal if SOME assignment of identical copies passes (judge.py). Here
+    # only the assignment with the hand's 6C 7C beside 5C (and the run's QH replacing the group
+    # joker) passes, qualifying with the hand's 6C 7C 8C; the first assignment tried fails R4.
+    legal(
+        "6C 7C 8C",
+        "6C 7C 8C",
+        "QH QD QC JK | JH QH KH | 5C 6C 7C",
+        "QH QD QC | JH QH KH | 5C 6C 7C JK | 6C 7C 8C",
+        opened=False,
+    )
+    illegal(
+        "1.5 R4",
+        "QH QD QC",
+        "6C 7C 8C",
+        "QH QD QC JK | 5C 6C 7C",
+        "QH QD QC | 5C 6C 7C JK | 6C 7C 8C",
+        opened=False,
+    )
