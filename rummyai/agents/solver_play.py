@@ -17,8 +17,8 @@ from typing import Any
 
 from rummyai.cards import parse_meld
 from rummyai.engine.moves import Move, Play
+from rummyai.engine.qualify import check_play_qualifying
 from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_rules import check_play
 from rummyai.hint.steps import match_melds
 from rummyai.solvers import Solution, solve
 from rummyai.variants import Variant, get_variant
@@ -145,7 +145,7 @@ def assign_ids(
 
 def legal_play(position: SeatPosition, table: Sequence[TableMeld]) -> Play | None:
     """`table` as a Play if the engine's rules accept it from this seat, else None."""
-    check = check_play(position.variant, position.table, position.hand, table, position.opened)
+    check = check_play_qualifying(position.variant, position.table, position.hand, table, position.opened)
     if check.violation is not None:
         return None
     # an unopened seat's opening melds are left for the engine to find, exactly as checked here

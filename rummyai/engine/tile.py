@@ -17,9 +17,10 @@ import numpy as np
 from rummyai.cards import sort_key
 from rummyai.engine.game import register_family
 from rummyai.engine.moves import Draw, Give, Move, Play, Rejected, Violation
+from rummyai.engine.qualify import check_play_qualifying
 from rummyai.engine.state import GameState, RoundState, TableMeld
 from rummyai.engine.tile_moves import layoffs, new_meld_plays, opening_plays
-from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
+from rummyai.engine.tile_rules import PlayCheck, meld_text, sections
 from rummyai.engine.tile_score import score_blocked, score_out
 from rummyai.errors import IllegalMoveError
 from rummyai.variants import Variant
@@ -98,7 +99,7 @@ class TileFamily:
             return last[2]
         rs = state.round
         seat = rs.turn
-        result = check_play(
+        result = check_play_qualifying(
             state.variant, rs.table, rs.hands[seat], play.table, rs.opened[seat], play.opening
         )
         self._last = (state, play, result)

@@ -14,9 +14,9 @@ import numpy as np
 
 from rummyai.cards import parse_cards, parse_table
 from rummyai.engine.moves import Play, Violation
+from rummyai.engine.qualify import check_play_qualifying
 from rummyai.engine.state import GameState, RoundState, TableMeld
 from rummyai.engine.tile import TileData
-from rummyai.engine.tile_rules import check_play
 from rummyai.errors import DeckError, RummyError
 from rummyai.variants import Variant, get_variant
 
@@ -91,7 +91,7 @@ def play_from_text(state: GameState, new_table: str | Sequence[str | Sequence[st
         if isinstance(layout, Violation):
             return _naive(state, final)
         play = Play(layout)
-        check = check_play(state.variant, rs.table, rs.hands[seat], layout, rs.opened[seat])
+        check = check_play_qualifying(state.variant, rs.table, rs.hands[seat], layout, rs.opened[seat])
         if check.violation is None:
             return play
         first = first or play

@@ -121,6 +121,19 @@ def test_1_4_engine_form_and_down_and_out_after_merging_the_qualifying_meld() ->
     assert after.history[0].scores == (-20, 15 + 13)
 
 
+def test_1_4_engine_finds_a_qualifying_meld_the_move_does_not_name() -> None:
+    # the same merge as a plain Play (no qualifying melds named): the engine looks inside the
+    # played hand cards as the text judge does, and still refuses a play with no qualifying set
+    state = position(V, ["7H 8H 9H", "AC KD"], "4H 5H 6H", opened=False, stock="2S 3S")
+    table = play_from_text(state, "4H 5H 6H 7H 8H 9H").table
+    assert validate(state, Play(table)) is None
+    assert apply(state, Play(table)).history[0].scores == (-20, 15 + 13)
+    short = position(V, ["7H 8H JK", "AC KD"], "4H 5H 6H", opened=False, stock="2S 3S")
+    joined = play_from_text(short, "4H 5H 6H 7H 8H JK=9H").table
+    violation = validate(short, Play(joined))
+    assert violation is not None and violation.rule == "1.4"
+
+
 # ------------------------------------------------------------------ §1.5 R1-R5
 def test_1_5_r1_table_joker_may_not_go_back_to_the_hand() -> None:
     illegal("1.5 R1", "JK|stay", "8C", "7C JK 9C", "7C 8C 9C")

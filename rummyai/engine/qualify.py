@@ -1,0 +1,156 @@
+"""Rhine §1.4: a player who has not qualified qualifies with melds from the hand, then plays on.
+
+The engine form of such a PLAY is (qualifying melds, final table). When a move names no
+qualifying melds, the checks look for them: first new melds made wholly of hand cards
+(`tile_rules.check_play`), then, because a qualifying meld may be extended, merged or split
+later in the same turn, any qualifying set made of the hand cards played (`search_qualifying`).
+Both the engine's move check (`check_play_qualifying`) and the text judge use this search.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from rummyai.cards import Slot, sort_key
+from rummyai.engine.moves import Violation
+from rummyai.engine.state import TableMeld
+from rummyai.engine.tile_moves import Candidate, candidate_melds, opening_combos, to_meld
+from rummyai.engine.tile_rules import PlayCheck, check_play, sections
+from rummyai.errors import MeldError
+from rummyai.melds import analyze_meld, opening_value
+from rummyai.variants import Variant
+
+MAX_QUALIFYING_TRIES = 400
+_RELEASE = "1.5 R4"  # a table joker released without its replacement: qualifying melds cannot help
+
+
+def check_play_qualifying(
+    variant: Variant,
+    start: Sequence[TableMeld],
+    hand: Sequence[int],
+    final: Sequence[TableMeld],
+    opened: bool,
+    opening: Sequence[TableMeld] = (),
+) -> PlayCheck:
+    """`check_play`, and for a player who has not qualified and named no qualifying melds, the
+    search for qualifying melds inside the played hand cards (§1.4)."""
+    check = check_play(variant, start, hand, final, opened, opening)
+    violation = check.violation
+    if violation is None or opened or opening or not qualifies_inside_turn(variant):
+        return check
+    if violation.rule != sections(variant).opening:
+        return check
+    found = search_qualifying(variant, tuple(start), list(hand), [tuple(final)], violation)
+    return found if found.violation is None else check
+
+
+def qualifies_inside_turn(variant: Variant) -> bool:
+    """Whether a player qualifies and then plays on under the manipulation rules that turn (§1.4)."""
+    return bool(variant.manipulation) and not variant.opening_turn_exclusive
+
+
+def search_qualifying(
+    variant: Variant,
+    start: tuple[TableMeld, ...],
+    hand: list[int],
+    layouts: list[tuple[TableMeld, ...]],
+    default: Violation,
+) -> PlayCheck:
+    """Rhine §1.4 engine form: SOME qualifying melds from the played hand cards, then R1-R5.
+
+    The qualifying melds need not survive as melds of the new table: once on the table they may
+    be extended, merged or split in the same turn. `check_play` alone only tries new melds made
+    wholly of hand cards, so this tries smaller qualifying melds. Under the basic rule a 3-card
+    natural meld is enough (any larger one holds one, and a smaller start meld constrains R5
+    less); under the 30-point rule, hand-card parts of the new melds and hand melds are combined.
+    """
+    start_ids = {i for m in start for i in m.ids}
+    first: Violation | None = None
+    tries = 0
+    hopeless = (*_before_opening(variant), _RELEASE)
+    for new in layouts:
+        plain = check_play(variant, start, hand, new, True).violation
+        if plain is not None and plain.rule in hopeless:
+            continue  # qualifying melds add no replacement card and no valid meld: skip this layout
+        placed = {i for m in new for i in m.ids} - start_ids
+        played = [i for i in hand if i in placed]
+        for opening in _qualifying_sets(variant, played, new):
+            tries += 1
+            if tries > MAX_QUALIFYING_TRIES:
+                break
+            check = check_play(variant, start, hand, new, False, opening)
+            if check.violation is None:
+                return check
+            first = first or check.violation
+    if _has_hand_meld(start_ids, hand, layouts[0]):
+        # the plain search judged a new meld of hand cards as the qualifying play: its verdict
+        # names the problem a player sees ("worth 27", "no wild"), so it stands
+        return PlayCheck(default)
+    return PlayCheck(first or default)
+
+
+def _before_opening(variant: Variant) -> tuple[str, ...]:
+    """Rules checked before the opening, which no choice of qualifying melds changes."""
+    sec = sections(variant)
+    return (sec.conservation, sec.validity, sec.cap)
+
+
+def _has_hand_meld(start_ids: set[int], hand: list[int], new: tuple[TableMeld, ...]) -> bool:
+    """Whether some new meld is made wholly of hand cards."""
+    mine = set(hand) - start_ids
+    return any(set(m.ids) <= mine for m in new)
+
+
+def _qualifying_sets(
+    variant: Variant, played: list[int], new: tuple[TableMeld, ...]
+) -> Iterator[tuple[TableMeld, ...]]:
+    """Qualifying plays (§1.4, §1.7 variation 1) made of the played hand cards."""
+    deck = variant.deck
+    where = {i: k for k, m in enumerate(new) for i in m.ids}
+    if variant.opening == "natural_meld":
+        naturals = [i for i in played if not variant.is_wild(deck[i])]
+        seen: set[tuple[tuple[int, int], ...]] = set()
+        for trio in combinations(naturals, variant.opening_min_naturals):
+            # copies of one card in one new meld are interchangeable for R1-R5
+            key = tuple(sorted((deck[i], where[i]) for i in trio))
+            if key in seen:
+                continue
+            seen.add(key)
+            meld = TableMeld(tuple(sorted(trio, key=lambda i: sort_key(deck[i]))), (None,) * len(trio))
+            try:
+                analyze_meld(variant, meld.slots(deck))
+            except MeldError:
+                continue
+            yield (meld,)
+        return
+    cands = _hand_parts(variant, played, new) + candidate_melds(variant, played)
+    for combo in opening_combos(variant, played, cands):
+        pools: dict[int, list[int]] = defaultdict(list)
+        for i in reversed(played):
+            pools[deck[i]].append(i)
+        yield tuple(to_meld(c, pools) for c in combo)
+
+
+def _hand_parts(variant: Variant, played: list[int], new: tuple[TableMeld, ...]) -> list[Candidate]:
+    """The played hand cards of each new meld, where they make a meld by themselves."""
+    deck = variant.deck
+    mine = set(played)
+    out: list[Candidate] = []
+    for meld in new:
+        part = [(i, m) for i, m in zip(meld.ids, meld.meanings, strict=True) if i in mine]
+        if len(part) == len(meld.ids) or len(part) < variant.min_meld:
+            continue
+        slots = tuple(Slot(deck[i], m) for i, m in part)
+        try:
+            info = analyze_meld(variant, slots)
+        except MeldError:
+            continue
+        wilds = sum(info.as_wild)
+        out.append(
+            Candidate(
+                tuple(s.card for s in slots), tuple(m for _, m in part), wilds, opening_value(variant, info)
+            )
+        )
+    return sorted(out, key=lambda c: -c.value)
