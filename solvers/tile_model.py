@@ -18,7 +18,8 @@ extensions in unrolled positions (`universe.run_sides`); a single-meld opening
 (``opening_single_meld``) is a flag on some new meld shape worth the points alone; Rhine's
 qualifying melds (`_Qualifier` for the points rule) claim played hand cards; Rhine's wild twos
 are counted as jokers and get their physical kinds back in `decode`. Palace joker swaps are
-searched on opened turns only: opening-turn swaps (allowed after the 30 by §4.4) are not modelled.
+modelled on opened turns; on an opening turn (swaps allowed after the 30, §4.4)
+`rummyai.solvers.opening_swaps` splits the turn into an opening and an opened turn.
 
 Rhine's joker rules R3-R5 are relaxed: the engine's judge checks the decoded table, and a
 rejected one goes to `_rhine_repair`, whose model adds explicit witness melds for the table
@@ -1756,8 +1757,8 @@ def solve_tile(
 
     Rhine's joker rules are partly relaxed in the model; its answer is checked by the engine's
     judge and, if rejected, repaired by `_rhine_repair` (``optimal`` only when a relaxation's
-    bound proves the judged-legal answer). A Rummy Palace opening that an unsearched joker swap
-    might improve is ``feasible`` too (`opening_swap_unsearched`).
+    bound proves the judged-legal answer). Rummy Palace swaps on an opening turn are searched
+    around this model by `rummyai.solvers.opening_swaps`.
     """
     start = time.perf_counter()
     rules = position.variant
@@ -1792,9 +1793,6 @@ def solve_tile(
                 start,
                 work_limit,
             )
-        cap = tm._cap()
-        if label == "optimal" and (cap is None or len(played) < cap) and opening_swap_unsearched(position):
-            label = "feasible"
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     broken = count_broken(position, melds)
@@ -1803,30 +1801,6 @@ def solve_tile(
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
-
-
-def opening_swap_unsearched(position: Position) -> bool:
-    """Whether a joker swap the model does not search could add to this opening turn's play.
-
-    Rummy Palace allows swaps once the opening's 30 points are down, later in the same turn
-    (§4.4-4.5); the model searches swaps on opened turns only. Where the hand holds a card that
-    could take a table joker's place, an opening answer is therefore not proven best.
-    """
-    if position.opened or position.variant.joker_policy != "swap_exact":
-        return False
-    hand = position.hand_counts()
-    for info in position.table:
-        present = {suit_of(s.card) for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild}
-        for slot, wild in zip(info.slots, info.as_wild, strict=True):
-            if not wild or slot.meaning is None:
-                continue
-            if info.kind == "run":
-                fits = [slot.meaning.card()]
-            else:
-                fits = [make_card(slot.meaning.rank, x) for x in range(4) if x not in present]
-            if any(c is not None and hand[c] for c in fits):
-                return True
-    return False
 
 
 def count_broken(position: Position, melds: Sequence[Sequence[Slot]]) -> int:

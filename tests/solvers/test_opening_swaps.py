@@ -59,6 +59,7 @@ def test_opening_turn_swaps_match_reference(case: tuple[str, str, str]) -> None:
     position = make_position("rummy-palace", hand, table, opened=False)
     fast = solve("rummy-palace", hand, table, opened=False, objective=objective)
     slow = reference_solve("rummy-palace", hand, table, opened=False, objective=objective)
+    assert fast.status == "optimal"
     assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
     assert fast.value == slow.value
     check_solution(position, fast)
@@ -80,6 +81,7 @@ def test_opening_turn_swaps_match_reference(case: tuple[str, str, str]) -> None:
 )
 def test_opening_turn_swap_cases(hand: str, table: str, played: str) -> None:
     sol = solve("rummy-palace", hand, table, opened=False)
+    assert sol.status == "optimal"
     assert sorted(sol.played) == sorted(parse_cards(played))
     check_solution(make_position("rummy-palace", hand, table, False), sol)
 
