@@ -71,6 +71,7 @@ class MCTSAgent:
         infer: bool = False,
         wide_within: int = 0,
         solver_within: int = 0,
+        same_value: bool = False,
         seed: int = 0,
     ) -> None:
         if iterations < 1:
@@ -92,6 +93,7 @@ class MCTSAgent:
         self.infer = infer
         self.wide_within = wide_within
         self.solver_within = solver_within
+        self.same_value = same_value
         self.solver_rollouts = False
         self.tracker = DrawTracker()
         self.dead: tuple[int, frozenset[int], int] | None = None
@@ -161,7 +163,10 @@ class MCTSAgent:
                 if full is None:
                     return [draw_or_best(view, legal)]
                 limit = min(self.alternatives, self.max_candidates - 1)
-                return [full, *equal_card_alternatives(position, full, self.solver_work_limit, limit)]
+                others = equal_card_alternatives(
+                    position, full, self.solver_work_limit, limit, self.same_value
+                )
+                return [full, *others]
             if full is None:
                 moves.append(draw_or_best(view, legal))
             else:

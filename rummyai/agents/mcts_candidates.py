@@ -26,12 +26,14 @@ def played_ids(play: Play, hand: Sequence[int]) -> set[int]:
 
 
 def equal_card_alternatives(
-    position: SeatPosition, best: Play, work_limit: float | None, limit: int
+    position: SeatPosition, best: Play, work_limit: float | None, limit: int, same_value: bool = False
 ) -> list[Play]:
     """Up to `limit` plays placing as many hand cards as `best` but keeping a different multiset of
-    card kinds: one solve per kind `best` plays, with every copy of that kind kept out of the hand."""
+    card kinds: one solve per kind `best` plays, with every copy of that kind kept out of the hand.
+    With `same_value`, only plays leaving a hand of the same penalty value as `best` does."""
     deck = position.variant.deck
     target = hand_cards_in(best, position.hand)
+    value = played_value(position, best)
     kept_kinds = {_kept_key(position, best)}
     found: list[Play] = []
     for kind in sorted({deck[i] for i in played_ids(best, position.hand)}):
@@ -41,11 +43,19 @@ def equal_card_alternatives(
         play, _ = best_legal_play(replace(position, hand=hand), "cards", work_limit)
         if play is None or hand_cards_in(play, position.hand) != target:
             continue
+        if same_value and played_value(position, play) != value:
+            continue
         key = _kept_key(position, play)
         if key not in kept_kinds:
             kept_kinds.add(key)
             found.append(play)
     return found
+
+
+def played_value(position: SeatPosition, play: Play) -> int:
+    """Penalty value (the variant's hand values) of the hand cards `play` puts down."""
+    variant = position.variant
+    return sum(variant.hand_values[variant.deck[i]] for i in played_ids(play, position.hand))
 
 
 def _kept_key(position: SeatPosition, play: Play) -> tuple[int, ...]:

@@ -298,3 +298,17 @@ def test_wide_within_widens_the_candidates_near_the_end() -> None:
     wide = MCTSAgent(moves="equal", wide_within=2).candidates(view, legal)
     assert not any(isinstance(m, Draw) for m in narrow)
     assert any(isinstance(m, Draw) for m in wide) and len(wide) > len(narrow)
+
+
+def test_same_value_keeps_only_alternatives_leaving_as_many_points() -> None:
+    from rummyai.agents.mcts_candidates import equal_card_alternatives, played_value
+    from rummyai.agents.solver_play import best_legal_play, seat_position
+
+    for hand, expect in (("7H 8H 9H 8S 8D 2C", True), ("5H 6H 7H 7S 7D 2C", False)):
+        position = seat_position(game.view(dealt_position(hand), 0))
+        best, _ = best_legal_play(position, "cards", 5.0)
+        assert best is not None
+        same = equal_card_alternatives(position, best, 5.0, limit=4, same_value=True)
+        assert bool(same) is expect, hand  # 7H 8H 9H and 8H 8S 8D are both worth 24; 5H 6H 7H is not 7H 7S 7D
+        assert all(played_value(position, p) == played_value(position, best) for p in same)
+        assert equal_card_alternatives(position, best, 5.0, limit=4)  # without the filter both hands have one
