@@ -12,7 +12,7 @@ from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
-from rummyai.solvers.tile_model import solve_tile
+from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import Variant
 
 

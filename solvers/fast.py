@@ -18,8 +18,8 @@ from ortools.sat.python import cp_model
 
 from rummyai.cards import JOKER, Slot
 from rummyai.playable import playable_cards
-from rummyai.solvers.position import Position, Solution
-from rummyai.solvers.tile_model import TileModel, count_broken, decode, objective_value
+from rummyai.solvers.position import Position, Solution, count_broken, objective_value
+from rummyai.solvers.tile_model import TileModel, decode
 from rummyai.variants import Variant
 
 _LOCAL = threading.local()

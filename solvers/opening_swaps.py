@@ -21,8 +21,7 @@ from itertools import combinations
 from rummyai.cards import JOKER, Meaning, Slot, make_card, suit_of
 from rummyai.errors import IllegalMoveError, MeldError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
-from rummyai.solvers.position import Position, Solution
-from rummyai.solvers.tile_model import count_broken, objective_value
+from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
 from rummyai.solvers.universe import run_windows
 
 #: solves an opened position: (position, max_cards, committed) -> Solution
@@ -146,14 +145,6 @@ def minimal_openings(position: Position, keep: set[int]) -> Iterator[list[MeldIn
     yield from grow(0, [], Counter(), 0)
 
 
-def _score(position: Position, objective: str, played: Sequence[int]) -> tuple[int, int]:
-    """Comparable value of a play: (cards, points), or (points, cards) for the points and penalty
-    objectives (least penalty left is most points played)."""
-    hv = position.variant.hand_values
-    points = sum(hv[c] for c in played)
-    return (len(played), points) if objective == "cards" else (points, len(played))
-
-
 def with_opening_swaps(
     position: Position,
     base: Solution,
@@ -166,7 +157,7 @@ def with_opening_swaps(
     opens with a minimal set of hand melds and then swaps; ``optimal`` when every part was."""
     start = time.perf_counter()
     best = base
-    best_score = _score(position, objective, base.played)
+    best_score = score_key(position, objective, base.played)
     proven = base.status == "optimal"
     hand = Counter(position.hand)
     for opening in minimal_openings(position, swap_cards(position)):
@@ -183,7 +174,7 @@ def with_opening_swaps(
             continue  # the committed card fits nowhere after this opening
         proven = proven and answer.status == "optimal"
         played = sorted([*laid.elements(), *answer.played])
-        score = _score(position, objective, played)
+        score = score_key(position, objective, played)
         if score > best_score:
             best_score = score
             best = replace(

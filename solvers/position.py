@@ -7,6 +7,7 @@ valid). `Solution` is what every solver returns: the cards played and the whole 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -144,3 +145,31 @@ def check_objective(objective: str) -> None:
 def joker_count(cards: Iterable[int]) -> int:
     """Number of jokers among card kinds."""
     return sum(1 for c in cards if c == JOKER)
+
+
+def count_broken(position: Position, melds: Sequence[Sequence[Slot]]) -> int:
+    """Start melds whose cards do not all lie together in one meld of the new table."""
+    bags = [Counter(c for slot in meld for c in slot.cards()) for meld in melds]
+    broken = 0
+    for info in position.table:
+        need = Counter(info.cards)
+        if not any(all(bag[c] >= n for c, n in need.items()) for bag in bags):
+            broken += 1
+    return broken
+
+
+def objective_value(position: Position, objective: str, played: Sequence[int]) -> int:
+    """The objective's value of a play: cards, points, or the penalty left in hand."""
+    hv = position.variant.hand_values
+    if objective == "cards":
+        return len(played)
+    if objective == "points":
+        return sum(hv[c] for c in played)
+    return sum(hv[c] for c in position.hand) - sum(hv[c] for c in played)
+
+
+def score_key(position: Position, objective: str, played: Sequence[int]) -> tuple[int, int]:
+    """Comparable value of a play: (cards, points), or (points, cards) for the points and penalty
+    objectives (least penalty left is most points played)."""
+    points = sum(position.variant.hand_values[c] for c in played)
+    return (len(played), points) if objective == "cards" else (points, len(played))

@@ -22,7 +22,7 @@ modelled on opened turns; on an opening turn (swaps allowed after the 30, §4.4)
 `rummyai.solvers.opening_swaps` splits the turn into an opening and an opened turn.
 
 Rhine's joker rules R3-R5 are relaxed: the engine's judge checks the decoded table, and a
-rejected one goes to `_rhine_repair`, whose model adds explicit witness melds for the table
+rejected one goes to `rhine_repair.rhine_repair`, whose model adds explicit witness melds for the table
 jokers (R3 kept in a split piece, R4 replacement beside the old meld, part of R5, with the
 physical copies they claim). Every added constraint holds on every judged-legal table, so a
 judged-legal answer that reaches a model's optimum (or a model with nothing better) is optimal.
@@ -30,7 +30,6 @@ judged-legal answer that reaches a model's optimum (or a model with nothing bett
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -39,10 +38,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card, rank_of, suit_of
-from rummyai.errors import IllegalMoveError, MeldError, RummyError
+from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
+from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, analyze_meld
-from rummyai.solvers.position import Position, Solution
+from rummyai.solvers.position import Position
 from rummyai.solvers.universe import RunWindow, position_range, run_sides, run_windows, unrolled_rank
 from rummyai.variants import Variant
 
@@ -1224,7 +1223,7 @@ def _single_group_need(variant: Variant, value: int) -> int | None:
     return need
 
 
-def _single_meld_exact(variant: Variant) -> bool:
+def single_meld_exact(variant: Variant) -> bool:
     """Whether the single-meld opening flags are exact: represented wilds, and no rank whose
     lone opening group would need more than min_meld + 1 cards (the balanced group deal)."""
     if variant.opening_wild_value != "represented":
@@ -1530,294 +1529,3 @@ def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, 
         meaning = Meaning(rank_of(card), suit_of(card)) if kind == "run" else Meaning(rank_of(card))
         slots[i] = Slot(JOKER, meaning)
         flags[i] = False
-
-
-MAX_CUTS = 8  # rejected Rhine tables cut off before the repair gives up
-SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
-RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
-TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
-TIDY_TRIES = 2  # tidy tables judged before the untidy one stays
-
-
-def _judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
-    """The engine's judge on the text form of a play (the joker rules that depend on identity)."""
-    from rummyai.engine.judge import judge_play
-
-    verdict = judge_play(
-        position.variant,
-        [card_str(c) for c in position.hand],
-        [[str(s) for s in info.slots] for info in position.table],
-        [[str(s) for s in meld] for meld in melds],
-        opened=position.opened,
-    )
-    return bool(verdict.legal)
-
-
-def _cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
-    """Forbid the current assignment (a no-good over every variable)."""
-    m = tm.model
-    differs = []
-    for var in tm.decision_vars():
-        value = solver.value(var)
-        flag = m.new_bool_var("")
-        m.add(var != value).only_enforce_if(flag)
-        differs.append(flag)
-    m.add_bool_or(differs)
-
-
-def _score(position: Position, objective: str, played: Sequence[int]) -> tuple[int, int]:
-    hv = position.variant.hand_values
-    points = sum(hv[c] for c in played)
-    return (len(played), points) if objective == "cards" else (points, len(played))
-
-
-def _lex(tm: TileModel, objective: str) -> LinearExpr:
-    """The primary objective as one expression (cards then points, or points then cards)."""
-    max_points = sum(tm.variant.hand_values[c] for c in tm.position.hand) + 1
-    max_cards = len(tm.position.hand) + 1
-    if objective == "cards":
-        return tm.cards_expr * max_points + tm.points_expr
-    return tm.points_expr * max_cards + tm.cards_expr
-
-
-def _lex_value(position: Position, objective: str, score: tuple[int, int]) -> int:
-    """`_lex` of a play with this `_score`."""
-    max_points = sum(position.variant.hand_values[c] for c in position.hand) + 1
-    max_cards = len(position.hand) + 1
-    return score[0] * (max_points if objective == "cards" else max_cards) + score[1]
-
-
-@dataclass
-class _Budget:
-    """What the Rhine repair may still spend: wall-clock seconds under a time limit, else
-    CP-SAT's deterministic work (so that the same position gets the same answer however loaded
-    the machine is)."""
-
-    time_limit: float | None
-    start: float
-    work: float
-    spent: float = 0.0
-
-    def left(self) -> float:
-        if self.time_limit is not None:
-            return self.time_limit - (time.perf_counter() - self.start)
-        return self.work - self.spent
-
-    def solve(self, tm: TileModel, cap: float | None = None) -> tuple[cp_model.CpSolver, Any]:
-        room = max(self.left(), 0.001) if cap is None else max(min(self.left(), cap), 0.001)
-        if self.time_limit is not None:
-            return solve_model(tm, room)
-        solver, status = solve_model(tm, None, work=room)
-        self.spent += solver.deterministic_time
-        return solver, status
-
-
-def _legal_table(
-    position: Position, tm: TileModel, solver: cp_model.CpSolver
-) -> list[tuple[Slot, ...]] | None:
-    """A judged-legal layout of the model's current assignment, or None: the decoded table, then
-    the same melds without wild-free melds merged onto joker melds."""
-    melds = decode(tm, solver)[1]
-    if _judged(position, melds):
-        return melds
-    plain = decode(tm, solver, merge=False)[1]
-    if plain != melds and _judged(position, plain):
-        return plain
-    return None
-
-
-def _rhine_repair(
-    position: Position,
-    objective: str,
-    time_limit: float | None,
-    max_cards: int | None,
-    minimize_changes: bool,
-    tm: TileModel,
-    solver: cp_model.CpSolver,
-    bound: tuple[int, int] | None,
-    start: float,
-    work_limit: float | None = None,
-) -> tuple[list[int], list[tuple[Slot, ...]], str]:
-    """The relaxed Rhine model's best table failed the judge.
-
-    1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
-       to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
-       rejected one is cut off (no-good over every variable, after trying the unmerged layout).
-       Its first optimum, before any cut, is a valid bound (tighter than `bound`, the first
-       model's); nothing better than the best legal answer before any cut proves it too.
-    2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
-       in their whole melds, none from the hand; or the table only grown) give a floor; judged.
-    3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
-       leaves ``feasible``. With `minimize_changes`, the tidy phase then keeps the primary
-       value fixed and keeps as many start melds whole as it can (judged, else untouched).
-    """
-    # under a time limit the repair ends with it; else it gets at most RHINE_WORK of CP-SAT work
-    budget = _Budget(time_limit, start, RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit))
-    best_played: list[int] = []
-    best_melds: list[tuple[Slot, ...]] = []
-    best = _score(position, objective, best_played)
-    search = TileModel(position, objective, max_cards, False, witnesses=True)
-    lex = _lex(search, objective)
-    proven = False
-    cuts = 0
-    safe_done = False
-    while not proven and budget.left() > 0 and cuts <= MAX_CUTS:
-        if cuts >= SAFE_AFTER and not safe_done:
-            safe_done = True
-            played, melds = _safe_answer(position, objective, max_cards, budget)
-            score = _score(position, objective, played)
-            if score > best:
-                best_played, best_melds, best = played, melds, score
-                proven = bound is not None and best == bound
-                continue
-        search.model.add(lex >= _lex_value(position, objective, best) + 1)
-        found, status = budget.solve(search)
-        if status == cp_model.INFEASIBLE and cuts == 0:
-            proven = True  # the relaxation (no cut yet) has nothing better than `best`
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            break
-        played = decode(search, found)[0]
-        score = _score(position, objective, played)
-        if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
-            bound = score  # the witness model's optimum: a tighter relaxation bound
-        melds_ok = _legal_table(position, search, found)
-        if melds_ok is not None:
-            best_played, best_melds, best = played, melds_ok, score
-            proven = bound is not None and score == bound
-            continue
-        _cut(search, found)
-        cuts += 1
-    if not safe_done and not proven:
-        played, melds = _safe_answer(position, objective, max_cards, budget)
-        if _score(position, objective, played) > best:
-            best_played, best_melds, best = played, melds, _score(position, objective, played)
-    if minimize_changes and best_played:
-        best_melds = _tidy(position, objective, max_cards, best, best_melds, budget)
-    return best_played, best_melds, "optimal" if proven else "feasible"
-
-
-def _safe_answer(
-    position: Position, objective: str, max_cards: int | None, budget: _Budget
-) -> tuple[list[int], list[tuple[Slot, ...]]]:
-    """The better judged-legal answer of two always-legal models: the table rearranged with its
-    jokers kept in their whole melds and none from the hand, or the table only grown."""
-    best: tuple[list[int], list[tuple[Slot, ...]]] = ([], [])
-    for rearrange in (True, False):
-        safe = TileModel(position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange)
-        found, status = budget.solve(safe)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            continue
-        played, melds, _ = decode(safe, found)
-        better = _score(position, objective, played) > _score(position, objective, best[0])
-        if better and _judged(position, melds):
-            best = (played, melds)
-    return best
-
-
-def _tidy(
-    position: Position,
-    objective: str,
-    max_cards: int | None,
-    best: tuple[int, int],
-    melds: list[tuple[Slot, ...]],
-    budget: _Budget,
-) -> list[tuple[Slot, ...]]:
-    """Keep more start melds whole at the same primary value: the full model with the played
-    cards' count and points fixed; judged, else the given table stays."""
-    tidy = TileModel(position, objective, max_cards, True, witnesses=True)
-    cards, points = best if objective == "cards" else best[::-1]
-    tidy.model.add(tidy.cards_expr == cards)
-    tidy.model.add(tidy.points_expr == points)
-    have = count_broken(position, melds)
-    for _ in range(TIDY_TRIES):
-        found, status = budget.solve(tidy, TIDY_WORK)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            break
-        new_melds = _legal_table(position, tidy, found)
-        if new_melds is None:
-            _cut(tidy, found)
-            continue
-        if count_broken(position, new_melds) < have:
-            return new_melds
-        break
-    return melds
-
-
-def solve_tile(
-    position: Position,
-    objective: str,
-    time_limit: float | None,
-    max_cards: int | None,
-    minimize_changes: bool = True,
-    committed: Sequence[int] = (),
-    taken: int | None = None,
-    work_limit: float | None = None,
-) -> Solution:
-    """Best PLAY for a tile-style position (or no play when none is possible).
-
-    Rhine's joker rules are partly relaxed in the model; its answer is checked by the engine's
-    judge and, if rejected, repaired by `_rhine_repair` (``optimal`` only when a relaxation's
-    bound proves the judged-legal answer). Rummy Palace swaps on an opening turn are searched
-    around this model by `rummyai.solvers.opening_swaps`.
-    """
-    start = time.perf_counter()
-    rules = position.variant
-    if any(w.card != JOKER and w.plays_itself for w in rules.wilds):
-        raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
-    opening = not position.opened and rules.opening_turn_exclusive
-    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
-        raise RummyError(f"the solver does not support {rules.id} yet (escorts, Royale, opening chart)")
-    if rules.opening_single_meld and rules.opening == "points" and not _single_meld_exact(rules):
-        raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
-    tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
-    solver, status = solve_model(tm, time_limit, work_limit)
-    if status == cp_model.INFEASIBLE and committed:
-        raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
-    played: list[int] = []
-    melds: list[tuple[Slot, ...]] = []
-    label = "feasible"
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        played, melds, _ = decode(tm, solver)
-        label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        if rules.joker_policy == "rhine" and played and not _judged(position, melds):
-            bound = _score(position, objective, played) if status == cp_model.OPTIMAL else None
-            played, melds, label = _rhine_repair(
-                position,
-                objective,
-                time_limit,
-                max_cards,
-                minimize_changes,
-                tm,
-                solver,
-                bound,
-                start,
-                work_limit,
-            )
-    if not played:
-        melds = [tuple(info.slots) for info in position.table]
-    broken = count_broken(position, melds)
-    hv = position.variant.hand_values
-    points = sum(hv[c] for c in played)
-    value = objective_value(position, objective, played)
-    ms = (time.perf_counter() - start) * 1000
-    return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
-
-
-def count_broken(position: Position, melds: Sequence[Sequence[Slot]]) -> int:
-    """Start melds whose cards do not all lie together in one meld of the new table."""
-    bags = [Counter(c for slot in meld for c in slot.cards()) for meld in melds]
-    broken = 0
-    for info in position.table:
-        need = Counter(info.cards)
-        if not any(all(bag[c] >= n for c, n in need.items()) for bag in bags):
-            broken += 1
-    return broken
-
-
-def objective_value(position: Position, objective: str, played: Sequence[int]) -> int:
-    hv = position.variant.hand_values
-    if objective == "cards":
-        return len(played)
-    if objective == "points":
-        return sum(hv[c] for c in played)
-    return sum(hv[c] for c in position.hand) - sum(hv[c] for c in played)

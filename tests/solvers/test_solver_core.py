@@ -15,7 +15,7 @@ from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
-from rummyai.solvers.tile_model import solve_tile
+from rummyai.solvers.tile_solve import solve_tile
 
 
 def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:

@@ -1,0 +1,224 @@
+"""Rhine Rummy: repair a model table that the engine's judge rejects (joker rules R3-R5).
+
+The tile model relaxes the rules that depend on which start meld a card came from. When the
+judge rejects its best table, `rhine_repair` solves a tighter model (explicit witness melds for
+the broken joker melds), tries another layout of a rejected table before cutting it off, and
+uses the always-legal models (jokers kept whole) as a floor; ``optimal`` needs a proof.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from rummyai.cards import Slot, card_str
+from rummyai.solvers.position import Position, count_broken, score_key
+from rummyai.solvers.tile_model import LinearExpr, TileModel, decode, solve_model
+
+MAX_CUTS = 8  # rejected Rhine tables cut off before the repair gives up
+SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
+RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
+TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
+TIDY_TRIES = 2  # tidy tables judged before the untidy one stays
+
+
+def judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
+    """The engine's judge on the text form of a play (the joker rules that depend on identity)."""
+    from rummyai.engine.judge import judge_play
+
+    verdict = judge_play(
+        position.variant,
+        [card_str(c) for c in position.hand],
+        [[str(s) for s in info.slots] for info in position.table],
+        [[str(s) for s in meld] for meld in melds],
+        opened=position.opened,
+    )
+    return bool(verdict.legal)
+
+
+def _cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
+    """Forbid the current assignment (a no-good over every variable)."""
+    m = tm.model
+    differs = []
+    for var in tm.decision_vars():
+        value = solver.value(var)
+        flag = m.new_bool_var("")
+        m.add(var != value).only_enforce_if(flag)
+        differs.append(flag)
+    m.add_bool_or(differs)
+
+
+def _lex(tm: TileModel, objective: str) -> LinearExpr:
+    """The primary objective as one expression (cards then points, or points then cards)."""
+    max_points = sum(tm.variant.hand_values[c] for c in tm.position.hand) + 1
+    max_cards = len(tm.position.hand) + 1
+    if objective == "cards":
+        return tm.cards_expr * max_points + tm.points_expr
+    return tm.points_expr * max_cards + tm.cards_expr
+
+
+def _lex_value(position: Position, objective: str, score: tuple[int, int]) -> int:
+    """`_lex` of a play with this `score_key`."""
+    max_points = sum(position.variant.hand_values[c] for c in position.hand) + 1
+    max_cards = len(position.hand) + 1
+    return score[0] * (max_points if objective == "cards" else max_cards) + score[1]
+
+
+@dataclass
+class _Budget:
+    """What the Rhine repair may still spend: wall-clock seconds under a time limit, else
+    CP-SAT's deterministic work (so that the same position gets the same answer however loaded
+    the machine is)."""
+
+    time_limit: float | None
+    start: float
+    work: float
+    spent: float = 0.0
+
+    def left(self) -> float:
+        if self.time_limit is not None:
+            return self.time_limit - (time.perf_counter() - self.start)
+        return self.work - self.spent
+
+    def solve(self, tm: TileModel, cap: float | None = None) -> tuple[cp_model.CpSolver, Any]:
+        room = max(self.left(), 0.001) if cap is None else max(min(self.left(), cap), 0.001)
+        if self.time_limit is not None:
+            return solve_model(tm, room)
+        solver, status = solve_model(tm, None, work=room)
+        self.spent += solver.deterministic_time
+        return solver, status
+
+
+def _legal_table(
+    position: Position, tm: TileModel, solver: cp_model.CpSolver
+) -> list[tuple[Slot, ...]] | None:
+    """A judged-legal layout of the model's current assignment, or None: the decoded table, then
+    the same melds without wild-free melds merged onto joker melds."""
+    melds = decode(tm, solver)[1]
+    if judged(position, melds):
+        return melds
+    plain = decode(tm, solver, merge=False)[1]
+    if plain != melds and judged(position, plain):
+        return plain
+    return None
+
+
+def rhine_repair(
+    position: Position,
+    objective: str,
+    time_limit: float | None,
+    max_cards: int | None,
+    minimize_changes: bool,
+    tm: TileModel,
+    solver: cp_model.CpSolver,
+    bound: tuple[int, int] | None,
+    start: float,
+    work_limit: float | None = None,
+) -> tuple[list[int], list[tuple[Slot, ...]], str]:
+    """The relaxed Rhine model's best table failed the judge.
+
+    1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
+       to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
+       rejected one is cut off (no-good over every variable, after trying the unmerged layout).
+       Its first optimum, before any cut, is a valid bound (tighter than `bound`, the first
+       model's); nothing better than the best legal answer before any cut proves it too.
+    2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
+       in their whole melds, none from the hand; or the table only grown) give a floor; judged.
+    3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
+       leaves ``feasible``. With `minimize_changes`, the tidy phase then keeps the primary
+       value fixed and keeps as many start melds whole as it can (judged, else untouched).
+    """
+    # under a time limit the repair ends with it; else it gets at most RHINE_WORK of CP-SAT work
+    budget = _Budget(time_limit, start, RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit))
+    best_played: list[int] = []
+    best_melds: list[tuple[Slot, ...]] = []
+    best = score_key(position, objective, best_played)
+    search = TileModel(position, objective, max_cards, False, witnesses=True)
+    lex = _lex(search, objective)
+    proven = False
+    cuts = 0
+    safe_done = False
+    while not proven and budget.left() > 0 and cuts <= MAX_CUTS:
+        if cuts >= SAFE_AFTER and not safe_done:
+            safe_done = True
+            played, melds = _safe_answer(position, objective, max_cards, budget)
+            score = score_key(position, objective, played)
+            if score > best:
+                best_played, best_melds, best = played, melds, score
+                proven = bound is not None and best == bound
+                continue
+        search.model.add(lex >= _lex_value(position, objective, best) + 1)
+        found, status = budget.solve(search)
+        if status == cp_model.INFEASIBLE and cuts == 0:
+            proven = True  # the relaxation (no cut yet) has nothing better than `best`
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        played = decode(search, found)[0]
+        score = score_key(position, objective, played)
+        if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
+            bound = score  # the witness model's optimum: a tighter relaxation bound
+        melds_ok = _legal_table(position, search, found)
+        if melds_ok is not None:
+            best_played, best_melds, best = played, melds_ok, score
+            proven = bound is not None and score == bound
+            continue
+        _cut(search, found)
+        cuts += 1
+    if not safe_done and not proven:
+        played, melds = _safe_answer(position, objective, max_cards, budget)
+        if score_key(position, objective, played) > best:
+            best_played, best_melds, best = played, melds, score_key(position, objective, played)
+    if minimize_changes and best_played:
+        best_melds = _tidy(position, objective, max_cards, best, best_melds, budget)
+    return best_played, best_melds, "optimal" if proven else "feasible"
+
+
+def _safe_answer(
+    position: Position, objective: str, max_cards: int | None, budget: _Budget
+) -> tuple[list[int], list[tuple[Slot, ...]]]:
+    """The better judged-legal answer of two always-legal models: the table rearranged with its
+    jokers kept in their whole melds and none from the hand, or the table only grown."""
+    best: tuple[list[int], list[tuple[Slot, ...]]] = ([], [])
+    for rearrange in (True, False):
+        safe = TileModel(position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange)
+        found, status = budget.solve(safe)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            continue
+        played, melds, _ = decode(safe, found)
+        better = score_key(position, objective, played) > score_key(position, objective, best[0])
+        if better and judged(position, melds):
+            best = (played, melds)
+    return best
+
+
+def _tidy(
+    position: Position,
+    objective: str,
+    max_cards: int | None,
+    best: tuple[int, int],
+    melds: list[tuple[Slot, ...]],
+    budget: _Budget,
+) -> list[tuple[Slot, ...]]:
+    """Keep more start melds whole at the same primary value: the full model with the played
+    cards' count and points fixed; judged, else the given table stays."""
+    tidy = TileModel(position, objective, max_cards, True, witnesses=True)
+    cards, points = best if objective == "cards" else best[::-1]
+    tidy.model.add(tidy.cards_expr == cards)
+    tidy.model.add(tidy.points_expr == points)
+    have = count_broken(position, melds)
+    for _ in range(TIDY_TRIES):
+        found, status = budget.solve(tidy, TIDY_WORK)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        new_melds = _legal_table(position, tidy, found)
+        if new_melds is None:
+            _cut(tidy, found)
+            continue
+        if count_broken(position, new_melds) < have:
+            return new_melds
+        break
+    return melds

@@ -1,0 +1,75 @@
+"""`solve_tile`: the best play for a tile-style position and the draw-and-discard variants other
+than Black Heart, from the CP-SAT tile model (and, for Rhine, its judge-checked repair)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from ortools.sat.python import cp_model
+
+from rummyai.cards import JOKER, Slot
+from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
+from rummyai.solvers.rhine_repair import judged, rhine_repair
+from rummyai.solvers.tile_model import TileModel, decode, single_meld_exact, solve_model
+
+
+def solve_tile(
+    position: Position,
+    objective: str,
+    time_limit: float | None,
+    max_cards: int | None,
+    minimize_changes: bool = True,
+    committed: Sequence[int] = (),
+    taken: int | None = None,
+    work_limit: float | None = None,
+) -> Solution:
+    """Best PLAY for a tile-style position (or no play when none is possible).
+
+    Rhine's joker rules are partly relaxed in the model; its answer is checked by the engine's
+    judge and, if rejected, repaired by `rhine_repair` (``optimal`` only when a relaxation's
+    bound proves the judged-legal answer). Rummy Palace swaps on an opening turn are searched
+    around this model by `rummyai.solvers.opening_swaps`.
+    """
+    start = time.perf_counter()
+    rules = position.variant
+    if any(w.card != JOKER and w.plays_itself for w in rules.wilds):
+        raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
+    opening = not position.opened and rules.opening_turn_exclusive
+    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
+        raise RummyError(f"the solver does not support {rules.id} yet (escorts, Royale, opening chart)")
+    if rules.opening_single_meld and rules.opening == "points" and not single_meld_exact(rules):
+        raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
+    tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
+    solver, status = solve_model(tm, time_limit, work_limit)
+    if status == cp_model.INFEASIBLE and committed:
+        raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
+    played: list[int] = []
+    melds: list[tuple[Slot, ...]] = []
+    label = "feasible"
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        played, melds, _ = decode(tm, solver)
+        label = "optimal" if status == cp_model.OPTIMAL else "feasible"
+        if rules.joker_policy == "rhine" and played and not judged(position, melds):
+            bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
+            played, melds, label = rhine_repair(
+                position,
+                objective,
+                time_limit,
+                max_cards,
+                minimize_changes,
+                tm,
+                solver,
+                bound,
+                start,
+                work_limit,
+            )
+    if not played:
+        melds = [tuple(info.slots) for info in position.table]
+    broken = count_broken(position, melds)
+    hv = position.variant.hand_values
+    points = sum(hv[c] for c in played)
+    value = objective_value(position, objective, played)
+    ms = (time.perf_counter() - start) * 1000
+    return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
