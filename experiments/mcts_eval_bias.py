@@ -1,11 +1,12 @@
 """How well do the MCTS leaf values predict who wins? Truncated rollouts against rollouts to the end.
 
-Plays seeded greedy-vs-greedy games of 2-player `rummikub`; at a few turn counts (`--at`, and the
-turn after each, so both seats) the position is taken from the acting seat's view and, over `--samples` determinizations, scored three ways: the
-heuristic `mcts_state.evaluate` after a `--turns`-turn fast rollout, the same rollout continued to
-the end of the round (win = 1, loss = 0) and the heuristic with no rollout at all. Each score is
-averaged per position and compared with the real result of the greedy game (did the acting seat
-win?): Pearson correlation and the Brier score of a per-score logistic fit (lower is better).
+Plays seeded greedy-vs-greedy games of 2-player `rummikub`. At a few turn counts (`--at`, and the
+turn after each, so both seats) the position is taken from the acting seat's view and, over
+`--samples` determinizations, scored three ways: the heuristic `mcts_state.evaluate` with no
+rollout, the heuristic after a `--turns`-turn fast rollout, and that rollout continued to the end
+of the round (win = 1, loss = 0). Each score is averaged per position and compared with the real
+result of the greedy game (did the acting seat win?): Pearson correlation and the Brier score of
+a one-feature logistic fit (lower is better; the base rate scores 0.25).
 
     python experiments/mcts_eval_bias.py --games 150 --samples 6
 """

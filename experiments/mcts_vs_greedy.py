@@ -10,6 +10,8 @@ result is reproducible; the seconds per move depend on the machine and its load.
     python experiments/mcts_vs_greedy.py --sets 20                    # a quick look
     python experiments/mcts_vs_greedy.py --sets 400 --workers 2       # a study
     python experiments/mcts_vs_greedy.py --mcts mcts:iterations=60:rollout_turns=4:deviation_z=0
+    python experiments/mcts_vs_greedy.py --sets 300 --workers 1 --seed 4242 \
+        --mcts mcts:iterations=40:moves=equal:infer=true          # equal-card moves, draw inference
 """
 
 from __future__ import annotations
