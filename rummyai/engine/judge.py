@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, islice, permutations, product
-from typing import Any
+from itertools import chain, combinations, islice, permutations, product
+from typing import Any, TypeVar
 
 from rummyai.cards import (
     Meaning,
@@ -34,9 +34,9 @@ from rummyai.errors import DeckError, MeldError, RummyError, VariantError
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
 
-MAX_ASSIGNMENTS = 256
-MAX_MEANINGS = 64
-MAX_ASSIGNMENTS_WITH_MEANINGS = 16
+MAX_LAYOUTS = 20_000  # physical new tables tried per judgement (copy classes times readings)
+MAX_ORDERS = 5040  # orders of one card kind's copies listed (7 copies)
+_T = TypeVar("_T")
 
 TableText = str | Sequence[str | Sequence[str]]
 
@@ -95,7 +95,7 @@ def judge_play(
     unqualified: list[tuple[TableMeld, ...]] = []
     sec = sections(rules)
     doomed: set[tuple[tuple[Meaning | None, ...], ...]] = set()
-    for new in _layouts(rules, start_melds, hand_ids, final):
+    for new in _layouts(rules, start_melds, hand_ids, final, opened):
         if isinstance(new, Violation):
             return Judgement(False, rule=new.rule, reason=new.reason)
         meanings = tuple(m.meanings for m in new)
@@ -180,91 +180,154 @@ def _layouts(
     start: tuple[TableMeld, ...],
     hand: list[int],
     final: list[tuple[Slot, ...]],
+    opened: bool = False,
 ) -> Iterator[tuple[TableMeld, ...] | Violation]:
-    """Candidate physical new tables: assignments of copies, then other meanings of unstated wilds."""
-    deck = variant.deck
-    rule = sections(variant).conservation
-    positions: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for m, meld in enumerate(final):
-        for p, slot in enumerate(meld):
-            positions[slot.card].append((m, p))
-    on_table: dict[int, list[int]] = defaultdict(list)
-    owner: dict[int, int] = {}
-    for u, start_meld in enumerate(start):
-        for i in start_meld.ids:
-            on_table[deck[i]].append(i)
-            owner[i] = u
-    in_hand: dict[int, list[int]] = defaultdict(list)
-    for i in hand:
-        in_hand[deck[i]].append(i)
-    choices: list[tuple[int, list[tuple[int, ...]]]] = []
-    for kind in set(positions) | set(on_table):
-        spots, table_ids, hand_ids = positions[kind], on_table[kind], in_hand[kind]
-        if len(spots) < len(table_ids):
-            yield Violation(rule, f"{card_str(kind)} was on the table and must stay there")
-            return
-        if len(spots) > len(table_ids) + len(hand_ids):
-            yield Violation(rule, f"{card_str(kind)} is neither on the table nor in the hand")
-            return
-        sources = table_ids + hand_ids[: len(spots) - len(table_ids)]
-        options = _distinct_orders(sources, set(hand_ids))
+    """Candidate physical new tables: one per class of copy assignments, times unstated meanings.
 
-        def overlap(order: tuple[int, ...], spots: list[tuple[int, int]] = spots) -> int:
+    Each class is tried once (`_Copies`), the preferred assignment (copies kept with their old
+    meld) first, then those that change the fewest card kinds, then other meanings of unstated
+    wilds, up to `MAX_LAYOUTS` tables in all.
+    """
+    copies = _Copies(variant, start, hand, final, opened)
+    if copies.violation is not None:
+        yield copies.violation
+        return
+    alternatives = [_meanings(variant, meld) for meld in final]
+    written = tuple(a[0] for a in alternatives)
+    picks = chain([written], _fewest_changes(alternatives))
+    bases: list[list[tuple[int, ...]]] = []
+    budget = MAX_LAYOUTS
+    for pick_no, pick in enumerate(picks):
+        combos: Iterable[list[tuple[int, ...]]] = copies.assignments() if pick_no == 0 else bases
+        for ids in combos:
+            if pick_no == 0:
+                bases.append(ids)
+            if budget == 0:
+                return
+            budget -= 1
+            yield tuple(TableMeld(i, mean) for i, mean in zip(ids, pick, strict=True))
+
+
+class _Copies:
+    """The assignments of physical copies to the new table's cards, one per class of equal verdicts.
+
+    Text cannot tell two copies of a card apart, so each card kind's copies (on the start table
+    and, for new cards, in the hand) may sit at any of the new table's spots of that kind. Two
+    assignments give the same verdict when they differ only by renaming copies that the rules
+    cannot tell apart; each class is listed once, keyed by `_label` pairs:
+
+    * copies from one start meld (or from the hand) are alike, and so are spots in one new meld;
+    * when the player has opened, copies from start melds without a wild are alike as long as
+      they go to new melds without a wild: R1 and R2 do not look at ids, and R3-R5 (and the other
+      variants' joker rules) only look at the cards of melds holding a wild and at where the
+      cards of a joker's start meld went. Before opening, which melds are the player's own new
+      ones matters too, so this shortcut is not taken.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        start: tuple[TableMeld, ...],
+        hand: list[int],
+        final: list[tuple[Slot, ...]],
+        opened: bool,
+    ) -> None:
+        deck = variant.deck
+        self.final = final
+        self.violation: Violation | None = None
+        self.positions: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for m, meld in enumerate(final):
+            for p, slot in enumerate(meld):
+                self.positions[slot.card].append((m, p))
+        self.owner: dict[int, tuple[int, Meaning | None]] = {}
+        on_table: dict[int, list[int]] = defaultdict(list)
+        for u, start_meld in enumerate(start):
+            for i, meaning in zip(start_meld.ids, start_meld.meanings, strict=True):
+                on_table[deck[i]].append(i)
+                self.owner[i] = (u, meaning)
+        in_hand: dict[int, list[int]] = defaultdict(list)
+        for i in hand:
+            in_hand[deck[i]].append(i)
+        self.shortcut = opened
+        self.wild_start = {
+            u for u, meld in enumerate(start) if any(variant.is_wild(deck[i]) for i in meld.ids)
+        }
+        self.wild_final = {m for m, meld in enumerate(final) if any(variant.is_wild(s.card) for s in meld)}
+        self.kinds: list[int] = []
+        self.options: list[list[tuple[int, ...]]] = []
+        rule = sections(variant).conservation
+        for kind in sorted(set(self.positions) | set(on_table)):
+            spots, table_ids, hand_ids = self.positions[kind], on_table[kind], in_hand[kind]
+            if len(spots) < len(table_ids):
+                self.violation = Violation(rule, f"{card_str(kind)} was on the table and must stay there")
+                return
+            if len(spots) > len(table_ids) + len(hand_ids):
+                self.violation = Violation(rule, f"{card_str(kind)} is neither on the table nor in the hand")
+                return
+            sources = table_ids + hand_ids[: len(spots) - len(table_ids)]
+            self.kinds.append(kind)
+            self.options.append(self._orders(variant, start, spots, sources))
+
+    def _label(self, spot: tuple[int, int], source: int) -> tuple[Any, ...]:
+        """What the rules can see of a copy from `source` at `spot` (see the class docstring)."""
+        m, p = spot
+        meaning = self.final[m][p].meaning
+        where = self.owner.get(source)
+        if not self.shortcut or m in self.wild_final or (where is not None and where[0] in self.wild_start):
+            return (m, meaning, where)
+        return (-1, None, where is None)
+
+    def _orders(
+        self, variant: Variant, start: tuple[TableMeld, ...], spots: list[tuple[int, int]], sources: list[int]
+    ) -> list[tuple[int, ...]]:
+        """One order of `sources` over `spots` per class, those keeping copies with their meld first."""
+        deck = variant.deck
+        final = self.final
+
+        def overlap(order: tuple[int, ...]) -> int:
             score = 0
             for (m, _), i in zip(spots, order, strict=True):
-                if i in owner:
-                    kinds = {deck[j] for j in start[owner[i]].ids}
+                if i in self.owner:
+                    kinds = {deck[j] for j in start[self.owner[i][0]].ids}
                     score += sum(1 for s in final[m] if s.card in kinds)
             return -score
 
-        choices.append((kind, sorted(options, key=overlap)))
-    kinds = [k for k, _ in choices]
-    alternatives = [_meanings(variant, meld) for meld in final]
-    bases: list[list[tuple[tuple[int, ...], tuple[Meaning | None, ...]]]] = []
-    for combo in islice(product(*(opts for _, opts in choices)), MAX_ASSIGNMENTS):
-        ids: dict[tuple[int, int], int] = {}
-        for kind, order in zip(kinds, combo, strict=True):
-            for spot, i in zip(positions[kind], order, strict=True):
-                ids[spot] = i
-        base = [
-            (tuple(ids[(m, p)] for p in range(len(meld))), tuple(s.meaning for s in meld))
-            for m, meld in enumerate(final)
-        ]
-        bases.append(base)
-        yield tuple(TableMeld(i, mean) for i, mean in base)
-    if all(len(a) == 1 for a in alternatives):
-        return
-    for base in bases[:MAX_ASSIGNMENTS_WITH_MEANINGS]:
-        for pick in islice(_fewest_changes(alternatives), MAX_MEANINGS):
-            yield tuple(TableMeld(i, mean) for (i, _), mean in zip(base, pick, strict=True))
+        seen: dict[tuple[tuple[Any, ...], ...], tuple[int, ...]] = {}
+        for order in sorted(islice(permutations(sources), MAX_ORDERS), key=overlap):
+            key = tuple(sorted((self._label(s, i) for s, i in zip(spots, order, strict=True)), key=repr))
+            seen.setdefault(key, order)
+        return list(seen.values())
+
+    def assignments(self) -> Iterator[list[tuple[int, ...]]]:
+        """The ids of each new meld, per class: the preferred one, then the fewest kinds changed."""
+        for combo in _fewest_changes(self.options, include_first=True):
+            ids: dict[tuple[int, int], int] = {}
+            for kind, order in zip(self.kinds, combo, strict=True):
+                for spot, i in zip(self.positions[kind], order, strict=True):
+                    ids[spot] = i
+            yield [tuple(ids[(m, p)] for p in range(len(meld))) for m, meld in enumerate(self.final)]
 
 
 def _fewest_changes(
-    alternatives: list[list[tuple[Meaning | None, ...]]],
-) -> Iterator[tuple[tuple[Meaning | None, ...], ...]]:
-    """Other readings of the new table, those that change the fewest melds' wilds first.
+    alternatives: Sequence[Sequence[_T]], include_first: bool = False
+) -> Iterator[tuple[_T, ...]]:
+    """Every pick of one alternative per list, those that change the fewest lists first.
 
-    A plain product would vary the last melds first and, past the cap, never reach another
-    reading of the first meld; one meld read differently is the likeliest need.
+    The first alternative of each list is the preferred one. A plain product would vary the
+    last lists first and, past a cap, never reach another choice for the first list; one list
+    changed is the likeliest need.
     """
     movable = [k for k, a in enumerate(alternatives) if len(a) > 1]
-    written = [a[0] for a in alternatives]
+    preferred = [a[0] for a in alternatives]
+    if include_first:
+        yield tuple(preferred)
     for changes in range(1, len(movable) + 1):
         for which in combinations(movable, changes):
             for pick in product(*(alternatives[k][1:] for k in which)):
-                out = list(written)
-                for k, meanings in zip(which, pick, strict=True):
-                    out[k] = meanings
+                out = list(preferred)
+                for k, choice in zip(which, pick, strict=True):
+                    out[k] = choice
                 yield tuple(out)
-
-
-def _distinct_orders(sources: list[int], hand_ids: set[int]) -> list[tuple[int, ...]]:
-    """Orders of `sources` over the spots, treating hand copies of one kind as the same card."""
-    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for order in islice(permutations(sources), 5040):
-        key = tuple(-1 if i in hand_ids else i for i in order)
-        seen.setdefault(key, order)
-    return list(seen.values())
 
 
 def _meanings(variant: Variant, meld: tuple[Slot, ...]) -> list[tuple[Meaning | None, ...]]:

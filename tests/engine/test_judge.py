@@ -174,3 +174,17 @@ def test_many_joker_melds_still_find_the_kept_meaning() -> None:
     verdict = judge_play("rhine", ["KC"], table, new, options={"rhine.wild_twos": True})
     assert verdict.legal, verdict.reason
     assert ["5C", "6C", "JK=7C"] in verdict.new_table
+
+
+def test_copy_assignment_found_past_many_irrelevant_copies() -> None:
+    # legal only when each heart meld mixes the 6H/7H copies of both start melds (the kept joker
+    # keeps a natural of its meld; the released one's meld is no start meld plus its 5H). The
+    # two equal club runs give 2**9 placements of copies that the rules cannot tell apart; a
+    # capped search over raw placements never reached the mixed hearts.
+    clubs = "3C 4C 5C 6C 7C 8C 9C TC JC"
+    table = f"6H 7H JK=5H | 6H 7H JK=5H | {clubs} | {clubs}"
+    verdict = judge_play("rhine", ["5H"], table, f"JK=5H 6H 7H | 5H 6H 7H JK=8H | {clubs} | {clubs}")
+    assert verdict.legal, verdict.reason
+    # both jokers changing meaning need two 5H replacements, whatever the copies: R4
+    verdict = judge_play("rhine", ["5H"], table, f"6H 7H JK=8H | 5H 6H 7H JK=8H | {clubs} | {clubs}")
+    assert not verdict.legal and verdict.rule == "1.5 R4"
