@@ -8,7 +8,10 @@ are the engine's job (`rummyai.engine.judge`), not repeated here.
 
 from __future__ import annotations
 
-from rummyai.cards import NUM_KINDS, card_str
+from collections.abc import Sequence
+
+from rummyai.cards import NUM_KINDS, Slot, card_str
+from rummyai.engine.judge import judge_play
 from rummyai.errors import IllegalMoveError
 from rummyai.melds import analyze_meld, opening_value
 from rummyai.solvers.position import Position, Solution
@@ -53,3 +56,16 @@ def check_solution(position: Position, solution: Solution) -> None:
         value = sum(opening_value(variant, analyze_meld(variant, m)) for m in rest)
         if value < variant.opening_points:
             raise IllegalMoveError("opening", f"opening melds worth {value} < {variant.opening_points}")
+
+
+def judged_legal(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
+    """The engine's judge on the text form of a tile-style play: the joker and opening rules that
+    depend on which start meld a card came from (Rhine, Tile Rummy)."""
+    verdict = judge_play(
+        position.variant,
+        [card_str(c) for c in position.hand],
+        [[str(s) for s in info.slots] for info in position.table],
+        [[str(s) for s in meld] for meld in melds],
+        opened=position.opened,
+    )
+    return bool(verdict.legal)

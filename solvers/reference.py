@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 
-from rummyai.cards import JOKER, Meaning, Slot, card_str, make_card
+from rummyai.cards import JOKER, Meaning, Slot, make_card
 from rummyai.errors import MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
+from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 from rummyai.solvers.reference_black_heart import reference_black_heart
 from rummyai.variants import Variant
@@ -121,20 +122,6 @@ def _score(position: Position, objective: str, played: list[int]) -> tuple[int, 
     return (points, len(played))
 
 
-def _judge(position: Position, layout: list[tuple[Slot, ...]]) -> bool:
-    """The engine's own validator on the text form of the play (joker and opening rules)."""
-    from rummyai.engine.judge import judge_play
-
-    verdict = judge_play(
-        position.variant,
-        [card_str(c) for c in position.hand],
-        [[str(s) for s in info.slots] for info in position.table],
-        [[str(s) for s in meld] for meld in layout],
-        opened=position.opened,
-    )
-    return verdict.legal
-
-
 def reference_solve(
     variant: Variant | str,
     hand: HandInput,
@@ -197,7 +184,7 @@ def reference_solve(
         if exclusive or (free and opened):
             played, melds = cand_played, layout
             break
-        if _judge(position, layout):
+        if judged_legal(position, layout):
             played, melds = cand_played, layout
             break
     else:

@@ -9,13 +9,13 @@ uses the always-legal models (jokers kept whole) as a floor; ``optimal`` needs a
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from rummyai.cards import Slot, card_str
+from rummyai.cards import Slot
+from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, count_broken, score_key
 from rummyai.solvers.tile_model import LinearExpr, TileModel, decode, solve_model
 
@@ -24,20 +24,6 @@ SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floo
 RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
 TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
 TIDY_TRIES = 2  # tidy tables judged before the untidy one stays
-
-
-def judged(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
-    """The engine's judge on the text form of a play (the joker rules that depend on identity)."""
-    from rummyai.engine.judge import judge_play
-
-    verdict = judge_play(
-        position.variant,
-        [card_str(c) for c in position.hand],
-        [[str(s) for s in info.slots] for info in position.table],
-        [[str(s) for s in meld] for meld in melds],
-        opened=position.opened,
-    )
-    return bool(verdict.legal)
 
 
 def _cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
@@ -99,10 +85,10 @@ def _legal_table(
     """A judged-legal layout of the model's current assignment, or None: the decoded table, then
     the same melds without wild-free melds merged onto joker melds."""
     melds = decode(tm, solver)[1]
-    if judged(position, melds):
+    if judged_legal(position, melds):
         return melds
     plain = decode(tm, solver, merge=False)[1]
-    if plain != melds and judged(position, plain):
+    if plain != melds and judged_legal(position, plain):
         return plain
     return None
 
@@ -190,7 +176,7 @@ def _safe_answer(
             continue
         played, melds, _ = decode(safe, found)
         better = score_key(position, objective, played) > score_key(position, objective, best[0])
-        if better and judged(position, melds):
+        if better and judged_legal(position, melds):
             best = (played, melds)
     return best
 

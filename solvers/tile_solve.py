@@ -10,8 +10,9 @@ from ortools.sat.python import cp_model
 
 from rummyai.cards import JOKER, Slot
 from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
-from rummyai.solvers.rhine_repair import judged, rhine_repair
+from rummyai.solvers.rhine_repair import rhine_repair
 from rummyai.solvers.tile_model import TileModel, decode, single_meld_exact, solve_model
 
 
@@ -51,7 +52,7 @@ def solve_tile(
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(tm, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        if rules.joker_policy == "rhine" and played and not judged(position, melds):
+        if rules.joker_policy == "rhine" and played and not judged_legal(position, melds):
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(
                 position,
