@@ -12,11 +12,13 @@ Each duplicate set is one deal (``rounds=1``; Rhine's ten-round match is ten suc
 
     python experiments/holdback.py --quick            # a few sets per configuration, minutes
     python experiments/holdback.py --workers 2        # the full study: 2000 sets each (hours)
+    python experiments/holdback.py --report-only      # report what a stopped study has finished
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from dataclasses import dataclass
@@ -69,7 +71,31 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--out", default="results/holdback", help="output folder")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="play nothing: report the complete sets already in --out (a study stopped early)",
+    )
     return parser.parse_args()
+
+
+def complete_sets(folder: Path) -> int:
+    """How many duplicate sets, counted from set 0, have all their games in `folder`."""
+    path = folder / "games.jsonl"
+    if not path.exists():
+        return 0
+    per_set: dict[int, int] = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            number = int(json.loads(line)["set"])
+            per_set[number] = per_set.get(number, 0) + 1
+    if not per_set:
+        return 0
+    full = max(per_set.values())
+    done = 0
+    while per_set.get(done) == full:
+        done += 1
+    return done
 
 
 def run_one(args: argparse.Namespace, variant: str, players: int, sets: int) -> Finding:
@@ -141,6 +167,10 @@ def main() -> None:
     findings = []
     for variant in variants:
         for players in sizes:
+            if args.report_only:
+                sets = complete_sets(Path(args.out) / f"{variant}-{players}p")
+                if sets == 0:
+                    continue
             finding = run_one(args, variant, players, sets)
             findings.append(finding)
             p = finding.pair
