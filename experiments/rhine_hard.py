@@ -1,22 +1,23 @@
-"""Rhine solver on hard positions: the pickled agent-game calls that hit the work limit, plus
+"""Rhine solver on hard positions: agent-game calls that hit the work limit (recorded in
+`experiments/data/rhine_hard.jsonl`, one position per line in the solver's JSON form), plus
 seeded random Rhine positions with table jokers. Prints time (median/p90/max ms), how many
 answers are proven optimal, cards played, and checks every answer with the engine's judge.
 
-Run: nice -n 10 .venv/bin/python experiments/rhine_hard.py [--pickle PATH] [--random N] [--seed S]
+Run: nice -n 10 .venv/bin/python experiments/rhine_hard.py [--positions PATH] [--random N] [--seed S]
 Wall times depend on the machine's load; the CPU seconds of this process vary less.
 """
 
 from __future__ import annotations
 
 import argparse
-import pickle
+import json
 import random
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
-from rummyai.cards import Slot, card_str
+from rummyai.cards import Slot, card_str, parse_card
 from rummyai.engine.judge import judge_play
 from rummyai.solvers import solve
 from rummyai.solvers.random_positions import random_position
@@ -84,21 +85,24 @@ def _run(name: str, calls: list[tuple[tuple[Any, ...], dict[str, Any]]], verbose
 
 
 def main() -> None:
-    """Measure the pickled hard positions (if present) and the random ones."""
+    """Measure the recorded hard positions (if present) and the random ones."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--pickle", default="/tmp/helpers/hard_rhine.pkl")
+    parser.add_argument("--positions", default=str(Path(__file__).parent / "data" / "rhine_hard.jsonl"))
     parser.add_argument("--random", type=int, default=40)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--changes", choices=["on", "off"], default="on", help="minimize_changes")
     parser.add_argument("-v", "--verbose", action="store_true")
     opts = parser.parse_args()
-    path = Path(opts.pickle)
+    path = Path(opts.positions)
     changes = opts.changes == "on"
     if path.exists():
-        with path.open("rb") as fh:
-            hard = pickle.load(fh)
-        calls = [(args, {**kwargs, "minimize_changes": changes}) for args, kwargs, _, _ in hard]
-        _run("hard (pickled)", calls, opts.verbose)
+        calls = []
+        for line in path.read_text().splitlines():
+            p = json.loads(line)
+            args = (p["variant"], [parse_card(t) for t in p["hand"]], p["table"])
+            kwargs = {"opened": p["opened"], "objective": p["objective"], "work_limit": p["work_limit"]}
+            calls.append((args, {**kwargs, "minimize_changes": changes}))
+        _run("hard (agent games)", calls, opts.verbose)
     if opts.random:
         calls = [(a, {**k, "minimize_changes": changes}) for a, k in _random_calls(opts.random, opts.seed)]
         _run(f"random (seed {opts.seed})", calls, opts.verbose)
