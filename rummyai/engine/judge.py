@@ -29,7 +29,7 @@ from rummyai.cards import (
 from rummyai.engine.moves import Violation
 from rummyai.engine.qualify import qualifies_inside_turn, search_qualifying
 from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
+from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, resolve, sections
 from rummyai.errors import DeckError, MeldError, RummyError, VariantError
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
@@ -217,11 +217,15 @@ class _Copies:
     cannot tell apart; each class is listed once, keyed by `_label` pairs:
 
     * copies from one start meld (or from the hand) are alike, and so are spots in one new meld;
-    * when the player has opened, copies from start melds without a wild are alike as long as
-      they go to new melds without a wild: R1 and R2 do not look at ids, and R3-R5 (and the other
-      variants' joker rules) only look at the cards of melds holding a wild and at where the
-      cards of a joker's start meld went. Before opening, which melds are the player's own new
-      ones matters too, so this shortcut is not taken.
+    * a copy going to a new meld without a wild is "plain" unless it comes from a start meld
+      with a wild and that new meld holds a card of a rank that meld's wilds stand for. Plain
+      copies from the table are alike, and once the player has opened so are plain copies from
+      the hand. R1 and R2 do not look at ids; R3-R5 (and the other variants' joker rules) look
+      at the ids of melds holding a wild, and otherwise only at whether a meld holding a
+      possible replacement also holds a card of the joker's start meld (R4) and at which cards
+      are replacements. Before opening, which new melds are the player's own matters (the
+      qualifying melds), so hand copies keep their meld; a variant whose opening turn only
+      places new melds compares melds with the start table's, so nothing is plain there.
     """
 
     def __init__(
@@ -248,11 +252,21 @@ class _Copies:
         in_hand: dict[int, list[int]] = defaultdict(list)
         for i in hand:
             in_hand[deck[i]].append(i)
-        self.shortcut = opened
-        self.wild_start = {
-            u for u, meld in enumerate(start) if any(variant.is_wild(deck[i]) for i in meld.ids)
-        }
-        self.wild_final = {m for m, meld in enumerate(final) if any(variant.is_wild(s.card) for s in meld)}
+        self.opened = opened
+        self.plain_allowed = opened or qualifies_inside_turn(variant)
+        wild_final = {m for m, meld in enumerate(final) if any(variant.is_wild(s.card) for s in meld)}
+        ranks = [{rank_of(c.card) for c in new if not variant.always_wild(c.card)} for new in final]
+        # new melds where each start meld's ids matter: those holding a wild, and, for a start
+        # meld with wilds, those holding a card of a rank its wilds stand for (a replacement)
+        self.near: list[set[int]] = []
+        for start_meld in start:
+            resolved = resolve(variant, start_meld)
+            stands = {meaning.rank for meaning in resolved.meld.meanings if meaning is not None}
+            near = set(wild_final)
+            if resolved.wild:
+                near |= {k for k, rs in enumerate(ranks) if rs & stands}
+            self.near.append(near)
+        self.wild_final = wild_final
         self.kinds: list[int] = []
         self.options: list[list[tuple[int, ...]]] = []
         rule = sections(variant).conservation
@@ -273,9 +287,13 @@ class _Copies:
         m, p = spot
         meaning = self.final[m][p].meaning
         where = self.owner.get(source)
-        if not self.shortcut or m in self.wild_final or (where is not None and where[0] in self.wild_start):
+        if not self.plain_allowed or m in self.wild_final:
             return (m, meaning, where)
-        return (-1, None, where is None)
+        if where is None:
+            return (-1, None, None) if self.opened else (m, meaning, None)
+        if m in self.near[where[0]]:
+            return (m, meaning, where)
+        return (-1, None, -1)
 
     def _orders(
         self, variant: Variant, start: tuple[TableMeld, ...], spots: list[tuple[int, int]], sources: list[int]

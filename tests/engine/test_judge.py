@@ -188,3 +188,13 @@ def test_copy_assignment_found_past_many_irrelevant_copies() -> None:
     # both jokers changing meaning need two 5H replacements, whatever the copies: R4
     verdict = judge_play("rhine", ["5H"], table, f"6H 7H JK=8H | 5H 6H 7H JK=8H | {clubs} | {clubs}")
     assert not verdict.legal and verdict.rule == "1.5 R4"
+
+
+def test_replacement_meld_needs_a_copy_of_the_joker_meld() -> None:
+    # the released JK=7H needs its 7H next to a 5H or 6H from its own start meld: only the
+    # assignment putting those copies into '5H 6H 7H' (not the equal-looking '4H 5H 6H') works,
+    # whichever of the two the text lists first
+    table = "5H 6H JK=7H | 4H 5H 6H 7H"
+    for new in ("4H 5H 6H | 5H 6H 7H | JK 9S 9D", "5H 6H 7H | 4H 5H 6H | JK 9S 9D"):
+        verdict = judge_play("rhine", ["9S", "9D"], table, new)
+        assert verdict.legal, verdict.reason

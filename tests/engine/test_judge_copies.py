@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from rummyai.cards import JOKER, Slot, card_str, make_card
 from rummyai.engine import judge_play
 from rummyai.engine.judge import _meanings
+from rummyai.engine.qualify import search_qualifying
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_rules import check_play
 from rummyai.errors import MeldError
@@ -106,8 +107,11 @@ def _text(rng: random.Random, cards: list[int], state_meanings: bool) -> list[st
     return out
 
 
-def _brute_force(hand: list[str], table: list[list[str]], new_table: list[list[str]]) -> bool:
-    """Legal iff some assignment of copies and some reading of the unstated wilds passes R1-R5."""
+def _brute_force(
+    hand: list[str], table: list[list[str]], new_table: list[list[str]], opened: bool = True
+) -> bool:
+    """Legal iff some assignment of copies and some reading of the unstated wilds passes R1-R5
+    (before opening: with the qualifying melds searched inside each assignment, §1.4)."""
     from rummyai.cards import parse_cards, parse_table
 
     deck = RHINE.deck
@@ -142,7 +146,12 @@ def _brute_force(hand: list[str], table: list[list[str]], new_table: list[list[s
                 TableMeld(tuple(ids[(m, p)] for p in range(len(meld))), reading[m])
                 for m, meld in enumerate(final)
             )
-            if check_play(RHINE, start, hand_ids, new, True).violation is None:
+            violation = check_play(RHINE, start, hand_ids, new, opened).violation
+            if violation is None:
+                return True
+            if opened or violation.rule != "1.4":
+                continue
+            if search_qualifying(RHINE, tuple(start), hand_ids, [new], violation).violation is None:
                 return True
     return False
 
@@ -159,6 +168,23 @@ def test_judge_matches_brute_force_on_random_rearrangements(seed: int, fillers: 
     expected = _brute_force(hand_text, table_text, new_text)
     extra = [FILLER, FILLER] if fillers else []
     verdict = judge_play(RHINE, hand_text, table_text + extra, new_text + extra)
+    assert verdict.legal == expected, (hand_text, table_text, new_text, verdict.reason)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**9), trio=st.booleans())
+def test_judge_matches_brute_force_before_opening(seed: int, trio: bool) -> None:
+    rng = random.Random(seed)
+    table, hand = _deal(rng)
+    if trio:  # a qualifying meld in hand (diamonds: no copy elsewhere)
+        hand += [make_card(r, 2) for r in (7, 8, 9)]
+    melds = _rearrange(rng, table, hand)
+    hand_text = [card_str(c) for c in hand]
+    table_text = [_text(rng, m, True) for m in table]
+    new_text = [_text(rng, m, False) for m in melds]
+    expected = _brute_force(hand_text, table_text, new_text, opened=False)
+    extra = [FILLER, FILLER]
+    verdict = judge_play(RHINE, hand_text, [*table_text, *extra], [*new_text, *extra], opened=False)
     assert verdict.legal == expected, (hand_text, table_text, new_text, verdict.reason)
 
 
