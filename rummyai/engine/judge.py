@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, combinations, islice, permutations, product
+from itertools import combinations, islice, permutations, product
 from typing import Any, TypeVar
 
 from rummyai.cards import (
@@ -182,30 +182,22 @@ def _layouts(
     final: list[tuple[Slot, ...]],
     opened: bool = False,
 ) -> Iterator[tuple[TableMeld, ...] | Violation]:
-    """Candidate physical new tables: one per class of copy assignments, times unstated meanings.
+    """Candidate physical new tables: one per class of copy assignments and reading of the wilds.
 
-    Each class is tried once (`_Copies`), the preferred assignment (copies kept with their old
-    meld) first, then those that change the fewest card kinds, then other meanings of unstated
-    wilds, up to `MAX_LAYOUTS` tables in all.
+    Each class of copy assignments is tried once (`_Copies`), with each reading of the new melds'
+    unstated wilds (`_meanings`): first the preferred assignment (copies kept with their old
+    meld) with the written meanings, then those that change the fewest card kinds' copies or
+    melds' readings, up to `MAX_LAYOUTS` tables in all.
     """
     copies = _Copies(variant, start, hand, final, opened)
     if copies.violation is not None:
         yield copies.violation
         return
-    alternatives = [_meanings(variant, meld) for meld in final]
-    written = tuple(a[0] for a in alternatives)
-    picks = chain([written], _fewest_changes(alternatives))
-    bases: list[list[tuple[int, ...]]] = []
-    budget = MAX_LAYOUTS
-    for pick_no, pick in enumerate(picks):
-        combos: Iterable[list[tuple[int, ...]]] = copies.assignments() if pick_no == 0 else bases
-        for ids in combos:
-            if pick_no == 0:
-                bases.append(ids)
-            if budget == 0:
-                return
-            budget -= 1
-            yield tuple(TableMeld(i, mean) for i, mean in zip(ids, pick, strict=True))
+    kinds = len(copies.options)
+    choices: list[Sequence[Any]] = [*copies.options, *(_meanings(variant, meld) for meld in final)]
+    for combo in islice(_fewest_changes(choices), MAX_LAYOUTS):
+        ids = copies.ids(combo[:kinds])
+        yield tuple(TableMeld(i, mean) for i, mean in zip(ids, combo[kinds:], strict=True))
 
 
 class _Copies:
@@ -316,29 +308,25 @@ class _Copies:
             seen.setdefault(key, order)
         return list(seen.values())
 
-    def assignments(self) -> Iterator[list[tuple[int, ...]]]:
-        """The ids of each new meld, per class: the preferred one, then the fewest kinds changed."""
-        for combo in _fewest_changes(self.options, include_first=True):
-            ids: dict[tuple[int, int], int] = {}
-            for kind, order in zip(self.kinds, combo, strict=True):
-                for spot, i in zip(self.positions[kind], order, strict=True):
-                    ids[spot] = i
-            yield [tuple(ids[(m, p)] for p in range(len(meld))) for m, meld in enumerate(self.final)]
+    def ids(self, orders: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """The ids of each new meld when each card kind's copies take the given order."""
+        ids: dict[tuple[int, int], int] = {}
+        for kind, order in zip(self.kinds, orders, strict=True):
+            for spot, i in zip(self.positions[kind], order, strict=True):
+                ids[spot] = i
+        return [tuple(ids[(m, p)] for p in range(len(meld))) for m, meld in enumerate(self.final)]
 
 
-def _fewest_changes(
-    alternatives: Sequence[Sequence[_T]], include_first: bool = False
-) -> Iterator[tuple[_T, ...]]:
-    """Every pick of one alternative per list, those that change the fewest lists first.
+def _fewest_changes(alternatives: Sequence[Sequence[_T]]) -> Iterator[tuple[_T, ...]]:
+    """Every pick of one alternative per list, the preferred (first) ones, then those changing
+    the fewest lists.
 
-    The first alternative of each list is the preferred one. A plain product would vary the
-    last lists first and, past a cap, never reach another choice for the first list; one list
-    changed is the likeliest need.
+    A plain product would vary the last lists first and, past a cap, never reach another choice
+    for the first list; one list changed is the likeliest need.
     """
     movable = [k for k, a in enumerate(alternatives) if len(a) > 1]
     preferred = [a[0] for a in alternatives]
-    if include_first:
-        yield tuple(preferred)
+    yield tuple(preferred)
     for changes in range(1, len(movable) + 1):
         for which in combinations(movable, changes):
             for pick in product(*(alternatives[k][1:] for k in which)):
