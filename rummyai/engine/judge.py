@@ -193,9 +193,13 @@ def _layouts(
     if copies.violation is not None:
         yield copies.violation
         return
+    cap = variant.max_hand_cards_per_turn
+    # no hand card played (R1), or more than the cap: every assignment fails alike
+    doomed = copies.played == 0 or (cap is not None and copies.played > cap)
+    limit = 1 if doomed else MAX_LAYOUTS
     kinds = len(copies.options)
     choices: list[Sequence[Any]] = [*copies.options, *(_meanings(variant, meld) for meld in final)]
-    for combo in islice(_fewest_changes(choices), MAX_LAYOUTS):
+    for combo in islice(_fewest_changes(choices), limit):
         ids = copies.ids(combo[:kinds])
         yield tuple(TableMeld(i, mean) for i, mean in zip(ids, combo[kinds:], strict=True))
 
@@ -261,6 +265,7 @@ class _Copies:
         self.wild_final = wild_final
         self.kinds: list[int] = []
         self.options: list[list[tuple[int, ...]]] = []
+        self.played = 0  # hand cards the new table holds
         rule = sections(variant).conservation
         for kind in sorted(set(self.positions) | set(on_table)):
             spots, table_ids, hand_ids = self.positions[kind], on_table[kind], in_hand[kind]
@@ -271,6 +276,7 @@ class _Copies:
                 self.violation = Violation(rule, f"{card_str(kind)} is neither on the table nor in the hand")
                 return
             sources = table_ids + hand_ids[: len(spots) - len(table_ids)]
+            self.played += len(spots) - len(table_ids)
             self.kinds.append(kind)
             self.options.append(self._orders(variant, start, spots, sources))
 
