@@ -34,7 +34,8 @@ of greedy games, neither `evaluate` (now or after a 16-turn rollout) nor a fast 
 end correlates with the result (|r| < 0.09, `mcts_eval_bias.py`), so the search has little to go
 on. `moves="equal"` with `infer` plays at parity (300 sets: win rate 0.488 [0.475, 0.502]),
 `same_value` makes it greedy in all but a few moves (0.500 [0.495, 0.505]); the wide endgame and
-the solver rollouts were level at 40 sets.
+the solver rollouts were level at 40 sets; the default wide search at 80 iterations scored 0.490
+[0.457, 0.522] over 200 fresh sets.
 """
 
 from __future__ import annotations
