@@ -33,6 +33,7 @@ from rummyai.cards import (
 )
 from rummyai.errors import CardError, DeckError, MeldError
 from rummyai.memo import memoized
+from rummyai.runs import run_positions
 from rummyai.variants import RunRule, Variant, WildRule
 
 MeldKind = Literal["group", "run", "royale"]
@@ -418,19 +419,7 @@ def _windows(rule: RunRule, length: int) -> Iterator[list[int]]:
 @lru_cache(maxsize=512)
 def _window_table(rule: RunRule, length: int) -> tuple[tuple[tuple[int, ...], frozenset[int]], ...]:
     """The legal windows of this length with the ranks (1..13) each covers."""
-    out: list[tuple[int, ...]] = []
-    if length > 13:
-        return ()
-    if rule.wrap:
-        for start in range(1, 14):
-            seq = [(start - 1 + k) % 13 + 1 for k in range(length)]
-            # an ace right after a king is the high ace
-            out.append(tuple(14 if r == 1 and k > 0 and seq[k - 1] == 13 else r for k, r in enumerate(seq)))
-    else:
-        low = 1 if rule.ace_low else 2
-        high = 14 if rule.ace_high and rule.max_rank == 13 else rule.max_rank
-        out.extend(tuple(range(start, start + length)) for start in range(low, high - length + 2))
-    return tuple((seq, frozenset(1 if p == 14 else p for p in seq)) for seq in out)
+    return tuple((seq, frozenset(1 if p == 14 else p for p in seq)) for seq in run_positions(rule, length))
 
 
 def _longest(rule: RunRule) -> int:

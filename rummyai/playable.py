@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummyai.cards import JOKER
-from rummyai.variants import RunRule, Variant
+from rummyai.runs import run_positions, unrolled_rank
+from rummyai.variants import Variant
 
 
 def playable_cards(
@@ -77,7 +78,7 @@ def _fit_table(variant: Variant) -> _FitTable:
         same_rank.append(tuple(other * 13 + rank - 1 for other in range(4) if other != suit))
         rule = variant.run_rules[suit]
         pairs: list[tuple[int, int]] = []
-        for window in _run_windows(rule) if rule is not None else []:
+        for window in (unrolled(w) for w in run_positions(rule, 3)) if rule is not None else []:
             if rank in window:
                 a, b = (suit * 13 + r - 1 for r in window if r != rank)
                 pairs.append((a, b))
@@ -100,12 +101,6 @@ def _fits(table: _FitTable, kind: int, present: Sequence[int], jokers: int) -> b
     return any((not present[a]) + (not present[b]) <= jokers for a, b in table.windows[kind])
 
 
-def _run_windows(rule: RunRule) -> list[tuple[int, ...]]:
-    """Ranks (1..13) of every 3-card run the rule allows (a high ace is rank 1)."""
-    if rule.wrap:
-        starts = range(1, 14)
-    else:
-        low = 1 if rule.ace_low else 2
-        high = 14 if rule.ace_high else rule.max_rank
-        starts = range(low, high - 1)
-    return [tuple((start - 1 + k) % 13 + 1 for k in range(3)) for start in starts]
+def unrolled(positions: tuple[int, ...]) -> tuple[int, ...]:
+    """Ranks 1..13 of run positions (a high ace is rank 1)."""
+    return tuple(unrolled_rank(p) for p in positions)

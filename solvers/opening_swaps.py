@@ -21,8 +21,8 @@ from itertools import combinations
 from rummyai.cards import JOKER, Meaning, Slot, make_card, suit_of
 from rummyai.errors import IllegalMoveError, MeldError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
+from rummyai.runs import run_windows
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
-from rummyai.solvers.universe import run_windows
 
 #: solves an opened position: (position, max_cards, committed) -> Solution
 OpenedSolve = Callable[[Position, int | None, Sequence[int]], Solution]

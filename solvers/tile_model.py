@@ -14,7 +14,7 @@ Every natural card kind and the joker are conserved: table cards all stay, hand 
 only new ones. Tile Rummy's joker retrieval (T4) adds an explicit meld for each retrieved joker.
 
 Named options: wrapping runs (Palace ``cyclic_laying``) come from the run windows and from run
-extensions in unrolled positions (`universe.run_sides`); a single-meld opening
+extensions in unrolled positions (`rummyai.runs.run_sides`); a single-meld opening
 (``opening_single_meld``) is a flag on some new meld shape worth the points alone; Rhine's
 qualifying melds (`_Qualifier` for the points rule) claim played hand cards; Rhine's wild twos
 are counted as jokers and get their physical kinds back in `decode`. Palace joker swaps are
@@ -41,8 +41,8 @@ from ortools.sat.python import cp_model
 from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
 from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.runs import RunWindow, position_range, run_sides, run_windows, unrolled_rank
 from rummyai.solvers.position import Position
-from rummyai.solvers.universe import RunWindow, position_range, run_sides, run_windows, unrolled_rank
 from rummyai.variants import Variant
 
 IntVar = cp_model.IntVar

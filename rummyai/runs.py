@@ -1,7 +1,8 @@
-"""The set universe of a variant: every run window the variant's run rules allow, by suit and length.
+"""Run windows: every run a variant's run rules allow, by suit and length.
 
 Positions are rank numbers 1..14 (14 is the high ace). Computed once per (variant, length range)
-and cached, so per-position model building only filters it.
+and cached, so the solver's per-position model building only filters them; the playable-cards
+filter uses the 3-card ones. It sits below the solver so that both can use it.
 """
 
 from __future__ import annotations
@@ -29,18 +30,21 @@ def position_range(rule: RunRule) -> tuple[int, int]:
     return low, high
 
 
-def windows(rule: RunRule, length: int) -> list[tuple[int, ...]]:
-    """Every legal sequence of rank positions of this length under `rule` (no ace twice)."""
+@lru_cache(maxsize=512)
+def run_positions(rule: RunRule, length: int) -> tuple[tuple[int, ...], ...]:
+    """Every legal sequence of rank positions of this length under `rule` (no ace twice), lowest
+    start first."""
     if length > 13:
-        return []
+        return ()
     if rule.wrap:
         out = []
         for start in range(1, 14):
             seq = [(start - 1 + k) % 13 + 1 for k in range(length)]
+            # an ace right after a king is the high ace
             out.append(tuple(14 if r == 1 and k > 0 and seq[k - 1] == 13 else r for k, r in enumerate(seq)))
-        return out
+        return tuple(out)
     low, high = position_range(rule)
-    return [tuple(range(start, start + length)) for start in range(low, high - length + 2)]
+    return tuple(tuple(range(start, start + length)) for start in range(low, high - length + 2))
 
 
 def unrolled_rank(position: int) -> int:
@@ -73,7 +77,7 @@ def _run_windows(run_rules: tuple[RunRule | None, ...], min_len: int, max_len: i
         if rule is None:
             continue
         for length in range(min_len, max_len + 1):
-            for seq in windows(rule, length):
+            for seq in run_positions(rule, length):
                 out.append(RunWindow(suit, seq, tuple(make_card(p, suit) for p in seq)))
     return tuple(out)
 
