@@ -929,7 +929,7 @@ class TileModel:
     def _run_witnesses(self, members: list[tuple[int, MeldInfo, IntVar, IntVar]]) -> None:
         """R3/R4 for the run jokers of one suit whose melds are broken: explicit runs of that
         suit (any length, at most one wild), each holding, for every joker it serves, a natural
-        neighbour from the joker's old meld and, at the joker's place, the replacement natural
+        from the joker's old meld and, at the joker's place, the replacement natural
         (released) or the joker itself (kept). A relaxation: those melds of a legal table can
         always be written this way, the rest of the table by the usual parts."""
         m = self.model
@@ -947,7 +947,9 @@ class TileModel:
                 slot_at.setdefault(at, []).append(rs)
                 at_jok.setdefault(at, []).append(ks)
                 self.claims.append((make_card(unrolled_rank(at), suit), False, k, rs))
-                sides = [p for p in (at - 1, at + 1) if p in info.positions]
+                # R3/R4 ask for some natural of the old meld in the same meld, not a neighbour:
+                # with two copies of a card, the one beside the joker may come from elsewhere
+                sides = [p for p in info.positions if p != at]
                 chosen: list[IntVar] = []
                 for p in sides:
                     beside = m.new_bool_var(f"wnb{k}_{p}")

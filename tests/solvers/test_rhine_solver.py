@@ -105,6 +105,8 @@ def test_tidy_table_keeps_the_primary_value(case: tuple) -> None:
         ("7S 8S TS 8H", "8D 9D JK=TD | TS TH TD"),
         ("9S TS TS 8H 8D TD", "JK=8D 9D TD | 9S 9H 9D"),
         ("8S 9H 7D 8D 8D", "7S JK=8S 9S | 9S 9H 9D"),
+        # the two 8S change places: the freed joker's run keeps 9S of its old meld, not a neighbour
+        ("7S JK", "JK=7S 8S 9S | 8S 8H 8D"),
     ],
 )
 def test_repaired_answers_are_proven(hand: str, table: str) -> None:
