@@ -78,8 +78,8 @@ def judge_play(
     if not rules.tile_style:
         raise VariantError(f"{rules.id} is not a tile-style variant; the judge rates table rearrangements")
     hand_cards = parse_cards(hand)
-    start = [_normalize(rules, m) for m in parse_table(table)]
-    final = [_normalize(rules, m) for m in parse_table(new_table)]
+    start = [normalize_meld(rules, m) for m in parse_table(table)]
+    final = [normalize_meld(rules, m) for m in parse_table(new_table)]
     _check_deck(rules, hand_cards, start, final)
     for k, meld in enumerate(start):
         try:
@@ -120,7 +120,7 @@ def judge_play(
     return Judgement(False, rule=first.rule, reason=first.reason)
 
 
-def _normalize(variant: Variant, meld: tuple[Slot, ...]) -> tuple[Slot, ...]:
+def normalize_meld(variant: Variant, meld: tuple[Slot, ...]) -> tuple[Slot, ...]:
     """Write a meld's meanings in the one form the engine keeps (§7.1).
 
     A natural card stating itself (``8C=8C``) plays as itself, so its meaning is dropped; a run

@@ -81,11 +81,11 @@ def position(
 
 def play_from_text(state: GameState, new_table: str | Sequence[str | Sequence[str]]) -> Play:
     """The PLAY that leaves `new_table` for the seat on turn (a legal reading when one exists)."""
-    from rummyai.engine.judge import _layouts
+    from rummyai.engine.judge import _layouts, normalize_meld
 
     rs = state.round
     seat = rs.turn
-    final = parse_table(new_table) if new_table else []
+    final = [normalize_meld(state.variant, m) for m in parse_table(new_table)] if new_table else []
     first: Play | None = None
     for layout in _layouts(state.variant, rs.table, list(rs.hands[seat]), final):
         if isinstance(layout, Violation):

@@ -552,3 +552,10 @@ def test_1_4_qualifying_search_looks_at_every_copy_assignment() -> None:
         "QH QD QC | 5C 6C 7C JK | 6C 7C 8C",
         opened=False,
     )
+
+
+def test_7_1_play_from_text_reads_meanings_as_the_judge_does() -> None:
+    # a natural stating itself and a rank-only run meaning are read in the one form (§7.1)
+    state = position(V, ["8C JC", "AC KD"], "7C JK 9C", opened=True, stock="2S 3S")
+    for text in ("7C 8C=8C 9C JK JC", "7C 8C 9C JK=T JC"):
+        assert validate(state, play_from_text(state, text)) is None
