@@ -1,10 +1,8 @@
-"""Root candidates of the MCTS agent beyond the solver's single answer, and a cheap hand-quality score.
+"""Root candidates of the MCTS agent beyond the solver's single answer.
 
 The solver returns one most-cards play; several other plays often put down as many cards but
 keep different cards in hand. `equal_card_alternatives` finds them by solving again with one of
-the played card kinds taken out of the hand. `draw_outs` scores what a play leaves behind: the
-share of the unseen cards that, drawn next, would give the kept hand something to play (a new
-meld with kept cards or a lay-off on the new table, by the engine's simple move lister).
+the played card kinds taken out of the hand.
 """
 
 from __future__ import annotations
@@ -14,9 +12,6 @@ from dataclasses import replace
 
 from rummyai.agents.solver_play import SeatPosition, best_legal_play, hand_cards_in
 from rummyai.engine.moves import Play
-from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_moves import layoffs, new_meld_plays
-from rummyai.variants import Variant
 
 
 def played_ids(play: Play, hand: Sequence[int]) -> set[int]:
@@ -61,24 +56,3 @@ def played_value(position: SeatPosition, play: Play) -> int:
 def _kept_key(position: SeatPosition, play: Play) -> tuple[int, ...]:
     used = played_ids(play, position.hand)
     return tuple(sorted(position.variant.deck[i] for i in position.hand if i not in used))
-
-
-def draw_outs(
-    variant: Variant, kept: Sequence[int], table: Sequence[TableMeld], unseen: Sequence[int]
-) -> float:
-    """Share of the `unseen` physical cards that would give `kept` a play on `table` if drawn:
-    the card completes a new meld with kept cards, or it or a kept card lays off on the table."""
-    if not unseen:
-        return 0.0
-    deck = variant.deck
-    verdict: dict[int, bool] = {}
-    hits = 0
-    for card in unseen:
-        kind = deck[card]
-        if kind not in verdict:
-            hand = [*kept, card]
-            verdict[kind] = bool(layoffs(variant, table, [card])) or any(
-                card in meld.ids for meld in new_meld_plays(variant, hand)
-            )
-        hits += verdict[kind]
-    return hits / len(unseen)

@@ -207,20 +207,6 @@ def test_equal_card_alternatives_keep_other_cards() -> None:
         assert len(played_ids(play, position.hand)) == 3
 
 
-def test_draw_outs_is_the_share_of_unseen_cards_that_would_play() -> None:
-    from rummyai.agents.mcts_candidates import draw_outs
-    from rummyai.cards import parse_cards
-
-    state = dealt_position("5H 6H 2C")
-    deck = state.variant.deck
-    ids = {kind: [i for i in range(len(deck)) if deck[i] == kind] for kind in range(53)}
-    kept = [ids[k][0] for k in parse_cards("5H 6H 2C")]
-    # 4H and 7H extend 5H 6H to a run; 9S and KD fit nothing on an empty table
-    unseen = [ids[k][1] for k in parse_cards("4H 7H 9S KD")]
-    assert draw_outs(state.variant, kept, (), unseen) == 0.5
-    assert draw_outs(state.variant, kept, (), []) == 0.0
-
-
 def test_equal_moves_search_only_plays_of_as_many_cards() -> None:
     state = dealt_position("5H 6H 7H 7S 7D 2C")
     agent = MCTSAgent(iterations=8, rollout_turns=2, moves="equal")
