@@ -37,7 +37,8 @@ register_agent(
 register_agent(
     "mcts",
     "rummyai.agents.mcts:MCTSAgent",
-    "information-set MCTS: determinized 16-turn rollouts over solver candidates, UCB1 at the root",
+    "information-set MCTS: determinized 16-turn rollouts over solver candidates, UCB1 at the root "
+    "(options: iterations, time_per_move, rollout_turns, moves=wide|equal, infer, ...)",
 )
 register_agent(
     "learned",
