@@ -21,7 +21,7 @@ from itertools import combinations
 from rummyai.cards import JOKER, Meaning, Slot, make_card, suit_of
 from rummyai.errors import IllegalMoveError, MeldError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
-from rummyai.runs import run_windows
+from rummyai.runs import run_windows, unrolled_rank
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
 
 #: solves an opened position: (position, max_cards, committed) -> Solution
@@ -101,7 +101,7 @@ def _run_shapes(position: Position, jokers: int) -> Iterator[tuple[Slot, ...]]:
             for more in combinations(present, extra):
                 wild = set(missing) | set(more)
                 yield tuple(
-                    Slot(JOKER, Meaning((p - 1) % 13 + 1, window.suit)) if i in wild else Slot(card)
+                    Slot(JOKER, Meaning(unrolled_rank(p), window.suit)) if i in wild else Slot(card)
                     for i, (p, card) in enumerate(zip(window.positions, window.cards, strict=True))
                 )
 
@@ -162,12 +162,13 @@ def with_opening_swaps(
     hand = Counter(position.hand)
     for opening in minimal_openings(position, swap_cards(position)):
         laid = Counter(c for info in opening for c in info.cards)
-        if cap is not None and sum(laid.values()) > cap:
+        count = sum(laid.values())
+        if cap is not None and count > cap:
             continue
         rest = tuple(sorted((hand - laid).elements()))
         after = Position(position.variant, rest, position.table + tuple(opening), True)
         must = list((Counter(committed) - laid).elements())
-        left = None if cap is None else cap - sum(laid.values())
+        left = None if cap is None else cap - count
         try:
             answer = solve_opened(after, left, must)
         except IllegalMoveError:

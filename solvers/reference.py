@@ -18,7 +18,16 @@ from rummyai.cards import JOKER, Meaning, Slot, make_card
 from rummyai.errors import MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.solvers.check import judged_legal
-from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
+from rummyai.solvers.position import (
+    HandInput,
+    Position,
+    Solution,
+    TableInput,
+    check_objective,
+    make_position,
+    objective_value,
+    score_key,
+)
 from rummyai.solvers.reference_black_heart import reference_black_heart
 from rummyai.variants import Variant
 
@@ -114,14 +123,6 @@ def _opening_met(rules: Variant, new: list[_Candidate]) -> bool:
     return total >= rules.opening_points
 
 
-def _score(position: Position, objective: str, played: list[int]) -> tuple[int, int]:
-    hv = position.variant.hand_values
-    points = sum(hv[c] for c in played)
-    if objective == "cards":
-        return (len(played), points)
-    return (points, len(played))
-
-
 def reference_solve(
     variant: Variant | str,
     hand: HandInput,
@@ -164,7 +165,7 @@ def reference_solve(
             if ok and exclusive:
                 ok = _opening_met(rules, chosen)
             if ok:
-                found.append((_score(position, objective, played), played, [c.info for c in chosen]))
+                found.append((score_key(position, objective, played), played, [c.info for c in chosen]))
         for k in range(index, len(candidates)):
             cand = candidates[k]
             new = [u + c for u, c in zip(used, cand.counts, strict=True)]
@@ -191,11 +192,8 @@ def reference_solve(
         melds = []
     if not played:
         melds = [tuple(i.slots) for i in position.table]
-    hv = rules.hand_values
-    points = sum(hv[c] for c in played)
-    value = len(played) if objective == "cards" else points
-    if objective == "penalty":
-        value = sum(hv[c] for c in position.hand) - points
+    points = sum(rules.hand_values[c] for c in played)
+    value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms)
 
@@ -263,7 +261,7 @@ def _open_then_swap(
         answer = _fixed_table(after, objective, cap - laid)
         played = sorted([card for card in range(53) for _ in range(used[card])] + list(answer.played))
         melds_after = [analyze_meld(rules, m) for m in answer.melds]
-        entry = (_score(position, objective, played), played, melds_after)
+        entry = (score_key(position, objective, played), played, melds_after)
         if entry[0] > best[0]:
             best = entry
 
@@ -310,7 +308,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None) -> S
             return
         if needs_open and not _opening_met(rules, new):
             return
-        score = _score(position, objective, played)
+        score = score_key(position, objective, played)
         if score > best[0]:
             best = (score, played, [c.info for c in chosen + new])
 
@@ -340,10 +338,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None) -> S
         best = max(best, _open_then_swap(position, objective, cap), key=lambda b: b[0])
     _, played, infos = best
     melds = [tuple(i.slots) for i in infos] if played else [tuple(i.slots) for i in position.table]
-    hv = rules.hand_values
-    points = sum(hv[c] for c in played)
-    value = len(played) if objective == "cards" else points
-    if objective == "penalty":
-        value = sum(hv[c] for c in position.hand) - points
+    points = sum(rules.hand_values[c] for c in played)
+    value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms)
