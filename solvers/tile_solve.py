@@ -4,6 +4,7 @@ than Black Heart, from the CP-SAT tile model (and, for Rhine, its judge-checked 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
@@ -68,9 +69,20 @@ def solve_tile(
             )
     if not played:
         melds = [tuple(info.slots) for info in position.table]
+    else:
+        played = _played_from_table(position, melds)
     broken = count_broken(position, melds)
     hv = position.variant.hand_values
     points = sum(hv[c] for c in played)
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _played_from_table(position: Position, melds: Sequence[Sequence[Slot]]) -> list[int]:
+    """The hand cards a table holds beyond the start table: table cards never leave it here, so
+    this is exact, and it names the physical kind of each wild (Rhine's wild twos are told apart
+    by kind; the model only counts them)."""
+    new = Counter(c for meld in melds for slot in meld for c in slot.cards())
+    start = Counter(c for info in position.table for c in info.cards)
+    return sorted((new - start).elements())

@@ -268,3 +268,13 @@ def test_palace_opening_turn_searches_swaps_after_the_30() -> None:
     assert no_card_for_it.status == "optimal" and no_card_for_it.cards_played == 3
     opened = solve("rummy-palace", "KS KH KD 6C 2D 9S", "5C JK=6C 7C", opened=True)
     assert opened.status == "optimal" and opened.cards_played == 4  # the swap, then the joker laid off
+
+
+def test_wild_twos_played_are_named_by_the_table() -> None:
+    """The model counts wild twos alike; the answer names the kind the new table holds (here a
+    2H goes to the aces, the table's 2S stays in its run), so the play passes the conservation check."""
+    table = parse_table("AS AH AD AC | AS 2S=2S 3S 4S")
+    hand = parse_cards("2S 2H 2H")
+    sol = solve(TWOS, hand, table)
+    check_solution(make_position(TWOS, hand, table, True), sol)
+    assert sol.cards_played == 1
