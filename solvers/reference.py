@@ -3,19 +3,21 @@
 It lists every meld that can be written from the hand's and table's cards (every run window and
 joker placement, every group), keeps those that `rummyai.melds.analyze_meld` accepts, and
 searches every multiset of them that uses each table card exactly as often as the table holds
-it and otherwise only hand cards. The best such table under the objective is returned. It is
+it and otherwise only hand cards. The best such table under the objective is returned, and
+among the best ones one that breaks the fewest start melds (`Solution.melds_broken`). It is
 exponential: use it on positions of a dozen or so cards, to check the fast solver.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 
 from rummyai.cards import JOKER, Meaning, Slot, make_card
-from rummyai.errors import MeldError, RummyError
+from rummyai.errors import IllegalMoveError, MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import (
@@ -24,6 +26,7 @@ from rummyai.solvers.position import (
     Solution,
     TableInput,
     check_objective,
+    count_broken,
     make_position,
     objective_value,
     score_key,
@@ -123,6 +126,32 @@ def _opening_met(rules: Variant, new: list[_Candidate]) -> bool:
     return total >= rules.opening_points
 
 
+Accept = Callable[[Sequence[int]], bool]
+
+
+def turn_rules(position: Position, committed: Sequence[int], taken: int | None) -> Accept:
+    """Whether a play (the hand cards it puts on the table) keeps the turn's card duties: every
+    `committed` card is played, and when the variant forbids discarding the card `taken` from the
+    pile and needs a discard, some other physical card is left for it. Copies of one kind are
+    alike, so a played copy of the taken kind is taken to be the taken card itself."""
+    rules = position.variant
+    must = Counter(committed)
+    held = position.hand_counts()
+    guard = taken is not None and rules.no_rediscard_of_taken and rules.go_out_by_discard_only
+
+    def accept(played: Sequence[int]) -> bool:
+        done = Counter(played)
+        if any(done[c] < n for c, n in must.items()):
+            return False
+        if guard and taken is not None:
+            left = len(position.hand) - len(played)
+            taken_left = held[taken] > 0 and done[taken] == 0
+            return left - (1 if taken_left else 0) >= 1
+        return True
+
+    return accept
+
+
 def reference_solve(
     variant: Variant | str,
     hand: HandInput,
@@ -132,17 +161,25 @@ def reference_solve(
     objective: str = "cards",
     max_cards: int | None = None,
     committed: HandInput = (),
+    taken: str | int | None = None,
     score: int = 0,
 ) -> Solution:
-    """Exhaustive best move (small positions only); Black Heart takes `committed` and `score`."""
+    """Exhaustive best move (small positions only). `committed` cards must be played (raises
+    `IllegalMoveError` when no legal play holds them); `taken` is the card taken from the discard
+    pile (see `turn_rules`); Black Heart reads `score` for its opening chart."""
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
     rules = position.variant
+    must = make_position(rules, committed).hand if committed else ()
     if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
-        must = make_position(rules, committed).hand if committed else ()
         return reference_black_heart(position, objective, max_cards, must, score)
+    taken_card = None if taken is None else make_position(rules, [taken]).hand[0]
+    accept = turn_rules(position, must, taken_card)
     if not rules.manipulation:
-        return _fixed_table(position, objective, max_cards)
+        answer = _fixed_table(position, objective, max_cards, accept)
+        if must and not answer.played:
+            raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
+        return answer
     if not rules.tile_style:
         raise RummyError(f"the reference solver does not support variant {rules.id!r}")
     free = rules.joker_policy == "free"
@@ -157,11 +194,12 @@ def reference_solve(
         avail[JOKER] = 0
     candidates = candidate_melds(rules, avail)
     found: list[tuple[tuple[int, int], list[int], list[MeldInfo]]] = []
+    found_key = (0, 0)
 
     def search(index: int, used: list[int], chosen: list[_Candidate]) -> None:
         if all(u >= t for u, t in zip(used, table_counts, strict=True)):
             played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
-            ok = 0 < len(played) <= cap
+            ok = 0 < len(played) <= cap and accept(played)
             if ok and exclusive:
                 ok = _opening_met(rules, chosen)
             if ok:
@@ -178,24 +216,27 @@ def reference_solve(
     search(0, [0] * 53, [])
     found.sort(key=lambda f: f[0], reverse=True)
     played: list[int] = []
-    for _, cand_played, cand_infos in found:
+    melds: list[tuple[Slot, ...]] = []
+    broken = 0
+    for key, cand_played, cand_infos in found:
+        if played and key < found_key:
+            break  # past the best plays: keep the fewest-broken one among them
         layout = [tuple(i.slots) for i in cand_infos]
         if exclusive:
             layout = [tuple(i.slots) for i in position.table] + layout
-        if exclusive or (free and opened):
-            played, melds = cand_played, layout
-            break
-        if judged_legal(position, layout):
-            played, melds = cand_played, layout
-            break
-    else:
-        melds = []
+        if played and count_broken(position, layout) >= broken:
+            continue
+        if exclusive or (free and opened) or judged_legal(position, layout):
+            played, melds, found_key = cand_played, layout, key
+            broken = count_broken(position, layout)
+    if must and not played:
+        raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     if not played:
         melds = [tuple(i.slots) for i in position.table]
     points = sum(rules.hand_values[c] for c in played)
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
-    return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms)
+    return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms, broken)
 
 
 def _rank(position: int) -> int:
@@ -241,7 +282,7 @@ def _grown(info: MeldInfo, form: MeldInfo, swaps_ok: bool) -> int | None:
 
 
 def _open_then_swap(
-    position: Position, objective: str, cap: int
+    position: Position, objective: str, cap: int, accept: Accept
 ) -> tuple[tuple[int, int], list[int], list[MeldInfo]]:
     """Rummy Palace: swaps are allowed after the opening's 30, in the same turn (§4.4). Every set
     of hand melds worth the 30 (hand jokers only), then the best opened turn from what is left
@@ -258,8 +299,11 @@ def _open_then_swap(
             return
         rest = [card for card in range(53) for _ in range(hand[card] - used[card])]
         after = Position(rules, tuple(rest), position.table + tuple(c.info for c in chosen), True)
-        answer = _fixed_table(after, objective, cap - laid)
-        played = sorted([card for card in range(53) for _ in range(used[card])] + list(answer.played))
+        opening = [card for card in range(53) for _ in range(used[card])]
+        answer = _fixed_table(after, objective, cap - laid, lambda more: accept([*opening, *more]))
+        if not accept([*opening, *answer.played]):
+            return  # the opening alone, with nothing after it, breaks a duty
+        played = sorted(opening + list(answer.played))
         melds_after = [analyze_meld(rules, m) for m in answer.melds]
         entry = (score_key(position, objective, played), played, melds_after)
         if entry[0] > best[0]:
@@ -279,9 +323,10 @@ def _open_then_swap(
     return best
 
 
-def _fixed_table(position: Position, objective: str, max_cards: int | None) -> Solution:
+def _fixed_table(position: Position, objective: str, max_cards: int | None, accept: Accept) -> Solution:
     """Draw-and-discard variants: every table meld stays, possibly grown by lay-offs or with
-    jokers swapped out; new melds come from the hand (and swapped jokers)."""
+    jokers swapped out; new melds come from the hand (and swapped jokers). `accept` tells the
+    plays that keep the turn's duties (see `turn_rules`)."""
     rules = position.variant
     start = time.perf_counter()
     hand = position.hand_counts()
@@ -304,7 +349,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None) -> S
         if any(u < t for u, t in zip(used, table_counts, strict=True)):
             return
         played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
-        if not 0 < len(played) <= cap:
+        if not 0 < len(played) <= cap or not accept(played):
             return
         if needs_open and not _opening_met(rules, new):
             return
@@ -335,7 +380,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None) -> S
 
     pick(0, [0] * 53, [])
     if needs_open and rules.joker_policy == "swap_exact":
-        best = max(best, _open_then_swap(position, objective, cap), key=lambda b: b[0])
+        best = max(best, _open_then_swap(position, objective, cap, accept), key=lambda b: b[0])
     _, played, infos = best
     melds = [tuple(i.slots) for i in infos] if played else [tuple(i.slots) for i in position.table]
     points = sum(rules.hand_values[c] for c in played)

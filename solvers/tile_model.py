@@ -308,9 +308,7 @@ class TileModel:
                 m.add_bool_or([])  # the committed card fits nowhere: no legal play
             else:
                 m.add(self.played[card] >= need)
-        if self.taken is not None and self.variant.go_out_by_discard_only:
-            others = [self.hand_counts[c] - self.played.get(c, 0) for c in range(53) if c != self.taken]
-            m.add(sum(others) >= 1)
+        self._keep_a_discard()
         if self.qualified is not None:
             m.add(cards <= len(self.position.hand) * self.qualified)
         if self.count_open:
@@ -321,6 +319,19 @@ class TileModel:
             else:
                 m.add(sum(self.open_value) >= v.opening_points * play)
         self._objective()
+
+    def _keep_a_discard(self) -> None:
+        """The card taken from the discard pile may not be the discard (§4.2): some other card
+        must stay in hand. Copies of a kind are alike, so with a second copy in hand one of them
+        is the taken card played (or kept while the other is discarded); the cap of one card
+        kept back is then enough. Playing nothing keeps the whole hand and is always allowed."""
+        v = self.variant
+        if self.taken is None or not (v.no_rediscard_of_taken and v.go_out_by_discard_only):
+            return
+        if self.hand_counts[self.taken] != 1 or len(self.position.hand) < 2:
+            return
+        others = [self.hand_counts[c] - self.played.get(c, 0) for c in range(53) if c != self.taken]
+        self.model.add(sum(others) >= 1)
 
     def _split_wilds(self) -> None:
         """Wild twos: the hand's wilds played (the JOKER count) split by physical kind."""
