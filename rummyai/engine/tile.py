@@ -313,9 +313,11 @@ class TileFamily:
 
     # ------------------------------------------------------------------ round end
     def truncate(self, state: GameState) -> RoundState:
-        """`max_turns` reached: score as the variant's stock-exhausted ending (§0)."""
+        """`max_turns` reached: score as the variant's stock-exhausted ending (§0). Ties go to the
+        earlier seat in the stalemate's extra cycle once one is under way (§2.6 step 3), else
+        to the earlier seat from the one on turn."""
         rs = state.round
-        order = _seats_from(rs.turn, state.num_players)
+        order = _data(rs).order or _seats_from(rs.turn, state.num_players)
         return replace(rs, result=score_blocked(state.variant, rs.hands, order, "max_turns"))
 
     # ------------------------------------------------------------------ views

@@ -165,3 +165,16 @@ def test_rummikub_8_3_invalid_play_penalty_on_an_empty_pool_is_a_pass() -> None:
     assert state.round.passes == 1 and len(state.round.hands[0]) == 2
     state = apply(state, Draw())
     assert state.history[0].reason == "no_play_cycle"
+
+
+def test_tiles_0_max_turns_in_the_extra_cycle_breaks_ties_by_the_cycle_order() -> None:
+    # seats 0 and 1 pass; the cycle starts at seat 0; seat 1 gives 3C, seat 0 takes it
+    state = position("rummy-tiles", ["5S", "4H 4D 3C"], "9C TC JC", stock="", max_turns=4)
+    state = apply(apply(state, Draw()), Draw())
+    three = next(i for i in state.round.hands[1] if state.variant.deck[i] == 39 + 2)
+    state = apply(state, Give(three))
+    assert state.round.family_data.order == (0, 1) and len(state.round.hands[0]) == 2
+    state = apply(state, Draw())  # seat 0's extra turn, the 4th turn: truncation at seat 1
+    result = state.history[0]
+    # 5S 3C against 4H 4D: 8 points and two tiles each; seat 0 is earlier in the extra cycle
+    assert result.reason == "max_turns" and result.winner == 0 and result.scores == (0, 0)
