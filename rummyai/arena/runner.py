@@ -10,6 +10,8 @@ which games finish.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -56,8 +58,7 @@ def run_tournament(
     options = tuple(options)
     _check_arguments(variant, agents, games, players, seed, workers, backend, options, max_turns, game_fn)
     rules = get_variant(variant, list(options))
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(out_dir)
     manifest: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "variant": variant,
@@ -81,9 +82,8 @@ def run_tournament(
         max_turns=max_turns,
         mode=seating,
     )
-    planned = {task.key for task in tasks}
     path = out / GAMES_FILE
-    records = [r for r in load_records(path) if record_key(r) in planned]
+    records = planned_records(load_records(path), tasks, path)
     done = {record_key(r) for r in records}
     todo = [task for task in tasks if task.key not in done]
     play = game_fn or play_game
@@ -97,6 +97,41 @@ def run_tournament(
     if report:
         write_report(summary, out)
     return summary
+
+
+def output_folder(out_dir: str | Path) -> Path:
+    """The results folder, created if missing; a clear error when it is a file or cannot be made."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise RummyError(f"--out {out} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RummyError(f"cannot create the output folder {out}: {error.strerror or error}") from None
+    return out
+
+
+def planned_records(records: Sequence[GameRecord], tasks: Sequence[GameTask], path: Path) -> list[GameRecord]:
+    """The stored records of planned games; an error if one was played with other seats or another deal.
+
+    Records past the planned sets (a run asking for fewer sets than an earlier one) are left aside.
+    A record whose seats or deal differ from its planned game comes from another tournament (a
+    copied or hand-edited ``games.jsonl``): counting it would mix two tournaments' results.
+    """
+    by_key = {task.key: task for task in tasks}
+    kept = []
+    for record in records:
+        task = by_key.get(record_key(record))
+        if task is None:
+            continue
+        if list(record["seats"]) != list(task.seats) or int(record["match_seed"]) != task.match_seed:
+            raise RummyError(
+                f"{path} holds another tournament's game {task.key}: seats {list(record['seats'])}, "
+                f"deal {record['match_seed']}; this tournament plays seats {list(task.seats)}, deal "
+                f"{task.match_seed} (use another --out)"
+            )
+        kept.append(record)
+    return kept
 
 
 def summarise(
@@ -180,10 +215,29 @@ def _execute(tasks: list[GameTask], play: GameFn, workers: int, backend: Backend
     return _execute_pool(tasks, play, workers)
 
 
+#: How often a pool worker checks that the tournament process that started it is still alive (s).
+PARENT_POLL_SECONDS = 0.2
+
+
+def watch_parent(parent: int) -> None:
+    """Worker initializer: exit as soon as the parent process is gone (killed by a signal).
+
+    A pool worker blocks reading its task queue, and a parent killed with SIGKILL or SIGTERM
+    never tells it to stop, so without this it would linger for ever, orphaned.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def _execute_pool(tasks: list[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
     queue = iter(tasks)
     pending: set[Future[GameRecord]] = set()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent, initargs=(os.getpid(),)) as pool:
         try:
             for task in queue:
                 pending.add(pool.submit(play, task))

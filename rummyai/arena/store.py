@@ -3,7 +3,8 @@
 
 Only the parent process writes. Each line is written whole and flushed; on opening, a torn last
 line (the process killed mid-write) is cut off and duplicate keys are dropped, so no game is
-lost or counted twice.
+lost or counted twice. A folder holding games but no manifest, or a manifest of other arguments,
+is refused rather than mixed into this tournament's results.
 """
 
 from __future__ import annotations
@@ -26,16 +27,32 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     """Write the manifest, or check a resumed run has the same tournament arguments."""
     path = out_dir / MANIFEST_FILE
     if path.exists():
-        old = json.loads(path.read_text())
+        old = read_manifest(path)
         for key in sorted(set(old) | set(manifest)):
             if key not in EXTENDABLE and old.get(key) != manifest.get(key):
                 raise RummyError(
                     f"{out_dir} holds a different tournament: {key} was {old.get(key)!r}, "
                     f"now {manifest.get(key)!r} (use another --out or the same arguments)"
                 )
+    elif (out_dir / GAMES_FILE).exists() and (out_dir / GAMES_FILE).stat().st_size > 0:
+        raise RummyError(
+            f"{out_dir} holds a {GAMES_FILE} without {MANIFEST_FILE}: results of an unknown "
+            "tournament (use another --out)"
+        )
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, path)
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """A stored manifest; an error naming the file when it is not a JSON object."""
+    try:
+        manifest = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RummyError(f"{path} is not a tournament manifest (invalid JSON: {error})") from None
+    if not isinstance(manifest, dict):
+        raise RummyError(f"{path} is not a tournament manifest (a JSON object is expected)")
+    return manifest
 
 
 def load_records(path: Path) -> list[dict[str, Any]]:
@@ -56,7 +73,10 @@ def load_records(path: Path) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as error:
             raise RummyError(f"{path} line {number} is not valid JSON: {error}") from None
-        key = record_key(record)
+        try:
+            key = record_key(record)
+        except (KeyError, TypeError, ValueError):
+            raise RummyError(f"{path} line {number} is not a game record (no set and seating)") from None
         if key not in seen:
             seen.add(key)
             records.append(record)

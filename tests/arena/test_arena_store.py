@@ -1,0 +1,152 @@
+"""The results folder: a killed multi-worker run leaves no worker behind and resumes exactly, and a
+folder holding anything but this tournament's results is refused with a clear error."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from arena_synth import stable, synthetic_game
+
+from rummyai.arena import main, run_tournament
+from rummyai.arena.store import load_records
+from rummyai.errors import RummyError
+
+COMMON: dict[str, Any] = {
+    "variant": "rummikub",
+    "agents": ["strong", "weak"],
+    "games": 5,
+    "players": 2,
+    "seed": 7,
+    "progress": False,
+    "report": False,
+    "resamples": 100,
+    "game_fn": synthetic_game,
+}
+
+
+def children(pid: int) -> list[int]:
+    """Live child processes of `pid` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_killing_a_multi_worker_run_leaves_no_worker_and_resumes_exactly(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    out = tmp_path / "killed"
+    here = Path(__file__).parent
+    script = (
+        f"import sys; sys.path.insert(0, {str(here)!r})\n"
+        "from arena_synth import slow_game\n"
+        "from rummyai.arena.runner import run_tournament\n"
+        f"run_tournament('rummikub', ['strong', 'weak'], 300, 2, 3, {str(out)!r}, workers=2, "
+        "progress=False, report=False, game_fn=slow_game)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script])
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            path = out / "games.jsonl"
+            if path.exists() and path.read_bytes().count(b"\n") >= 10:
+                break
+            time.sleep(0.02)
+        workers = children(child.pid)
+        child.send_signal(sig)
+        child.wait()
+        assert len(workers) == 2
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if alive(pid)], "pool workers outlived the killed tournament"
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        for pid in workers:  # never leave an orphan running, even when the test fails
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    partial = len(load_records(out / "games.jsonl"))
+    assert 10 <= partial < 600
+    summary = run_tournament(**{**COMMON, "games": 300, "seed": 3}, out_dir=out)
+    reference = run_tournament(**{**COMMON, "games": 300, "seed": 3}, out_dir=tmp_path / "ref")
+    assert summary.games == 600
+    assert stable(load_records(out / "games.jsonl")) == stable(load_records(tmp_path / "ref" / "games.jsonl"))
+    assert summary.pairs == reference.pairs
+
+
+def test_a_games_file_without_its_manifest_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run_tournament(**COMMON, out_dir=out)
+    (out / "tournament.json").unlink()
+    with pytest.raises(RummyError, match=r"games.jsonl without tournament.json"):
+        run_tournament(**{**COMMON, "agents": ["strong", "mid"]}, out_dir=out)
+
+
+def test_another_tournaments_games_are_refused_even_under_a_matching_manifest(tmp_path: Path) -> None:
+    run_tournament(**COMMON, out_dir=tmp_path / "a")
+    run_tournament(**{**COMMON, "seed": 8}, out_dir=tmp_path / "b")
+    shutil.copy(tmp_path / "a" / "games.jsonl", tmp_path / "b" / "games.jsonl")
+    with pytest.raises(RummyError, match=r"another tournament's game \(0, 0\).*deal"):
+        run_tournament(**{**COMMON, "seed": 8}, out_dir=tmp_path / "b")
+    # a hand-edited seat is caught too
+    lines = (tmp_path / "a" / "games.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    first["seats"] = list(reversed(first["seats"]))
+    (tmp_path / "a" / "games.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    with pytest.raises(RummyError, match=r"seats \['weak', 'strong'\]"):
+        run_tournament(**COMMON, out_dir=tmp_path / "a")
+
+
+def test_bad_results_files_give_clear_errors(tmp_path: Path) -> None:
+    a_file = tmp_path / "report.md"
+    a_file.write_text("not a folder\n")
+    with pytest.raises(RummyError, match="is a file, not a folder"):
+        run_tournament(**COMMON, out_dir=a_file)
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / "tournament.json").write_text("{broken")
+    with pytest.raises(RummyError, match="not a tournament manifest"):
+        run_tournament(**COMMON, out_dir=out)
+    other = tmp_path / "u"
+    run_tournament(**COMMON, out_dir=other)
+    with (other / "games.jsonl").open("a") as handle:
+        handle.write("[1, 2]\n")
+    with pytest.raises(RummyError, match=r"line 11 is not a game record"):
+        run_tournament(**COMMON, out_dir=other)
+
+
+def test_command_line_reports_a_file_as_out_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "taken"
+    a_file.write_text("x")
+    argv = ["--variant", "rummikub", "--agents", "random,greedy", "--games", "1", "--players", "2"]
+    assert main([*argv, "--out", str(a_file), "--no-progress"]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
