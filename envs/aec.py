@@ -36,7 +36,13 @@ SEED_BOUND = 2**31 - 1
 
 
 class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
-    """A rummy match as a PettingZoo AEC environment; `rummyai.envs.aec_env` builds one."""
+    """A rummy match as a PettingZoo AEC environment; `rummyai.envs.aec_env` builds one.
+
+    Each agent's `infos` entry holds `illegal_action` (its last action was replaced by the
+    fallback), `illegal_actions` (how many so far this match), `round` (0-based round index),
+    `scores` (every seat's match total, absolute seat order) and `winners` (the winning seats,
+    empty until the match is over).
+    """
 
     metadata = {  # noqa: RUF012 (AECEnv declares it)
         "render_modes": ["ansi", "rgb_array"],
@@ -188,6 +194,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             "illegal_actions": self.illegal_actions[agent],
             "round": state.round_index,
             "scores": tuple(int(s) for s in state.scores),
+            "winners": tuple(state.winners),
         }
 
 

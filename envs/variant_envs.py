@@ -57,6 +57,18 @@ _SHARED = """
     instead when the last round was cut by `max_turns` (an engine truncation scored as the
     variant's stock-out ending).
 
+    ## Info
+    `reset` and `step` return the same `info` keys:
+    * `seat`: the learner's seat (absolute, 0-based).
+    * `illegal_action`: True when this step's action was masked or out of range and the
+      fallback was played instead (always False from `reset`).
+    * `illegal_actions`: how many actions were replaced so far this episode.
+    * `num_candidates`: the filled slots of the new mask (0 once the match is over).
+    * `round`: the index of the round being played (0-based; the last one once the match is over).
+    * `scores`: every seat's match total, in absolute seat order (the observation's `scores`
+      are relative to the learner).
+    * `winners`: the seats that won the match (empty until it is over).
+
     ## Arguments
     * `num_players`: seats at the table (the variant's limits apply; default 2).
     * `opponents`: one agent name or spec (``"random"``), one `Agent`, or one per opponent seat.
