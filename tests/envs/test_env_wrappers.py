@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import rummyai.envs  # noqa: F401  (registers the ids)
 from rummyai.envs.wrappers import FlatObservation
+from rummyai.errors import RummyError
 
 
 def test_flat_observation_concatenates_arrays_and_exposes_the_mask() -> None:
@@ -25,3 +27,11 @@ def test_flat_observation_concatenates_arrays_and_exposes_the_mask() -> None:
     assert mask.dtype == bool and mask.sum() == len(env.unwrapped.candidates)
     flat, *_ = env.step(int(np.flatnonzero(mask)[-1]))
     assert env.observation_space.contains(flat)
+
+
+def test_flat_observation_misuse_raises_typed_errors() -> None:
+    env = FlatObservation(gym.make("rummyai/Rummikub-v0"))
+    with pytest.raises(RummyError, match="reset"):
+        env.action_masks()
+    with pytest.raises(RummyError, match="rummyai environment"):
+        FlatObservation(gym.make("CartPole-v1"))
