@@ -250,3 +250,25 @@ def test_0_an_illegal_move_names_its_rule() -> None:
     with pytest.raises(IllegalMoveError) as error:
         apply(s, Discard(s.round.hands[s.round.turn][0]))  # a turn starts with a draw
     assert error.value.rule == "4.2"
+
+
+def test_palace_4_6_going_rummy_with_a_single_first_meld_and_later_layoffs() -> None:
+    # the first meld (one meld of 30) and lay-offs on the same turn, then the last discard
+    s = build_state("rummy-palace", ["TS JS QS KS 4H 9C", "AS JK"], table=["5H 6H 7H"], opened=[False, True])
+    s = apply(s, meld(s, "TS JS QS"))
+    s = apply(s, LayOff(1, hand_layoff(s, 0, 1, "KS")))
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "4H", front=True)))
+    out = apply(s, discard(s, "9C"))
+    result = out.history[-1]
+    assert result.detail == "Going Rummy" and result.scores == (62, -62)
+    # the first meld on an earlier turn: going out later is a plain Rummy, not doubled
+    s = build_state("rummy-palace", ["TS JS QS 4C 9S", "AS JK"], stock="8S 2D", opened=[False, True])
+    s = apply(s, meld(s, "TS JS QS"))
+    s = apply(s, discard(s, "4C"))
+    s = apply(s, DrawStock())  # seat 1 draws 2D
+    s = apply(s, discard(s, "2D"))
+    s = apply(s, DrawStock())  # seat 0 draws 8S
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "9S", front=True)))
+    out = apply(s, discard(s, "8S"))
+    result = out.history[-1]
+    assert result.reason == "out" and result.detail == "" and result.scores == (31, -31)
