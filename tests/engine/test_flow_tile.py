@@ -87,9 +87,10 @@ def test_tiles_2_6_extra_cycle_plays_move_the_cycle_and_scores_follow_the_racks(
     state = apply(state, Draw())  # seat 1 passes: the extra cycle is over
     result = state.history[0]
     assert result.reason == "stalemate"
-    left = {0: state.variant.hand_value(state.variant.deck[taken])}
-    totals = [left[0], 13 + (9 if left[0] == 12 else 12)]
-    assert result.winner == 0 and result.scores == (totals[1] - totals[0], totals[0] - totals[1])
+    # seat 0 holds one of 9H/QD, seat 1 holds KC and the other: seat 0 is lower and wins
+    mine = state.variant.hand_value(state.variant.deck[taken])
+    theirs = 13 + (9 + 12 - mine)
+    assert result.winner == 0 and result.scores == (theirs - mine, mine - theirs)
 
 
 def test_tiles_0_max_turns_in_the_give_phase_is_scored_without_the_extra_cycle() -> None:
