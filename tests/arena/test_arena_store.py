@@ -150,3 +150,34 @@ def test_command_line_reports_a_file_as_out_folder(
     argv = ["--variant", "rummikub", "--agents", "random,greedy", "--games", "1", "--players", "2"]
     assert main([*argv, "--out", str(a_file), "--no-progress"]) == 2
     assert "is a file, not a folder" in capsys.readouterr().err
+
+
+def test_command_line_run_killed_mid_way_resumes_to_the_uninterrupted_games(tmp_path: Path) -> None:
+    """The real engine and the real command: SIGKILL part-way, rerun, same games as one clean run."""
+    argv = ["--variant", "rummy-board", "--agents", "random,greedy", "--games", "5", "--players", "2"]
+    argv += ["--seed", "5", "--max-turns", "10", "--no-progress", "--workers", "1"]
+    out = tmp_path / "killed"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rummyai.arena", *argv, "--out", str(out)], stdout=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and child.poll() is None:
+            path = out / "games.jsonl"
+            if path.exists() and path.read_bytes().count(b"\n") >= 3:
+                break
+            time.sleep(0.005)
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait()
+    assert child.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    partial = load_records(out / "games.jsonl")
+    assert 3 <= len(partial) < 10
+    assert main([*argv, "--out", str(out)]) == 0
+    assert main([*argv, "--out", str(tmp_path / "clean")]) == 0
+    resumed = load_records(out / "games.jsonl")
+    assert len(resumed) == 10 == len({(r["set"], r["seating"]) for r in resumed})
+    assert stable(resumed) == stable(load_records(tmp_path / "clean" / "games.jsonl"))
+    assert stable(partial) == stable(resumed)[: len(partial)]  # games kept, not replayed
+    report = (out / "report.md").read_text()
+    assert "duplicate sets: 5 (10 games" in report
