@@ -24,9 +24,13 @@ EXTENDABLE = frozenset({"games", "workers", "backend"})
 
 
 def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
-    """Write the manifest, or check a resumed run has the same tournament arguments."""
+    """Write the manifest, or check a resumed run has the same tournament arguments.
+
+    A folder whose manifest differs is refused only when it holds games: a run that stopped
+    before its first game ended (a bad agent, an early kill) left nothing to protect.
+    """
     path = out_dir / MANIFEST_FILE
-    if path.exists():
+    if path.exists() and holds_games(out_dir):
         old = read_manifest(path)
         for key in sorted(set(old) | set(manifest)):
             if key not in EXTENDABLE and old.get(key) != manifest.get(key):
@@ -34,7 +38,7 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
                     f"{out_dir} holds a different tournament: {key} was {old.get(key)!r}, "
                     f"now {manifest.get(key)!r} (use another --out or the same arguments)"
                 )
-    elif (out_dir / GAMES_FILE).exists() and (out_dir / GAMES_FILE).stat().st_size > 0:
+    elif not path.exists() and holds_games(out_dir):
         raise RummyError(
             f"{out_dir} holds a {GAMES_FILE} without {MANIFEST_FILE}: results of an unknown "
             "tournament (use another --out)"
@@ -42,6 +46,12 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, path)
+
+
+def holds_games(out_dir: Path) -> bool:
+    """Whether the folder's ``games.jsonl`` holds at least one complete line."""
+    games = out_dir / GAMES_FILE
+    return games.exists() and b"\n" in games.read_bytes()
 
 
 def read_manifest(path: Path) -> dict[str, Any]:

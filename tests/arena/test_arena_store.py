@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arena_synth import stable, synthetic_game
+from arena_synth import FailAfter, stable, synthetic_game
 
 from rummyai.arena import main, run_tournament
 from rummyai.arena.store import load_records
@@ -124,13 +124,26 @@ def test_another_tournaments_games_are_refused_even_under_a_matching_manifest(tm
         run_tournament(**COMMON, out_dir=tmp_path / "a")
 
 
+def test_a_folder_left_without_games_takes_another_tournament(tmp_path: Path) -> None:
+    """A run stopped before its first game ended (here: at once) protects nothing from a new one."""
+    out = tmp_path / "t"
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(**{**COMMON, "game_fn": FailAfter(0)}, out_dir=out)
+    assert (out / "tournament.json").exists() and load_records(out / "games.jsonl") == []
+    summary = run_tournament(**{**COMMON, "agents": ["strong", "mid"], "seed": 1}, out_dir=out)
+    assert summary.games == 10
+    assert json.loads((out / "tournament.json").read_text())["agents"] == ["strong", "mid"]
+    with pytest.raises(RummyError, match="different tournament: agents"):
+        run_tournament(**COMMON, out_dir=out)  # now it holds games
+
+
 def test_bad_results_files_give_clear_errors(tmp_path: Path) -> None:
     a_file = tmp_path / "report.md"
     a_file.write_text("not a folder\n")
     with pytest.raises(RummyError, match="is a file, not a folder"):
         run_tournament(**COMMON, out_dir=a_file)
     out = tmp_path / "t"
-    out.mkdir()
+    run_tournament(**COMMON, out_dir=out)
     (out / "tournament.json").write_text("{broken")
     with pytest.raises(RummyError, match="not a tournament manifest"):
         run_tournament(**COMMON, out_dir=out)
