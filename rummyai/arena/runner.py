@@ -183,7 +183,10 @@ def _check_arguments(
         from rummyai.agents import make_agent_from_spec
 
         for spec in dict.fromkeys(agents):
-            make_agent_from_spec(spec)
+            try:
+                make_agent_from_spec(spec)
+            except (TypeError, ValueError) as error:  # a parameter of the wrong type
+                raise RummyError(f"agent spec {spec!r} cannot be built: {error}") from error
 
 
 class _progress:

@@ -83,3 +83,11 @@ class IllegalAgent:
         from rummyai.engine.moves import Play
 
         return Play(table=())
+
+
+class NeedsInt(IllegalAgent):
+    """An agent whose integer parameter is compared without a type check (TypeError on a string)."""
+
+    def __init__(self, size: int = 1) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from arena_synth import FailAfter, stable, synthetic_game
 
+from rummyai.agents import register_agent
 from rummyai.arena import main, run_tournament
 from rummyai.arena.store import load_records
 from rummyai.errors import RummyError
@@ -194,3 +195,12 @@ def test_command_line_run_killed_mid_way_resumes_to_the_uninterrupted_games(tmp_
     assert stable(partial) == stable(resumed)[: len(partial)]  # games kept, not replayed
     report = (out / "report.md").read_text()
     assert "duplicate sets: 5 (10 games" in report
+
+
+def test_an_agent_parameter_of_the_wrong_type_is_a_clear_error(tmp_path: Path) -> None:
+    register_agent("needs-int-test", "arena_synth:NeedsInt", "compares an int parameter")
+    with pytest.raises(RummyError, match=r"agent spec 'needs-int-test:size=abc' cannot be built"):
+        run_tournament(
+            **{**COMMON, "agents": ["random", "needs-int-test:size=abc"], "game_fn": None}, out_dir=tmp_path
+        )
+    assert not (tmp_path / "tournament.json").exists()
