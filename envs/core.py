@@ -99,7 +99,10 @@ def build_opponents(opponents: str | Agent | Sequence[str | Agent], count: int) 
     agents: list[Agent] = []
     for item in items:
         if isinstance(item, str):
-            agents.append(make_agent_from_spec(item))
+            try:
+                agents.append(make_agent_from_spec(item))
+            except (TypeError, ValueError) as error:  # a parameter of the wrong type
+                raise RummyError(f"opponent spec {item!r} cannot be built: {error}") from error
         elif hasattr(item, "act") and hasattr(item, "reset"):
             agents.append(item)
         else:
