@@ -22,6 +22,7 @@ from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     candidate_arrays,
+    candidate_index,
     check_reward_mode,
     observation_space,
     transition_reward,
@@ -137,12 +138,11 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             return
         state = self._require_state()
         self._cumulative_rewards[agent] = 0.0
-        index = -1 if action is None or np.ndim(action) != 0 else int(action)
-        illegal = not 0 <= index < len(self.candidates)
+        chosen = candidate_index(self.action_spaces[agent], action, len(self.candidates))
+        illegal = chosen is None
         if illegal:
-            index = 0
             self.illegal_actions[agent] += 1
-        after = apply(state, self.candidates[index].move)
+        after = apply(state, self.candidates[0 if chosen is None else chosen].move)
         self._clear_rewards()
         for seat, name in enumerate(self.possible_agents):
             self.rewards[name] = transition_reward(state, after, seat, self.reward_mode)

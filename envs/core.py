@@ -54,6 +54,20 @@ def candidate_arrays(
     return mask, features
 
 
+def candidate_index(space: spaces.Discrete, action: Any, count: int) -> int | None:
+    """The candidate slot `action` names, or None when it is no element of the action space (a
+    float, None, a string, an array of shape (1,) ...) or names an empty slot, so that the caller
+    plays the fallback instead of raising."""
+    try:
+        inside = bool(space.contains(action))
+    except (TypeError, ValueError, OverflowError):
+        inside = False
+    if not inside:
+        return None
+    index = int(action)
+    return index if index < count else None
+
+
 def score_sign(variant: Variant) -> int:
     """+1 where a higher score is better, -1 where the lowest total wins."""
     return -1 if variant.low_score_wins else 1

@@ -20,6 +20,7 @@ from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     build_opponents,
     candidate_arrays,
+    candidate_index,
     check_reward_mode,
     observation_space,
     transition_reward,
@@ -112,18 +113,18 @@ class RummyEnv(gym.Env[Observation, np.int64]):
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the learner's candidate `action`, then the opponents until the learner acts again.
 
-        An action outside the mask is replaced by the fallback in slot 0 and counted in `info`.
+        An action outside the mask or the action space (any value, never an error) is replaced by
+        the fallback in slot 0 and counted in `info`.
         """
         state = self._require_state()
         if state.match_over:
             pending, self._pending = self._pending, 0.0
             return self._observation(), pending, *self._ended(state), self._info(illegal=False)
-        index = int(action) if np.ndim(action) == 0 else -1
-        illegal = not 0 <= index < len(self.candidates)
+        chosen = candidate_index(self.action_space, action, len(self.candidates))
+        illegal = chosen is None
         if illegal:
-            index = 0
             self.illegal_actions += 1
-        move = self.candidates[index].move
+        move = self.candidates[0 if chosen is None else chosen].move
         after = apply(state, move)
         reward = self._pending + transition_reward(state, after, self.seat, self.reward_mode)
         self._pending = 0.0
