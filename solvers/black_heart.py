@@ -579,11 +579,16 @@ def solve_black_heart(
     if work_limit is not None:
         solver.parameters.max_deterministic_time = float(work_limit)
     status = solver.solve(model.m)
+    if status == cp_model.UNKNOWN and committed:
+        # a limit cut the search before any play: playing nothing would leave the committed
+        # card in hand, which is no legal turn; any play that places it is (first one found)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.stop_after_first_solution = True
+        status = solver.solve(model.m)
     if status == cp_model.INFEASIBLE:  # only a committed card can make the empty play illegal
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        if committed:
-            raise IllegalMoveError("5.2", "no play of the committed card was found within the time limit")
         ms = (time.perf_counter() - start_time) * 1000
         kept = tuple(tuple(info.slots) for info in position.table)
         empty = sum(v.hand_values[c] for c in position.hand) if objective == "penalty" else 0

@@ -1265,12 +1265,14 @@ def _deal_groups(
 
 
 def solve_model(
-    tm: TileModel, time_limit: float | None, work: float | None = None
+    tm: TileModel, time_limit: float | None, work: float | None = None, first: bool = False
 ) -> tuple[cp_model.CpSolver, Any]:
     """Run CP-SAT on a built model with fast settings for small models (`work`: a limit in
-    CP-SAT's deterministic time, which does not depend on the machine's load)."""
+    CP-SAT's deterministic time, which does not depend on the machine's load; `first`: stop at
+    the first solution)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
+    params.stop_after_first_solution = first
     params.num_workers = 1
     params.cp_model_presolve = False
     params.cut_level = 0

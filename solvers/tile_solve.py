@@ -45,6 +45,10 @@ def solve_tile(
         raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
     tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
     solver, status = solve_model(tm, time_limit, work_limit)
+    if status == cp_model.UNKNOWN and committed:
+        # a limit cut the search before any play: playing nothing would leave the committed
+        # card in hand, which is no legal turn; any play that places it is (first one found)
+        solver, status = solve_model(tm, None, None, first=True)
     if status == cp_model.INFEASIBLE and committed:
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     played: list[int] = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -288,3 +289,54 @@ def test_taken_card_copies_are_alike(hand: str, table: str, taken: str, played: 
     assert sol.status == "optimal"
     assert sol.played_text() == played
     assert reference_solve("rummy-palace", hand, table, taken=taken).played_text() == played
+
+
+# ---------------------------------------------------------------------------- cut searches
+LIMITS: list[dict[str, Any]] = [
+    {"work_limit": 0.0001},
+    {"work_limit": 0.0003, "max_cards": 5},
+    {"work_limit": 0.0003, "opened": False},
+    {"time_limit": 0.0005},
+    {"work_limit": 0.0002, "commit": True},
+]
+
+
+@pytest.mark.parametrize(
+    "variant", ["rummikub", "rummy-board", "rummy-tiles", "rhine", "rummy-palace", "standard", "black-heart"]
+)
+def test_cut_search_gives_a_legal_move(variant: str) -> None:
+    """A time or work limit that stops the search early gives a legal move (``feasible`` when not
+    proven), the same one on every run for a work limit; a committed card is still played (a
+    cut search used to answer "play nothing", which leaves it in hand)."""
+    v = get_variant(variant)
+    config = Config(variant, v, (), 0, 0)
+    statuses = set()
+    for seed in range(3):
+        hand, table = random_position(v, seed, 60, 20, joker_rate=0.2, related=0.7)
+        placeable = solve(v, hand, table, work_limit=0.01).played[:1]  # a card with a legal play
+        for limits in LIMITS:
+            committed = list(placeable) if limits.get("commit") else []
+            opened = bool(limits.get("opened", True))
+            case = Case(hand, table, opened, "cards", limits.get("max_cards"), True, committed, None, 0)
+            runs = [
+                solve(
+                    v,
+                    hand,
+                    table,
+                    opened=opened,
+                    max_cards=case.max_cards,
+                    committed=committed,
+                    time_limit=limits.get("time_limit"),
+                    work_limit=limits.get("work_limit"),
+                )
+                for _ in range(2)
+            ]
+            statuses.add(runs[0].status)
+            _check_legal(config, case, runs[0])
+            if "work_limit" in limits:
+                assert (runs[1].played, runs[1].melds, runs[1].status) == (
+                    runs[0].played,
+                    runs[0].melds,
+                    runs[0].status,
+                )
+    assert "feasible" in statuses  # the limits did cut some searches
