@@ -9,14 +9,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from rummyai.errors import RummyError
 from rummyai.variants import BUILTINS, OPTIONS, VARIANT_IDS, get_variant
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 1
+VALIDATE_KEYS = frozenset({"variant", "options", "hand", "table", "new_table", "opened"})
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr with status 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _options(values: Sequence[str] | None) -> list[str]:
@@ -74,6 +85,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         specs = specs * args.players
     if len(specs) != args.players:
         raise RummyError(f"--agents names {len(specs)} agents for {args.players} players")
+    if args.seed < 0:
+        raise RummyError(f"--seed must be a non-negative integer, got {args.seed}")
     record = play_agents_match(args.variant, _options(args.option), specs, args.seed, args.max_turns)
     if args.json:
         out.write(json.dumps(record) + "\n")
@@ -117,38 +130,89 @@ def _position_from_args(args: argparse.Namespace, extra: dict[str, Any]) -> dict
     return position
 
 
+def _line_defaults(args: argparse.Namespace, extra: dict[str, Any]) -> dict[str, Any]:
+    """Keys the command line gives every --jsonl position (a line's own keys win); unset ones left out."""
+    defaults = {k: v for k, v in extra.items() if v is not None}
+    if args.variant:
+        defaults["variant"] = args.variant
+    if args.option:
+        defaults["options"] = _options(args.option)
+    return defaults
+
+
 def _run_lines(
     handle: Callable[[dict[str, Any]], dict[str, Any]], defaults: dict[str, Any], out: TextIO
 ) -> int:
-    """Answer one JSON position per stdin line; a bad line gets ``{"error": ...}`` and the run goes on."""
+    """Answer one JSON position per stdin line, in order, one answer line each.
+
+    A bad line (empty, malformed JSON, not an object, bad cards) gets ``{"error": ...}`` and the
+    run goes on; so does a line that hits a bug (then the exit status is 1 at the end).
+    """
+    status = 0
     for line in sys.stdin:
-        if not line.strip():
-            continue
         try:
-            try:
-                position = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise RummyError(f"malformed JSON on this line: {error}") from None
-            if not isinstance(position, dict):
-                raise ValueError("a position is a JSON object")
-            answer = handle({**defaults, **position})
-        except (ValueError, RummyError) as error:
+            answer = handle(_merge(defaults, _parse_line(line)))
+        except RummyError as error:
             answer = {"error": str(error)}
+        except Exception as error:  # a bug must not stop the run: report it on its line
+            answer = {"error": f"internal error ({type(error).__name__}): {error}"}
+            status = EXIT_INTERNAL
         out.write(json.dumps(answer) + "\n")
         out.flush()
-    return 0
+    return status
+
+
+def _merge(defaults: dict[str, Any], position: dict[str, Any]) -> dict[str, Any]:
+    """A line's position over the command line's defaults; --option applies only to --variant's lines."""
+    merged = {**defaults, **position}
+    if (
+        "options" in defaults
+        and "options" not in position
+        and position.get("variant", defaults.get("variant")) != defaults.get("variant")
+    ):
+        del merged["options"]
+    return merged
+
+
+def _parse_line(line: str) -> dict[str, Any]:
+    """The JSON object on one --jsonl line; `RummyError` for an empty line, bad JSON or a non-object."""
+    if not line.strip():
+        raise RummyError("empty line: expected a JSON object with the position")
+    try:
+        position = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise RummyError(f"malformed JSON on this line: {error}") from None
+    if not isinstance(position, dict):
+        raise RummyError(f"a position is a JSON object, got {type(position).__name__}")
+    return position
+
+
+def _validate_answer(position: dict[str, Any]) -> dict[str, Any]:
+    """The engine judge's answer to one validate position; unknown keys are named, not ignored."""
+    from rummyai.engine.judge import judge_json
+
+    unknown = sorted(set(position) - VALIDATE_KEYS)
+    if unknown:
+        raise RummyError(
+            f"unknown key(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(VALIDATE_KEYS))})"
+        )
+    return judge_json(position)
+
+
+def _fail(answer: dict[str, Any]) -> None:
+    """Raise the error of an ``{"error": ...}`` answer (`main` reports it)."""
+    if "error" in answer:
+        raise RummyError(answer["error"])
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     """Judge a tile-style PLAY: is the new table a legal result of playing from hand onto table?"""
-    from rummyai.engine.judge import judge_json
-
     if args.jsonl:
-        defaults = {"variant": args.variant, **({"options": _options(args.option)} if args.option else {})}
-        return _run_lines(judge_json, defaults, out)
-    answer = judge_json(_position_from_args(args, {"new_table": args.new_table or ""}))
-    if "error" in answer:
-        raise RummyError(answer["error"])
+        return _run_lines(_validate_answer, _line_defaults(args, {}), out)
+    if args.new_table is None:
+        raise RummyError("--new-table is required: the table after the play (melds separated by '|')")
+    answer = _validate_answer(_position_from_args(args, {"new_table": args.new_table}))
+    _fail(answer)
     if args.json:
         out.write(json.dumps(answer) + "\n")
     elif answer["legal"]:
@@ -162,23 +226,18 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     """Find the best move from hand and table under the variant's rules."""
     from rummyai.solvers import solve_json
 
-    extra = {"objective": args.objective}
-    if args.time_limit is not None:
-        extra["time_limit"] = args.time_limit
+    extra = {"objective": args.objective, "time_limit": args.time_limit, "score": args.score}
     if args.jsonl:
-        defaults = {"variant": args.variant, **extra}
-        if args.option:
-            defaults["options"] = _options(args.option)
-        return _run_lines(solve_json, defaults, out)
-    answer = solve_json(_position_from_args(args, extra))
-    if "error" in answer:
-        raise RummyError(answer["error"])
+        return _run_lines(solve_json, _line_defaults(args, extra), out)
+    given = {k: v for k, v in extra.items() if v is not None}
+    answer = solve_json(_position_from_args(args, given))
+    _fail(answer)
     if args.json:
         out.write(json.dumps(answer) + "\n")
         return 0
     played = " ".join(answer["played"]) or "nothing"
     out.write(
-        f"{answer['status']}: play {played} ({answer['cards_played']} cards, {answer['points_played']} points)\n"
+        f"{answer['status']}: play {played} ({_n(answer['cards_played'], 'card')}, {_n(answer['points_played'], 'point')})\n"
     )
     for swap in answer.get("swaps", []):
         escort = f" with escort {swap['escort']}" if swap["escort"] else ""
@@ -189,6 +248,10 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         out.write("  " + " ".join(meld) + "\n")
     out.write(f"solved in {answer['ms']:.1f} ms\n")
     return 0
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def cmd_agents(args: argparse.Namespace, out: TextIO) -> int:
@@ -215,31 +278,48 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     """Print the best move with the steps to carry it out, and alternatives."""
     from rummyai.hint.api import format_hint, hint_json
 
-    request = _position_from_args(args, {"objective": args.objective, "alternatives": args.alternatives})
+    extra = {"objective": args.objective, "alternatives": args.alternatives, "time_limit": args.time_limit}
+    if args.score is not None:
+        extra["score"] = args.score
+    request = _position_from_args(args, {k: v for k, v in extra.items() if v is not None})
     answer = hint_json(request)
-    if "error" in answer:
-        raise RummyError(answer["error"])
+    _fail(answer)
     out.write(json.dumps(answer) + "\n" if args.json else format_hint(answer))
     return 0
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the HTTP hint service (needs the `serve` extra)."""
+    if not 0 <= args.port <= 65535:
+        raise RummyError(f"--port must be 0..65535, got {args.port}")
     try:
+        from rummyai.hint.limits import Limits
         from rummyai.hint.service import serve
     except ImportError as error:
         raise RummyError(
             f"the HTTP service needs the 'serve' extra: pip install 'rummyai[serve]' ({error})"
         ) from None
-    serve(args.host, args.port)
+    serve(args.host, args.port, _limits(Limits, args))
     return 0
 
 
+def _limits(factory: Callable[..., Any], args: argparse.Namespace) -> Any:
+    """The service limits from --workers and --time-limit, bad values named as input errors."""
+    if args.workers < 1:
+        raise RummyError(f"--workers must be at least 1, got {args.workers}")
+    if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
+        raise RummyError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    return factory(workers=args.workers, time_limit=args.time_limit)
+
+
 # ------------------------------------------------------------------------------ parser
+SCORE_HELP = "black-heart: the player's cumulative score, which picks the opening chart line (default 0)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="rummyai", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="rummyai", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("variants", help="list the built-in variants")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -276,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             p.add_argument("--objective", default="cards", choices=("cards", "points", "penalty"))
             p.add_argument("--time-limit", type=float, default=None, help="seconds")
+            p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
     p = sub.add_parser("hint", help="best move with steps a person can follow")
     variant_args(p)
     p.add_argument("--hand", required=True)
@@ -283,6 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--not-opened", action="store_true")
     p.add_argument("--objective", default="cards", choices=("cards", "points", "penalty"))
     p.add_argument("--alternatives", type=int, default=3)
+    p.add_argument("--time-limit", type=float, default=None, help="seconds for the whole hint")
+    p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_hint)
 
@@ -299,8 +382,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     from rummyai.arena.cli import add_tournament_arguments
 
-    p = add_tournament_arguments(sub.add_parser("tournament", help="duplicate-deal tournament with ratings"))
-    p.set_defaults(run=cmd_tournament)
+    tournament = add_tournament_arguments(
+        sub.add_parser("tournament", help="duplicate-deal tournament with ratings")
+    )
+    tournament.set_defaults(run=cmd_tournament)
     return parser
 
 
@@ -327,10 +412,22 @@ def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
         status: int = args.run(args, stream)
         return status
     except RummyError as error:
-        print(f"rummyai: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _report(args, stream, f"rummyai: error: {error}", str(error), EXIT_BAD_INPUT)
     except BrokenPipeError:
         return 0
+    except Exception as error:  # a bug: one line, not a traceback (RUMMYAI_DEBUG=1 shows it)
+        if os.environ.get("RUMMYAI_DEBUG"):
+            raise
+        message = f"internal error ({type(error).__name__}): {error}"
+        return _report(args, stream, f"rummyai: {message}", message, EXIT_INTERNAL)
+
+
+def _report(args: argparse.Namespace, out: TextIO, line: str, message: str, status: int) -> int:
+    """Print an error as one line on stderr, and as ``{"error": ...}`` on `out` with --json."""
+    print(" ".join(line.split("\n")), file=sys.stderr)
+    if getattr(args, "json", False):
+        out.write(json.dumps({"error": message}) + "\n")
+    return status
 
 
 __all__ = ["OPTIONS", "build_parser", "main"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rummyai.cards import card_str
@@ -13,7 +15,7 @@ from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 from rummyai.solvers.tile_solve import solve_tile
-from rummyai.variants import Variant
+from rummyai.variants import Variant, get_variant
 
 
 def solve(
@@ -70,6 +72,26 @@ def solve(
     taken_card: int | None = None
     if taken is not None:
         taken_card = make_position(position.variant, [taken]).hand[0]
+    start = time.perf_counter()
+    solution = _dispatch(
+        position, objective, time_limit, max_cards, minimize_changes, work_limit, must, taken_card, score
+    )
+    return replace(solution, ms=(time.perf_counter() - start) * 1000)
+
+
+def _dispatch(
+    position: Position,
+    objective: str,
+    time_limit: float | None,
+    max_cards: int | None,
+    minimize_changes: bool,
+    work_limit: float | None,
+    must: list[int],
+    taken_card: int | None,
+    score: int,
+) -> Solution:
+    """The solver that fits the variant's rules: Black Heart's model, the fast tile path, or the
+    general tile model (with Rummy Palace's opening swaps searched around it)."""
     rules = position.variant
     if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
         return solve_black_heart(
@@ -96,7 +118,62 @@ def solve(
     return solution
 
 
-_KEYS = {"variant", "hand", "table", "opened", "objective", "time_limit", "work_limit", "max_cards", "score"}
+_KEYS = {
+    "variant",
+    "options",
+    "hand",
+    "table",
+    "opened",
+    "objective",
+    "time_limit",
+    "work_limit",
+    "max_cards",
+    "score",
+}
+
+
+def _is_tokens(value: object) -> bool:
+    """A string of cards, or a list of card tokens (strings)."""
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(x, str) for x in value))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_types(obj: dict[str, Any]) -> None:
+    """Raise `RummyError` naming the first key whose JSON value has the wrong type.
+
+    JSON positions name cards by their text tokens only: a number in a hand or meld is an
+    error here (the Python API's card kinds are not part of the JSON contract).
+    """
+    unknown = sorted(set(obj) - _KEYS)
+    if unknown:
+        raise RummyError(f"unknown key(s) {', '.join(map(repr, unknown))} in the position")
+    for name in ("variant", "objective"):
+        if name in obj and not isinstance(obj[name], str):
+            raise RummyError(f"{name!r} must be a string, got {obj[name]!r}")
+    if not _is_tokens(obj.get("hand", [])):
+        raise RummyError("'hand' must be a string of cards or a list of card tokens (strings)")
+    table = obj.get("table", [])
+    if not (isinstance(table, str) or (isinstance(table, list) and all(_is_tokens(m) for m in table))):
+        raise RummyError(
+            "'table' must be a string of melds separated by '|' or a list of melds (lists of card tokens)"
+        )
+    options = obj.get("options")
+    if options is not None and not (
+        isinstance(options, dict) or (isinstance(options, list) and all(isinstance(o, str) for o in options))
+    ):
+        raise RummyError(f"'options' must be a list of 'name[=value]' strings or an object, got {options!r}")
+    if not isinstance(obj.get("opened", True), bool):
+        raise RummyError(f"'opened' must be true or false, got {obj['opened']!r}")
+    for name in ("score", "max_cards"):
+        if obj.get(name) is not None and not _is_int(obj[name]):
+            raise RummyError(f"{name!r} must be an integer, got {obj[name]!r}")
+    for name in ("time_limit", "work_limit"):
+        value = obj.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise RummyError(f"{name!r} must be a number, got {value!r}")
 
 
 def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any]:
@@ -104,46 +181,36 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
 
     Input keys: ``hand`` (tokens or a string), ``table`` (melds as token lists or strings, or
     one ``|``-separated string), ``opened`` (default true), ``objective`` (default ``cards``),
-    optional ``variant`` (else the `variant` argument, else ``rummikub``), ``time_limit``,
-    ``work_limit``, ``max_cards`` and ``score`` (Black Heart's cumulative score for the opening
-    chart). Output keys: ``status``, ``played``, ``melds``, ``cards_played``, ``points_played``,
-    ``ms``, and ``swaps`` when a Black Heart move starts with diamond swaps.
+    optional ``variant`` (else the `variant` argument, else ``rummikub``) with its ``options``
+    (a list of ``name[=value]`` or an object), ``time_limit``, ``work_limit``, ``max_cards`` and
+    ``score`` (Black Heart's cumulative score for the opening chart). Output: `solution_json`.
     """
     try:
         if not isinstance(obj, dict):
             raise RummyError("a position must be a JSON object")
-        unknown = sorted(set(obj) - _KEYS)
-        if unknown:
-            raise RummyError(f"unknown key(s) {', '.join(map(repr, unknown))} in the position")
-        hand = obj.get("hand", [])
-        table = obj.get("table", [])
-        if not isinstance(hand, (str, list)) or not isinstance(table, (str, list)):
-            raise RummyError("'hand' and 'table' must be strings or lists")
-        opened = obj.get("opened", True)
-        if not isinstance(opened, bool):
-            raise RummyError(f"'opened' must be true or false, got {opened!r}")
-        limit = obj.get("time_limit")
-        work = obj.get("work_limit")
-        cards = obj.get("max_cards")
-        score = obj.get("score", 0)
-        if isinstance(score, bool) or not isinstance(score, int):
-            raise RummyError(f"'score' must be an integer, got {score!r}")
-        for name, value in (("time_limit", limit), ("work_limit", work), ("max_cards", cards)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                raise RummyError(f"{name!r} must be a number, got {value!r}")
+        _check_types(obj)
+        limit, work, cards = obj.get("time_limit"), obj.get("work_limit"), obj.get("max_cards")
+        rules = get_variant(obj.get("variant") or variant or "rummikub", obj.get("options"))
         solution = solve(
-            str(obj.get("variant") or variant or "rummikub"),
-            hand,
-            table,
-            opened=opened,
-            objective=str(obj.get("objective", "cards")),
+            rules,
+            obj.get("hand", []),
+            obj.get("table", []),
+            opened=obj.get("opened", True),
+            objective=obj.get("objective", "cards"),
             time_limit=None if limit is None else float(limit),
             work_limit=None if work is None else float(work),
-            max_cards=None if cards is None else int(cards),
-            score=score,
+            max_cards=cards,
+            score=obj.get("score", 0),
         )
     except RummyError as error:
         return {"error": str(error)}
+    return solution_json(solution)
+
+
+def solution_json(solution: Solution) -> dict[str, Any]:
+    """The solve contract's answer: ``status``, ``played``, ``melds`` (every placed wild with its
+    meaning), ``cards_played``, ``points_played``, ``ms``, and ``swaps`` when a Black Heart move
+    starts with diamond swaps."""
     answer: dict[str, Any] = {
         "status": solution.status,
         "played": [card_str(c) for c in solution.played],

@@ -131,11 +131,7 @@ def _solve(
     table: Sequence[Meld] | None = None,
     minimize_changes: bool = True,
 ) -> _Move:
-    try:
-        from rummyai.solvers import solve
-    except ImportError as error:
-        raise SolverUnavailable(f"the solver is not available in this installation ({error})") from error
-    solution = solve(
+    solution = solver_module().solve(
         position.variant,
         list(position.hand if hand is None else hand),
         list(position.table if table is None else table),
@@ -143,9 +139,18 @@ def _solve(
         objective=objective,
         time_limit=time_limit,
         minimize_changes=minimize_changes,
+        score=position.score,
     )
     played = tuple(sorted_cards(solution.played))
     return _Move(played, tuple(tuple(m) for m in solution.melds), str(solution.status), solution.swaps)
+
+
+def solver_module() -> Any:
+    """The solver's API module (`rummyai.solvers.api`); `SolverUnavailable` where it is not installed."""
+    try:
+        return import_module("rummyai.solvers.api")
+    except ImportError as error:
+        raise SolverUnavailable(f"the solver is not available in this installation ({error})") from error
 
 
 def position_json(position: HintPosition) -> dict[str, Any]:
@@ -321,6 +326,8 @@ def hint_position(
         raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be between 0 and {MAX_ALTERNATIVES}, got {alternatives}")
+    solver_module()  # imported before the clock starts: `ms` is the time spent on this position
+    judge_function()
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     best_move = _solve(position, objective, time_limit)
@@ -403,15 +410,17 @@ def hint(
     alternatives: int = 3,
     time_limit: float | None = None,
     options: OptionsInput = None,
+    score: int = 0,
 ) -> Hint:
     """The best move for `hand` against `table` under `variant`, plus up to `alternatives` others.
 
     `variant` is an id or a `Variant`; cards and melds are text, tokens or card kinds. Raises a
     `RummyError` subclass naming a bad card, meld or variant, `SolverUnavailable` if the solver
     is not installed. `time_limit` (seconds) bounds the whole hint; when it cuts the search the
-    answer's status is ``feasible``.
+    answer's status is ``feasible``. `score` is the player's cumulative score (Black Heart's
+    opening chart).
     """
-    position = read_position(variant, hand, table, opened=opened, options=options)
+    position = read_position(variant, hand, table, opened=opened, options=options, score=score)
     return hint_position(position, objective=objective, alternatives=alternatives, time_limit=time_limit)
 
 
@@ -438,7 +447,7 @@ def hint_json(obj: object) -> dict[str, Any]:
     """Answer a JSON hint request; bad input gives ``{"error": "..."}`` naming the problem.
 
     Keys: ``variant`` (default ``rummikub``), ``options``, ``hand``, ``table``, ``opened``,
-    ``objective``, ``alternatives`` (0..5, default 3) and ``time_limit`` (seconds).
+    ``score`` (Black Heart's opening chart), ``objective``, ``alternatives`` (0..5, default 3) and ``time_limit`` (seconds).
     """
     try:
         position, objective, count, limit = read_hint_request(obj)
@@ -448,43 +457,15 @@ def hint_json(obj: object) -> dict[str, Any]:
 
 
 def solve_request_json(obj: object) -> dict[str, Any]:
-    """The solve contract over a checked position (``options`` allowed); errors as ``{"error"}``."""
+    """The solve contract over a checked position (the CLI's `solve_json` answer, Black Heart
+    ``swaps`` included); errors as ``{"error"}``."""
     try:
-        position, extra = position_from_json(obj, ("objective", "time_limit", "max_cards"))
-        objective = extra.get("objective", "cards")
-        if objective not in OBJECTIVES:
-            raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
-        limit = extra.get("time_limit")
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0
-        ):
-            raise RummyError(f"'time_limit' must be a positive number of seconds, got {limit!r}")
-        cap = extra.get("max_cards")
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
-            raise RummyError(f"'max_cards' must be a non-negative integer, got {cap!r}")
-        try:
-            from rummyai.solvers import solve
-        except ImportError as error:
-            raise SolverUnavailable(f"the solver is not available in this installation ({error})") from error
-        solution = solve(
-            position.variant,
-            list(position.hand),
-            list(position.table),
-            opened=position.opened,
-            objective=str(objective),
-            time_limit=None if limit is None else float(limit),
-            max_cards=None if cap is None else min(cap, len(position.hand)),
-        )
+        position_from_json(obj, ("objective", "time_limit", "max_cards"))  # hint-style messages
+        solver = solver_module()
     except RummyError as error:
         return {"error": str(error)}
-    return {
-        "status": solution.status,
-        "played": [card_str(c) for c in solution.played],
-        "melds": [[str(s) for s in m] for m in solution.melds],
-        "cards_played": solution.cards_played,
-        "points_played": solution.points_played,
-        "ms": round(solution.ms, 3),
-    }
+    answer: dict[str, Any] = solver.solve_json(obj)
+    return answer
 
 
 def format_hint(result: Hint | dict[str, Any]) -> str:

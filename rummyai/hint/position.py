@@ -29,6 +29,7 @@ class HintPosition:
     hand: tuple[int, ...]
     table: tuple[tuple[Slot, ...], ...]
     opened: bool
+    score: int = 0  # Black Heart: the cumulative score that picks the opening chart line
 
     @property
     def card_count(self) -> int:
@@ -98,8 +99,11 @@ def read_position(
     *,
     opened: bool = True,
     options: OptionsInput = None,
+    score: int = 0,
 ) -> HintPosition:
-    """A checked `HintPosition`; raises a `RummyError` subclass naming the bad variant, card or meld."""
+    """A checked `HintPosition`; raises a `RummyError` subclass naming the bad variant, card or meld.
+
+    `score` is the player's cumulative score, read by Black Heart's opening chart only."""
     rules = get_variant(variant, options)
     kinds = _hand(hand)
     melds = _table(table)
@@ -109,11 +113,13 @@ def read_position(
         except MeldError as error:
             raise MeldError(f"table meld {k}: {error}") from None
     check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()])
-    return HintPosition(rules, tuple(kinds), tuple(melds), bool(opened))
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise RummyError(f"'score' must be an integer, got {score!r}")
+    return HintPosition(rules, tuple(kinds), tuple(melds), bool(opened), score)
 
 
 # ------------------------------------------------------------------------------ JSON requests
-POSITION_KEYS = frozenset({"variant", "options", "hand", "table", "opened"})
+POSITION_KEYS = frozenset({"variant", "options", "hand", "table", "opened", "score"})
 
 
 def _tokens_ok(value: object) -> bool:
@@ -121,7 +127,7 @@ def _tokens_ok(value: object) -> bool:
 
 
 def position_from_json(obj: object, extra_keys: Iterable[str] = ()) -> tuple[HintPosition, dict[str, Any]]:
-    """Read a JSON position (``variant``, ``options``, ``hand``, ``table``, ``opened``).
+    """Read a JSON position (``variant``, ``options``, ``hand``, ``table``, ``opened``, ``score``).
 
     Returns the checked position and the remaining (extra) keys; raises `RummyError` for a body
     that is not an object, an unknown key, a value of the wrong type or bad cards and melds.
@@ -154,6 +160,9 @@ def position_from_json(obj: object, extra_keys: Iterable[str] = ()) -> tuple[Hin
     opened = obj.get("opened", True)
     if not isinstance(opened, bool):
         raise RummyError(f"'opened' must be true or false, got {opened!r}")
-    position = read_position(variant, hand, table, opened=opened, options=options)
+    score = obj.get("score", 0)
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise RummyError(f"'score' must be an integer, got {score!r}")
+    position = read_position(variant, hand, table, opened=opened, options=options, score=score)
     extra = {k: v for k, v in obj.items() if k not in POSITION_KEYS}
     return position, extra

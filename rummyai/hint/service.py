@@ -56,9 +56,15 @@ class PositionBody(BaseModel):
     opened: bool = Field(True, description="whether the player has made the opening")
 
 
+SCORE_FIELD = Field(
+    0, description="black-heart: the player's cumulative score (picks the opening chart line)"
+)
+
+
 class HintBody(PositionBody):
     """A hint request: the position, the objective and how many alternatives to return."""
 
+    score: int = SCORE_FIELD
     objective: Objective = "cards"
     alternatives: int = Field(3, ge=0, le=5)
     time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
@@ -67,6 +73,7 @@ class HintBody(PositionBody):
 class SolveBody(PositionBody):
     """A solve request (the `rummyai solve` JSON contract)."""
 
+    score: int = SCORE_FIELD
     objective: Objective = "cards"
     time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
     max_cards: int | None = Field(None, ge=0)

@@ -1,0 +1,212 @@
+"""The `rummyai` command from the outside: every bad input is one line (or one ``{"error"}``) and
+the JSON modes keep their contract (options, --score, empty lines, unknown keys, internal errors)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from rummyai import cli
+from rummyai.cli import main
+
+
+def run(
+    *argv: str, stdin: str | None = None, monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str]:
+    """Run the command in process; returns the exit status and standard output."""
+    if stdin is not None:
+        assert monkeypatch is not None
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+def lines(*positions: Any) -> str:
+    """JSON lines: dicts and lists are dumped, strings are sent as they are."""
+    return "".join((p if isinstance(p, str) else json.dumps(p)) + "\n" for p in positions)
+
+
+def answers(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+# ------------------------------------------------------------------------------ options
+def test_solve_takes_variant_options_on_the_command_line() -> None:
+    # three 7H exist only with two decks: the option must reach the solver, not be refused
+    status, text = run(
+        "solve", "--variant", "standard", "--option", "decks=2", "--hand", "7H 7H 7C", "--json"
+    )
+    assert status == 0, text
+    assert json.loads(text)["cards_played"] == 3
+
+
+def test_solve_jsonl_applies_options_to_lines_of_that_variant_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = lines({"hand": "7H 7H 7C"}, {"variant": "rhine", "hand": "7H 8H 9H"})
+    status, text = run(
+        "solve",
+        "--jsonl",
+        "--variant",
+        "standard",
+        "--option",
+        "decks=2",
+        stdin=stdin,
+        monkeypatch=monkeypatch,
+    )
+    first, second = answers(text)
+    assert status == 0
+    assert first["cards_played"] == 3
+    assert second["cards_played"] == 3  # decks=2 is not a rhine option and does not apply here
+
+
+# ------------------------------------------------------------------------------ --jsonl lines
+def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = lines(
+        {"hand": "7H 8H 9H"},
+        "",
+        "   ",
+        "[1, 2]",
+        '"hand"',
+        "{broken",
+        {"hand": ["7H", "8H", 9]},
+        {"hand": "7H 8H 9H", "variant": 5},
+        {"hand": "7H 8H 9H", "max_cards": 1.5},
+        {"hand": "7H 8H 9H", "table": [["3C", 4, "5C"]]},
+        {"hand": "JK 8C 9C"},
+    )
+    status, text = run("solve", "--jsonl", "--variant", "rummikub", stdin=stdin, monkeypatch=monkeypatch)
+    out = answers(text)
+    assert status == 0 and len(out) == 11
+    assert out[0]["cards_played"] == 3 and out[10]["cards_played"] == 3
+    assert "empty line" in out[1]["error"] and "empty line" in out[2]["error"]
+    assert "JSON object" in out[3]["error"] and "JSON object" in out[4]["error"]
+    assert "malformed JSON" in out[5]["error"]
+    assert "'hand'" in out[6]["error"]  # a number is not a card token (was read as the kind 9, TS)
+    assert "'variant' must be a string" in out[7]["error"]
+    assert "'max_cards' must be an integer" in out[8]["error"]  # was cut to 1 silently
+    assert "'table'" in out[9]["error"]  # was "invalid literal for int()"
+
+
+def test_jsonl_run_goes_on_after_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummyai.solvers import solve_json as real
+
+    def flaky(obj: dict[str, Any]) -> dict[str, Any]:
+        if obj.get("hand") == "boom":
+            raise KeyError("boom")
+        return real(obj)
+
+    monkeypatch.setattr("rummyai.solvers.solve_json", flaky)
+    stdin = lines({"hand": "boom"}, {"hand": "7H 8H 9H"})
+    status, text = run("solve", "--jsonl", "--variant", "rummikub", stdin=stdin, monkeypatch=monkeypatch)
+    first, second = answers(text)
+    assert "internal error" in first["error"] and second["cards_played"] == 3
+    assert status == cli.EXIT_INTERNAL
+
+
+def test_validate_jsonl_names_unknown_keys_instead_of_ignoring_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    play = {"hand": ["6C"], "table": "7C 8C 9C", "new_table": "6C 7C 8C 9C"}
+    stdin = lines({**play, "opend": False}, "")
+    status, text = run("validate", "--jsonl", "--variant", "rummikub", stdin=stdin, monkeypatch=monkeypatch)
+    first, second = answers(text)
+    assert status == 0
+    assert "unknown key(s) 'opend'" in first["error"]  # a typo must not give the opened verdict
+    assert "empty line" in second["error"]
+
+
+# ------------------------------------------------------------------------------ one-line errors
+def test_json_mode_errors_are_json_on_stdout_and_a_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    status, text = run("solve", "--variant", "rummikub", "--hand", "7H 8H XH", "--json")
+    err = capsys.readouterr().err
+    assert status == 2
+    assert json.loads(text) == {"error": "unknown rank 'X' in 'XH' (ranks are A 2-9 T/10 J Q K)"}
+    assert err.count("\n") == 1 and "XH" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["solve", "--variant", "rummikub", "--hand", "7H", "--objective", "most"], "invalid choice: 'most'"),
+        (["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "soon"], "invalid float value"),
+        (["hint", "--variant", "rummikub"], "--hand"),
+        (
+            ["validate", "--variant", "rummikub", "--hand", "6C", "--table", "7C 8C 9C"],
+            "--new-table is required",
+        ),
+        (["play", "--variant", "rummikub", "--seed", "-3", "--max-turns", "2"], "--seed"),
+        (["serve", "--port", "70000"], "--port must be 0..65535"),
+        (["serve", "--workers", "0"], "--workers must be at least 1"),
+        (["serve", "--time-limit", "-1"], "--time-limit must be a positive number"),
+        (["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "nan"], "time_limit"),
+        (["nonsense"], "invalid choice"),
+    ],
+)
+def test_bad_command_lines_are_one_line_with_status_2(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:  # argparse usage errors exit through SystemExit
+        raise SystemExit(run(*argv)[0])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert needle in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_internal_error_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(obj: dict[str, Any]) -> dict[str, Any]:
+        raise IndexError("list index out of range")
+
+    monkeypatch.delenv("RUMMYAI_DEBUG", raising=False)
+    monkeypatch.setattr("rummyai.solvers.solve_json", broken)
+    status, _ = run("solve", "--variant", "rummikub", "--hand", "7H 8H 9H")
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_INTERNAL
+    assert err == "rummyai: internal error (IndexError): list index out of range\n"
+
+
+def test_console_script_answers_a_bad_seed_without_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "rummyai.cli", "play", "--variant", "rummikub", "--seed", "-1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--seed" in done.stderr
+
+
+def test_serve_passes_workers_and_time_limit_to_the_service(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummyai.hint import service
+
+    seen: dict[str, Any] = {}
+
+    def fake_serve(host: str, port: int, limits: Any = None) -> None:
+        seen.update(host=host, port=port, limits=limits)
+
+    monkeypatch.setattr(service, "serve", fake_serve)
+    status, _ = run("serve", "--port", "0", "--workers", "3", "--time-limit", "0.5")
+    assert status == 0
+    assert seen["port"] == 0 and seen["limits"].workers == 3 and seen["limits"].time_limit == 0.5
+
+
+# ------------------------------------------------------------------------------ --score
+@pytest.mark.parametrize(("score", "played"), [("-1", ["6H"]), ("0", [])])
+def test_black_heart_score_picks_the_opening_chart_line(score: str, played: list[str]) -> None:
+    # below 0 any first play opens, a lay-off too (§6.4); from 0 a new meld of 3 is needed
+    common = ("--variant", "black-heart", "--hand", "6H 2C", "--table", "7H 8H 9H", "--not-opened")
+    for command in ("solve", "hint"):
+        status, text = run(command, *common, "--score", score, "--json")
+        answer = json.loads(text)
+        assert status == 0
+        assert (answer if command == "solve" else answer["best"])["played"] == played
+
+
+def test_plain_solve_output_counts_in_words() -> None:
+    status, text = run("solve", "--variant", "rummikub", "--hand", "6C", "--table", "3C 4C 5C")
+    assert status == 0
+    assert text.startswith("optimal: play 6C (1 card, 6 points)\n")
