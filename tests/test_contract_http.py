@@ -1,0 +1,84 @@
+"""The HTTP service through FastAPI's TestClient (thread pool): the same answers as the CLI's JSON
+contract, Black Heart's score and swaps included, and bad input answered 422 naming the field."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummyai.hint.limits import Limits
+from rummyai.hint.service import create_app
+from rummyai.solvers import solve_json
+
+SOLVE_KEYS = {"status", "played", "melds", "cards_played", "points_played", "ms"}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """A service with one solver thread (no worker processes), started and stopped with the module."""
+    with TestClient(create_app(Limits(pool="thread", workers=1, time_limit=5.0))) as http:
+        yield http
+
+
+def test_solve_lists_black_heart_swaps_like_the_cli(client: TestClient) -> None:
+    # QD=7 leaves the group for 7H; the diamond then stands in 8S 9S QD=TS (§6.5)
+    body = {"variant": "black-heart", "hand": "7H 8S 9S", "table": "7S 7C QD=7"}
+    answer = client.post("/v1/solve", json=body).json()
+    reference = solve_json(body)
+    assert (
+        answer["swaps"]
+        == reference["swaps"]
+        == [{"meld": 0, "diamond": "QD", "replacement": "7H", "escort": None}]
+    )
+    assert set(answer) == SOLVE_KEYS | {"swaps"}
+    assert answer["played"] == reference["played"] and answer["melds"] == reference["melds"]
+
+
+@pytest.mark.parametrize(("score", "played"), [(-1, ["6H"]), (0, [])])
+def test_score_reaches_the_black_heart_opening_chart(
+    client: TestClient, score: int, played: list[str]
+) -> None:
+    body = {"variant": "black-heart", "hand": "6H 2C", "table": "7H 8H 9H", "opened": False, "score": score}
+    assert client.post("/v1/solve", json=body).json()["played"] == played
+    hint = client.post("/v1/hint", json={**body, "alternatives": 0}).json()
+    assert hint["best"]["played"] == played
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "body", "needle"),
+    [
+        ("/v1/solve", {"score": "high"}, "score"),
+        ("/v1/hint", {"score": 1.5}, "score"),
+        ("/v1/validate", {"score": 0, "new_table": []}, "score"),  # the judge has no opening chart
+        ("/v1/solve", {"hand": ["7H", 8]}, "hand"),
+        ("/v1/solve", {"table": [["3C", 4, "5C"]]}, "table"),
+    ],
+)
+def test_bad_fields_are_422_naming_them(
+    client: TestClient, endpoint: str, body: dict[str, Any], needle: str
+) -> None:
+    answer = client.post(endpoint, json={"variant": "black-heart", "hand": "7H", **body})
+    assert answer.status_code == 422
+    assert needle in answer.json()["error"]
+
+
+def test_solve_answers_as_the_cli_on_every_variant(client: TestClient) -> None:
+    positions = [
+        {"variant": "rummikub", "hand": "7H 8H 9H JK", "table": "3C 4C 5C"},
+        {"variant": "rhine", "hand": "8C JC", "table": "7C JK 9C"},
+        {"variant": "rummy-tiles", "hand": "6C TD", "table": "3C 4C 5C"},
+        {"variant": "rummy-board", "hand": "6C JK", "table": "3C 4C 5C"},
+        {"variant": "rummy-palace", "hand": "7H 8H 9H 2C", "table": "3C 4C JK=5C", "opened": False},
+        {"variant": "standard", "hand": "7H 7H 7C", "options": ["decks=2"]},
+        {"variant": "black-heart", "hand": "QS 5H 6H QC", "table": "QD QS/7H QC/8H"},
+    ]
+    for body in positions:
+        answer = client.post("/v1/solve", json=body).json()
+        reference = solve_json(body)
+        assert "error" not in reference, (body, reference)
+        assert {k: answer[k] for k in ("played", "melds", "status")} == {
+            k: reference[k] for k in ("played", "melds", "status")
+        }

@@ -1,0 +1,96 @@
+"""The Python and JSON solve/hint contracts from the outside: `ms` is the whole in-process time of
+the position, JSON types are checked, Black Heart's score reaches the hint, options are taken."""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import Any
+
+import pytest
+
+from rummyai.errors import RummyError
+from rummyai.hint import hint, hint_json
+from rummyai.solvers import solve, solve_json
+
+API = importlib.import_module("rummyai.solvers.api")
+HINT_API = importlib.import_module("rummyai.hint.api")
+
+
+def test_ms_counts_every_phase_of_the_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a Rummy Palace opening turn with a joker to swap runs a second phase after the tile model
+    real = API.with_opening_swaps
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(API, "with_opening_swaps", slow)
+    solution = solve("rummy-palace", "5C 9H TH JH QH 2S", "3C 4C JK=5C", opened=False)
+    assert solution.cards_played == 5  # the 39-point run, then 5C for the joker, which joins the run
+    assert solution.ms >= 300
+
+
+def test_hint_ms_leaves_out_importing_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first call of `solver_module` stands for the import of OR-Tools (about a second cold)
+    real = HINT_API.solver_module
+    calls: list[int] = []
+
+    def first_call_slow() -> Any:
+        if not calls:
+            time.sleep(1.5)
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(HINT_API, "solver_module", first_call_slow)
+    answer = hint("rummikub", "7H 8H 9H", "", alternatives=0)
+    assert answer.best.cards_played == 3
+    assert answer.ms < 1500
+
+
+@pytest.mark.parametrize(("score", "played"), [(-1, 1), (0, 0), (100, 0)])
+def test_hint_reads_black_heart_score(score: int, played: int) -> None:
+    result = hint("black-heart", "6H 2C", "7H 8H 9H", opened=False, score=score, alternatives=0)
+    assert result.best.cards_played == played
+    as_json = hint_json(
+        {"variant": "black-heart", "hand": "6H 2C", "table": "7H 8H 9H", "opened": False, "score": score}
+    )
+    assert as_json["best"]["cards_played"] == played
+
+
+def test_hint_score_must_be_an_integer() -> None:
+    assert "'score' must be an integer" in hint_json({"hand": "7H", "score": "low"})["error"]
+    with pytest.raises(RummyError, match="score"):
+        hint("black-heart", "7H", score=1.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"hand": ["7H", "8H", 9]}, "'hand'"),
+        ({"hand": "7H", "table": [["3C", 4, "5C"]]}, "'table'"),
+        ({"hand": "7H", "table": [[3, 4, 5]]}, "'table'"),
+        ({"hand": "7H 8H 9H", "max_cards": 1.5}, "'max_cards' must be an integer"),
+        ({"hand": "7H 8H 9H", "max_cards": True}, "'max_cards' must be an integer"),
+        ({"hand": "7H", "variant": 5}, "'variant' must be a string"),
+        ({"hand": "7H", "variant": None}, "'variant' must be a string"),
+        ({"hand": "7H", "objective": ["cards"]}, "'objective' must be a string"),
+        ({"hand": "7H", "options": "decks=2"}, "'options'"),
+        ({"hand": "7H", "options": [2]}, "'options'"),
+        ({"hand": "7H", "work_limit": "soon"}, "'work_limit' must be a number"),
+        ({"hand": "7H", "score": 2.5}, "'score' must be an integer"),
+    ],
+)
+def test_solve_json_names_wrong_types(body: dict[str, Any], needle: str) -> None:
+    answer = solve_json(body)
+    assert set(answer) == {"error"} and needle in answer["error"], answer
+
+
+def test_solve_json_takes_options() -> None:
+    assert (
+        solve_json({"variant": "standard", "hand": "7H 7H 7C", "options": ["decks=2"]})["cards_played"] == 3
+    )
+    assert (
+        solve_json({"variant": "standard", "hand": "7H 7H 7C", "options": {"decks": 2}})["cards_played"] == 3
+    )
+    assert "unknown option" in solve_json({"hand": "7H", "options": ["wild_sevens"]})["error"]
