@@ -222,19 +222,32 @@ def _execute(tasks: list[GameTask], play: GameFn, workers: int, backend: Backend
 PARENT_POLL_SECONDS = 0.2
 
 
-def watch_parent(parent: int) -> None:
-    """Worker initializer: exit as soon as the parent process is gone (killed by a signal).
+def watch_parent(tournament: int) -> None:
+    """Worker initializer: exit as soon as the tournament process (pid `tournament`) is gone.
 
-    A pool worker blocks reading its task queue, and a parent killed with SIGKILL or SIGTERM
-    never tells it to stop, so without this it would linger for ever, orphaned.
+    A pool worker blocks reading its task queue, and a tournament killed with SIGKILL or SIGTERM
+    never tells it to stop, so without this it would linger for ever, orphaned. The worker's own
+    parent is watched too: it is the tournament under fork and spawn, a forkserver otherwise.
     """
+    parent = os.getppid()
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == parent and _alive(tournament):
             time.sleep(PARENT_POLL_SECONDS)
         os._exit(1)
 
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` still exists (signal 0 checks without sending anything)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _execute_pool(tasks: list[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
