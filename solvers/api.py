@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from numbers import Integral, Real
 from typing import Any
 
-from rummyai.cards import card_str
-from rummyai.errors import RummyError
+from rummyai.cards import Slot, card_str
+from rummyai.errors import CardError, RummyError
 from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
@@ -53,6 +54,8 @@ def solve(
     kept counts as no card played: one card out, one in).
     """
     check_objective(objective)
+    hand, table = _checked_cards(hand), _checked_table(table)
+    _check_numbers(time_limit=time_limit, work_limit=work_limit, max_cards=max_cards, score=score)
     position = make_position(variant, hand, table, opened)
     if max_cards is not None:
         if max_cards < 0:
@@ -77,6 +80,53 @@ def solve(
         position, objective, time_limit, max_cards, minimize_changes, work_limit, must, taken_card, score
     )
     return replace(solution, ms=(time.perf_counter() - start) * 1000)
+
+
+def _is_kind(item: object) -> bool:
+    return isinstance(item, Integral) and not isinstance(item, bool)
+
+
+def _checked_cards(cards: HandInput, what: str = "the hand") -> HandInput:
+    """The cards as a string or a list of tokens and kinds; `CardError` for anything else."""
+    if isinstance(cards, str):
+        return cards
+    if not isinstance(cards, Iterable):
+        raise CardError(f"{what} must be a string of cards or a list of cards, got {cards!r}")
+    items = list(cards)
+    for item in items:
+        if not (isinstance(item, str) or _is_kind(item)):
+            raise CardError(f"unknown card {item!r} in {what} (give tokens such as '7H' or kinds 0..52)")
+    return items
+
+
+def _checked_table(table: TableInput) -> TableInput:
+    """The table as a string or a list of melds (strings, or lists of tokens, kinds or slots)."""
+    if isinstance(table, str):
+        return table
+    if not isinstance(table, Iterable):
+        raise CardError(f"the table must be a string of melds or a list of melds, got {table!r}")
+    melds: list[Any] = []
+    for k, meld in enumerate(table, start=1):
+        if isinstance(meld, str):
+            melds.append(meld)
+            continue
+        if not isinstance(meld, Iterable):
+            raise CardError(f"table meld {k} must be a string or a list of cards, got {meld!r}")
+        items = list(meld)
+        tokens = all(isinstance(x, str) for x in items)
+        if not (tokens or all(isinstance(x, Slot) or _is_kind(x) for x in items)):
+            raise CardError(f"table meld {k} mixes or holds unknown cards: {items!r}")
+        melds.append(items)
+    return melds
+
+
+def _check_numbers(**values: object) -> None:
+    """Limits are real numbers, `max_cards` and `score` integers (None where optional)."""
+    for name, value in values.items():
+        integer = name in ("max_cards", "score")
+        kind = Integral if integer else Real
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise RummyError(f"{name} must be {'an integer' if integer else 'a number'}, got {value!r}")
 
 
 def _dispatch(

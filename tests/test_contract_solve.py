@@ -15,6 +15,8 @@ from rummyai.solvers import solve, solve_json
 
 API = importlib.import_module("rummyai.solvers.api")
 HINT_API = importlib.import_module("rummyai.hint.api")
+ANY_SOLVE: Any = solve  # called with wrong types on purpose
+ANY_HINT: Any = hint
 
 
 def test_ms_counts_every_phase_of_the_solve(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,7 +63,7 @@ def test_hint_reads_black_heart_score(score: int, played: int) -> None:
 def test_hint_score_must_be_an_integer() -> None:
     assert "'score' must be an integer" in hint_json({"hand": "7H", "score": "low"})["error"]
     with pytest.raises(RummyError, match="score"):
-        hint("black-heart", "7H", score=1.5)  # type: ignore[arg-type]
+        ANY_HINT("black-heart", "7H", score=1.5)
 
 
 @pytest.mark.parametrize(
@@ -94,3 +96,39 @@ def test_solve_json_takes_options() -> None:
         solve_json({"variant": "standard", "hand": "7H 7H 7C", "options": {"decks": 2}})["cards_played"] == 3
     )
     assert "unknown option" in solve_json({"hand": "7H", "options": ["wild_sevens"]})["error"]
+
+
+@pytest.mark.parametrize(
+    ("call", "needle"),
+    [
+        (lambda: ANY_SOLVE("rummikub", None), "the hand must be"),
+        (lambda: ANY_SOLVE("rummikub", 5), "the hand must be"),
+        (lambda: ANY_SOLVE("rummikub", [True]), "unknown card True"),
+        (lambda: ANY_SOLVE("rummikub", ["7H"], 5), "the table must be"),
+        (lambda: ANY_SOLVE("rummikub", ["7H"], [5]), "table meld 1"),
+        (lambda: ANY_SOLVE("rummikub", "7H", [["3C", 4, "5C"]]), "table meld 1"),
+        (lambda: ANY_SOLVE("rummikub", ["7H"], time_limit="1"), "time_limit must be a number"),
+        (lambda: ANY_SOLVE("rummikub", ["7H"], max_cards="1"), "max_cards must be an integer"),
+        (lambda: ANY_SOLVE("black-heart", ["7H"], score=1.0), "score must be an integer"),
+        (lambda: ANY_HINT("rummikub", None), "the hand must be"),
+        (lambda: ANY_HINT("rummikub", "7H", 5), "the table must be"),
+        (lambda: ANY_HINT("rummikub", "7H", [["3C", 4, "5C"]]), "mixes card tokens with 4"),
+        (lambda: ANY_HINT("rummikub", "7H", alternatives="2"), "'alternatives' must be an integer"),
+        (lambda: ANY_HINT("rummikub", "7H", time_limit="1"), "'time_limit'"),
+        (lambda: ANY_HINT("rummikub", "7H", options=5), "options must be"),
+    ],
+)
+def test_python_api_wrong_types_raise_typed_errors(call: Any, needle: str) -> None:
+    with pytest.raises(RummyError, match=needle):  # was TypeError, or a silent answer for True
+        call()
+
+
+def test_python_api_still_takes_kinds_slots_and_generators() -> None:
+    import numpy as np
+
+    from rummyai.cards import parse_meld
+
+    hand = (k for k in [np.int64(19), 20, 21])  # 7H 8H 9H as kinds, one a numpy integer
+    table = [parse_meld("3C 4C 5C")]
+    solution = solve("rummikub", hand, table)
+    assert solution.cards_played == 3

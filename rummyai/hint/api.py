@@ -10,11 +10,13 @@ engine's judge before they are offered. `hint_json` and `format_hint` serve the 
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
+from numbers import Real
 from typing import Any
 
 from rummyai.cards import JOKER, Slot, card_str, cards_str, rank_of, sorted_cards, suit_of
@@ -324,8 +326,14 @@ def hint_position(
     """The hint for a checked position; `time_limit` (seconds) bounds the whole answer."""
     if objective not in OBJECTIVES:
         raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    if isinstance(alternatives, bool) or not isinstance(alternatives, int):
+        raise RummyError(f"'alternatives' must be an integer 0..{MAX_ALTERNATIVES}, got {alternatives!r}")
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be between 0 and {MAX_ALTERNATIVES}, got {alternatives}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not 0 < time_limit < math.inf
+    ):
+        raise RummyError(f"'time_limit' must be a positive number of seconds, got {time_limit!r}")
     solver_module()  # imported before the clock starts: `ms` is the time spent on this position
     judge_function()
     start = time.perf_counter()

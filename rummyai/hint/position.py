@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummyai.cards import NUM_KINDS, Slot, card_str, parse_cards, parse_meld, parse_table, sort_key
-from rummyai.errors import CardError, DeckError, MeldError, RummyError
+from rummyai.errors import CardError, DeckError, MeldError, RummyError, VariantError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -40,6 +40,8 @@ class HintPosition:
 def _hand(hand: HandInput) -> list[int]:
     if isinstance(hand, str):
         return parse_cards(hand)
+    if not isinstance(hand, Iterable):
+        raise CardError(f"the hand must be a string of cards or a list of cards, got {hand!r}")
     kinds: list[int] = []
     for item in hand:
         if isinstance(item, str):
@@ -61,6 +63,9 @@ def _meld(item: object) -> tuple[Slot, ...]:
     items = list(item)
     if items and all(isinstance(x, str) for x in items):
         return parse_meld(" ".join(items))
+    if any(isinstance(x, str) for x in items):
+        odd = next(x for x in items if not isinstance(x, str))
+        raise CardError(f"table meld {items!r} mixes card tokens with {odd!r}")
     slots: list[Slot] = []
     for x in items:
         if isinstance(x, Slot):
@@ -77,7 +82,17 @@ def _meld(item: object) -> tuple[Slot, ...]:
 def _table(table: TableInput) -> list[tuple[Slot, ...]]:
     if isinstance(table, str):
         return parse_table(table)
+    if not isinstance(table, Iterable):
+        raise CardError(f"the table must be a string of melds or a list of melds, got {table!r}")
     return [_meld(m) for m in table]
+
+
+def _check_options(options: object) -> None:
+    """Options are a mapping or a list of ``name[=value]`` strings (`VariantError` otherwise)."""
+    if options is None or isinstance(options, Mapping):
+        return
+    if isinstance(options, str) or not isinstance(options, Iterable):
+        raise VariantError(f"options must be a list of 'name[=value]' strings or a mapping, got {options!r}")
 
 
 def check_copies(variant: Variant, kinds: Iterable[int]) -> None:
@@ -104,6 +119,7 @@ def read_position(
     """A checked `HintPosition`; raises a `RummyError` subclass naming the bad variant, card or meld.
 
     `score` is the player's cumulative score, read by Black Heart's opening chart only."""
+    _check_options(options)
     rules = get_variant(variant, options)
     kinds = _hand(hand)
     melds = _table(table)
