@@ -149,6 +149,9 @@ def _run_lines(
     run goes on; so does a line that hits a bug (then the exit status is 1 at the end).
     """
     status = 0
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:  # JSON is UTF-8 (RFC 8259); bad bytes make a malformed line, not a crash
+        reconfigure(encoding="utf-8-sig", errors="replace")
     for line in sys.stdin:
         try:
             answer = handle(_merge(defaults, _parse_line(line)))
@@ -176,6 +179,7 @@ def _merge(defaults: dict[str, Any], position: dict[str, Any]) -> dict[str, Any]
 
 def _parse_line(line: str) -> dict[str, Any]:
     """The JSON object on one --jsonl line; `RummyError` for an empty line, bad JSON or a non-object."""
+    line = line.lstrip("\ufeff")  # a byte-order mark some editors write first
     if not line.strip():
         raise RummyError("empty line: expected a JSON object with the position")
     try:

@@ -91,6 +91,21 @@ def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pyt
     assert "'table'" in out[9]["error"]  # was "invalid literal for int()"
 
 
+def test_console_script_jsonl_survives_a_byte_order_mark_and_bad_bytes() -> None:
+    stdin = b'\xef\xbb\xbf{"hand": "7H 8H 9H"}\r\n\xff\xfe{"hand": "7H"}\n{"hand": "7H 8H 9H"}\r\n'
+    done = subprocess.run(
+        [sys.executable, "-m", "rummyai.cli", "solve", "--jsonl", "--variant", "rummikub"],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "PYTHONUTF8": "0"},
+    )
+    out = answers(done.stdout.decode())
+    assert done.returncode == 0 and len(out) == 3, done.stderr
+    assert out[0]["cards_played"] == 3 and out[2]["cards_played"] == 3
+    assert "malformed JSON" in out[1]["error"]
+
+
 def test_jsonl_run_goes_on_after_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from rummyai.solvers import solve_json as real
 
@@ -140,6 +155,8 @@ def test_json_mode_errors_are_json_on_stdout_and_a_line_on_stderr(capsys: pytest
         (["serve", "--port", "70000"], "--port must be 0..65535"),
         (["serve", "--workers", "0"], "--workers must be at least 1"),
         (["serve", "--time-limit", "-1"], "--time-limit must be a positive number"),
+        (["hint", "--variant", "rummikub", "--hand", "7H", "--time-limit", "0"], "'time_limit'"),
+        (["hint", "--variant", "rummikub", "--hand", "7H", "--score", "1.5"], "invalid int value"),
         (["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "nan"], "time_limit"),
         (["nonsense"], "invalid choice"),
     ],
