@@ -16,6 +16,12 @@ from rummyai.solvers.position import Position, Solution, count_broken, objective
 from rummyai.solvers.rhine_repair import rhine_repair
 from rummyai.solvers.tile_model import TileModel, decode, single_meld_exact, solve_model
 
+# Joker policies the model relaxes: its answer is judged and, if rejected, repaired with the
+# judge as the arbiter. Rhine's R3-R5 and official Rummikub's table jokers (taken only by a
+# replacement, into a new meld) depend on which start meld a card came from; the model lets
+# table jokers move freely, a relaxation of both, so its optimum bounds the legal one.
+JUDGE_REPAIRED = ("rhine", "official")
+
 
 def solve_tile(
     position: Position,
@@ -29,9 +35,10 @@ def solve_tile(
 ) -> Solution:
     """Best PLAY for a tile-style position (or no play when none is possible).
 
-    Rhine's joker rules are partly relaxed in the model; its answer is checked by the engine's
-    judge and, if rejected, repaired by `rhine_repair` (``optimal`` only when a relaxation's
-    bound proves the judged-legal answer). Rummy Palace swaps on an opening turn are searched
+    Rhine's joker rules are partly relaxed in the model, and official Rummikub's table-joker
+    rule (option ``official_jokers``) is not modelled: for these `JUDGE_REPAIRED` policies the
+    answer is checked by the engine's judge and, if rejected, repaired by `rhine_repair`
+    (``optimal`` only when a relaxation's bound proves the judged-legal answer). Rummy Palace swaps on an opening turn are searched
     around this model by `rummyai.solvers.opening_swaps`.
     """
     start = time.perf_counter()
@@ -57,7 +64,7 @@ def solve_tile(
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(tm, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        if rules.joker_policy == "rhine" and played and not judged_legal(position, melds):
+        if rules.joker_policy in JUDGE_REPAIRED and played and not judged_legal(position, melds):
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(
                 position,
