@@ -1,7 +1,10 @@
 """The `rummyai` command: list variants, play matches, judge and solve positions.
 
 Bad input (unknown card or variant, too many copies, an invalid meld, an illegal move) prints one
-line on stderr and exits with status 2, never a traceback. Heavy modules are imported only by the
+line on stderr and exits with status 2, never a traceback; with --json the same message is also
+printed as ``{"error": ...}`` on standard output. With --jsonl every input line, empty or bad
+ones included, gets exactly one answer line in order. A bug is reported in one line too (status
+1; ``RUMMYAI_DEBUG=1`` shows the traceback). Heavy modules are imported only by the
 subcommands that need them, so `rummyai variants` starts fast.
 """
 
