@@ -9,8 +9,8 @@ import gymnasium as gym
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import rummyai.envs  # registers the ids (also used below)
-from rummyai.envs import ENV_IDS, aec_env
+import rummyai.envs  # noqa: F401  (registers the ids)
+from rummyai.envs import ENV_IDS, RummyAECEnv, aec_env
 from rummyai.errors import RummyError
 from rummyai.variants import get_variant
 
@@ -34,7 +34,7 @@ def test_every_variant_seats_three_and_four() -> None:
 
 @pytest.mark.parametrize(("variant_id", "players"), TABLES)
 def test_pettingzoo_api_and_seed_with_more_players(variant_id: str, players: int) -> None:
-    def make() -> rummyai.envs.RummyAECEnv:
+    def make() -> RummyAECEnv:
         return aec_env(variant_id, num_players=players, options=SHORT.get(variant_id), max_turns=3 * players)
 
     with warnings.catch_warnings():
