@@ -132,3 +132,20 @@ def test_python_api_still_takes_kinds_slots_and_generators() -> None:
     table = [parse_meld("3C 4C 5C")]
     solution = solve("rummikub", hand, table)
     assert solution.cards_played == 3
+
+
+@pytest.mark.parametrize(("limit", "why"), [(None, "the solver found no proof"), (5.0, "time limit")])
+def test_hint_note_says_why_a_move_is_not_proven(
+    monkeypatch: pytest.MonkeyPatch, limit: float | None, why: str
+) -> None:
+    # an unproven answer without any time limit must not blame a time limit
+    import types
+    from dataclasses import replace
+
+    def unproven(*args: Any, **kwargs: Any) -> Any:
+        return replace(solve(*args, **kwargs), status="feasible")
+
+    monkeypatch.setattr(HINT_API, "solver_module", lambda: types.SimpleNamespace(solve=unproven))
+    result = hint("rummikub", "7H 8H 9H", "", alternatives=0, time_limit=limit)
+    assert result.status == "feasible"
+    assert len(result.notes) == 1 and why in result.notes[0]

@@ -342,9 +342,12 @@ def hint_position(
     best = _suggest(position, "best", best_move, TITLES[objective])
     notes: list[str] = []
     if best.status != "optimal":
-        notes.append(
-            "not proven the best: the search reached its time limit or budget first; this is the best move found"
+        why = (
+            "the search reached its time limit first"
+            if time_limit is not None
+            else "the solver found no proof"
         )
+        notes.append(f"not proven the best: {why}; this is the best move found")
     found: list[Suggestion] = []
     if alternatives and best.played:
         found = _alternatives(position, objective, best, deadline, notes)
