@@ -62,6 +62,14 @@ __all__ = [
 ]
 
 
+def _escort_seats(meld: TableMeld, moved: dict[int, int]) -> list[int | None]:
+    """Seat credited with each core card's escort (None without one): the core card's seat,
+    unless the escort's diamond was swapped out by another player (Black Heart §6.5)."""
+    credit = meld.credit or (-1,) * len(meld.ids)
+    escorts = meld.escorts or (None,) * len(meld.ids)
+    return [None if e is None else moved.get(e, seat) for e, seat in zip(escorts, credit, strict=True)]
+
+
 def _meld_text(variant: Variant, meld: TableMeld) -> str:
     """Written form of a table meld (cached per variant)."""
     cache: dict[TableMeld, str] = variant.__dict__.setdefault("_dmd_text_cache", {})
@@ -167,6 +175,7 @@ class DiscardFamily:
         deck = v.deck
         data: DiscardData = r.family_data
         hand = sorted(r.hands[seat])
+        escort_credit = dict(data.escort_credit)
         return {
             "family": "draw_meld_discard",
             "turn": r.turn,
@@ -183,6 +192,7 @@ class DiscardFamily:
                     "ids": list(m.ids),
                     "escorts": list(m.escorts),
                     "credit": list(m.credit),
+                    "escort_credit": _escort_seats(m, escort_credit),
                     "text": _meld_text(v, m),
                 }
                 for m in r.table

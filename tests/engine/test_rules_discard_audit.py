@@ -24,7 +24,7 @@ from rummyai.engine.discard import (
 )
 from rummyai.engine.discard_rules import DiscardData
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
-from rummyai.engine.game import apply, legal_moves, match_winners, new_match, validate
+from rummyai.engine.game import apply, legal_moves, match_winners, new_match, validate, view
 from rummyai.engine.state import GameState, RoundResult
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
@@ -51,7 +51,10 @@ def table_id(state: GameState, meld_index: int, token: str) -> int:
 
 def pass_turn_to(state: GameState, seat: int) -> GameState:
     """The same position with `seat` to play (after its draw)."""
-    data = DiscardData(phase="play", fresh=not state.round.played_before[seat], next_turn=seat)
+    kept = state.round.family_data.escort_credit  # the round's escort credits carry over, as in play
+    data = DiscardData(
+        phase="play", fresh=not state.round.played_before[seat], next_turn=seat, escort_credit=kept
+    )
     return replace(state, round=replace(state.round, turn=seat, family_data=data))
 
 
@@ -75,6 +78,10 @@ def test_escort_swap_keeps_the_core_card_credited_to_its_placer() -> None:
     s = apply(s, DiamondSwap(0, table_id(s, 0, "QD"), hand_ids(s, 2, "QS")[0]))
     # the Q♦ leaves seat 0's credit (who placed it), the natural queen is seat 2's
     assert s.round.credited == (40 - 15, 5, 10)
+    # the view says who holds each escort's credit: 2H seat 0's, the 4H seat 1's (it swapped it in)
+    shown = view(s, 0)["table"][0]
+    assert shown["text"] == "TS JS/2H QS/4H"
+    assert shown["escort_credit"] == [None, 0, 1]
     with pytest.raises(IllegalMoveError, match=r"6\.5"):
         apply(s, DiamondSwap(0, table_id(s, 0, "QS"), hand_ids(s, 2, "5S")[0]))
 
