@@ -63,7 +63,8 @@ _SHARED = """
     * `illegal_action`: True when this step's action was masked or out of range and the
       fallback was played instead (always False from `reset`).
     * `illegal_actions`: how many actions were replaced so far this episode.
-    * `num_candidates`: the filled slots of the new mask (0 once the match is over).
+    * `num_candidates`: how many candidate moves the new mask offers (0 once the match is
+      over, when the mask keeps only slot 0, a no-op).
     * `round`: the index of the round being played (0-based; the last one once the match is over).
     * `scores`: every seat's match total, in absolute seat order (the observation's `scores`
       are relative to the learner).
