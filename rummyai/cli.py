@@ -187,7 +187,7 @@ def _parse_line(line: str) -> dict[str, Any]:
         raise RummyError("empty line: expected a JSON object with the position")
     try:
         position = json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as error:
+    except (ValueError, RecursionError) as error:  # bad JSON, a number too long to read, deep nesting
         raise RummyError(f"malformed JSON on this line: {error}") from None
     if not isinstance(position, dict):
         raise RummyError(f"a position is a JSON object, got {type(position).__name__}")

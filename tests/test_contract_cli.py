@@ -77,10 +77,12 @@ def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pyt
         {"hand": "7H 8H 9H", "max_cards": 1.5},
         {"hand": "7H 8H 9H", "table": [["3C", 4, "5C"]]},
         {"hand": "JK 8C 9C"},
+        '{"hand": "7H", "score": ' + "9" * 5000 + "}",
+        "[" * 100_000,
     )
     status, text = run("solve", "--jsonl", "--variant", "rummikub", stdin=stdin, monkeypatch=monkeypatch)
     out = answers(text)
-    assert status == 0 and len(out) == 11
+    assert status == 0 and len(out) == 13
     assert out[0]["cards_played"] == 3 and out[10]["cards_played"] == 3
     assert "empty line" in out[1]["error"] and "empty line" in out[2]["error"]
     assert "JSON object" in out[3]["error"] and "JSON object" in out[4]["error"]
@@ -89,6 +91,8 @@ def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pyt
     assert "'variant' must be a string" in out[7]["error"]
     assert "'max_cards' must be an integer" in out[8]["error"]  # was cut to 1 silently
     assert "'table'" in out[9]["error"]  # was "invalid literal for int()"
+    assert "malformed JSON" in out[11]["error"] and "digits" in out[11]["error"]
+    assert "malformed JSON" in out[12]["error"]
 
 
 def test_console_script_jsonl_survives_a_byte_order_mark_and_bad_bytes() -> None:

@@ -82,3 +82,19 @@ def test_solve_answers_as_the_cli_on_every_variant(client: TestClient) -> None:
         assert {k: answer[k] for k in ("played", "melds", "status")} == {
             k: reference[k] for k in ("played", "melds", "status")
         }
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (b'{"hand": "7H", "score": ' + b"9" * 5000 + b"}", "digits"),  # was a bare 400
+        (b"[" * 5000, "recursion"),  # was a bare 400
+        (b'{"hand": "7H"', "malformed JSON"),
+        (b'\xff\xfe{"hand": "7H"}', "malformed JSON"),
+    ],
+)
+def test_unreadable_json_is_422_naming_the_problem(client: TestClient, body: bytes, needle: str) -> None:
+    for endpoint in ("/v1/solve", "/v1/hint", "/v1/validate"):
+        answer = client.post(endpoint, content=body)
+        assert answer.status_code == 422, (endpoint, answer.text)
+        assert "malformed JSON" in answer.json()["error"] and needle in answer.json()["error"]

@@ -10,6 +10,7 @@ limit 413; a full waiting line 503. Solves run in a bounded worker pool (`rummya
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any, Literal
@@ -131,6 +132,21 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def _unreadable_json(body: bytes) -> str | None:
+    """Why a non-empty body is not JSON that Python can read (None when it is, or is empty).
+
+    FastAPI answers such bodies (a number of more than 4300 digits, nesting deeper than the
+    parser's recursion limit) with a bare 400; this names the problem, as 422 like any bad JSON.
+    """
+    if not body.strip():
+        return None
+    try:
+        json.loads(body)
+    except (ValueError, RecursionError) as error:
+        return f"malformed JSON: {error}"
+    return None
+
+
 class BodyLimit:
     """ASGI middleware: refuse bodies over `max_bytes` with 413 before the app reads them.
 
@@ -165,6 +181,10 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        problem = _unreadable_json(body)
+        if problem is not None:
+            await _error(422, problem)(scope, receive, send)
+            return
         headers = [(k, v) for k, v in scope.get("headers") or [] if k != b"content-type"]
         scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
         sent = False
