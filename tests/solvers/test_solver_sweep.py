@@ -157,14 +157,34 @@ def _long_hand(draw: st.DrawFn, variant: Variant) -> tuple[list[int], list[tuple
     return sorted(cards), []
 
 
-@st.composite
-def cases(draw: st.DrawFn, config: Config) -> Case:
-    """A position of one of the four kinds and the options of one `solve` call."""
+@dataclass(frozen=True)
+class Combo:
+    """Options of a `solve` call held fixed (None: drawn). `duty` is ``none``, ``committed``
+    (a card taken from the row must be played) or ``taken`` (a card taken from the pile may not
+    be the discard); `capped` draws a `max_cards`."""
+
+    objective: str | None = None
+    opened: bool | None = None
+    changes: bool | None = None
+    capped: bool | None = None
+    duty: str | None = None
+
+
+ANY = Combo()
+
+
+def duties(variant: Variant) -> list[str]:
+    """The turn duties this variant has (rules as data: `take_must_play`, `no_rediscard_of_taken`)."""
+    return ["none"] + ["committed"] * variant.take_must_play + ["taken"] * variant.no_rediscard_of_taken
+
+
+def _position(draw: st.DrawFn, config: Config) -> tuple[list[int], list[tuple[Slot, ...]]]:
+    """A position of one of the four kinds (see the module doc)."""
     v = config.variant
     kinds = ["deal", "dense", "bare"] + (["long"] if v.max_hand_cards_per_turn is not None else [])
     kind = draw(st.sampled_from(kinds))
     if kind == "deal":
-        hand, table = random_position(
+        return random_position(
             v,
             draw(st.integers(0, 10**9)),
             draw(st.sampled_from(config.tables)),
@@ -172,26 +192,36 @@ def cases(draw: st.DrawFn, config: Config) -> Case:
             joker_rate=draw(st.sampled_from([0.0, 0.15, 0.4])),
             related=draw(st.sampled_from([0.0, 0.7, 1.0])),
         )
-    elif kind == "dense":
-        hand, table = _dense(draw, v, config.max_hand)
-    elif kind == "bare":
+    if kind == "dense":
+        return _dense(draw, v, config.max_hand)
+    if kind == "bare":
         hand, table = _dense(draw, v, 3)
-        table = table[:1]
-    else:
-        hand, table = _long_hand(draw, v)
-    cap = draw(st.one_of(st.none(), st.integers(0, max(len(hand), 1))))
-    committed = []
-    if v.take_must_play and hand and draw(st.integers(0, 2)) == 0:
-        committed = [draw(st.sampled_from(hand))]
-    taken = draw(st.sampled_from(hand)) if v.no_rediscard_of_taken and hand and draw(st.booleans()) else None
+        return hand, table[:1]
+    return _long_hand(draw, v)
+
+
+def _pick(draw: st.DrawFn, fixed: object, options: st.SearchStrategy) -> Any:
+    return draw(options) if fixed is None else fixed
+
+
+@st.composite
+def cases(draw: st.DrawFn, config: Config, combo: Combo = ANY) -> Case:
+    """A position and the options of one `solve` call (those `combo` fixes, else drawn)."""
+    v = config.variant
+    hand, table = _position(draw, config)
+    capped = _pick(draw, combo.capped, st.booleans())
+    cap = draw(st.integers(0, max(len(hand), 1))) if capped else None
+    duty = _pick(draw, combo.duty, st.sampled_from(duties(v)))
+    committed = [draw(st.sampled_from(hand))] if duty == "committed" and hand else []
+    taken = draw(st.sampled_from(hand)) if duty == "taken" and hand else None
     score = draw(st.sampled_from([step.min_score for step in v.opening_chart] or [0]))
     return Case(
         hand,
         table,
-        draw(st.booleans()),
-        draw(st.sampled_from(OBJECTIVES)),
+        _pick(draw, combo.opened, st.booleans()),
+        _pick(draw, combo.objective, st.sampled_from(OBJECTIVES)),
         cap,
-        draw(st.booleans()),
+        _pick(draw, combo.changes, st.booleans()),
         committed,
         taken,
         score,
