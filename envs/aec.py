@@ -142,10 +142,11 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         illegal = chosen is None
         if illegal:
             self.illegal_actions[agent] += 1
-        after = apply(state, self.candidates[0 if chosen is None else chosen].move)
+        move = self.candidates[0 if chosen is None else chosen].move
+        after = apply(state, move)
         self._clear_rewards()
         for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = transition_reward(state, after, seat, self.reward_mode)
+            self.rewards[name] = transition_reward(state, after, seat, self.reward_mode, move)
         self.state = after
         for name in self.agents:
             self.infos[name] = self._info(name, illegal=illegal and name == agent)

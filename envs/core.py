@@ -9,8 +9,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import NUM_FEATURES, Candidate
+from rummyai.envs.candidates import NUM_FEATURES, Candidate, hand_cards_used
 from rummyai.envs.encoding import ObservationEncoder
 from rummyai.errors import RummyError
 from rummyai.variants import Variant
@@ -80,21 +81,32 @@ def check_reward_mode(reward: str) -> RewardMode:
     return reward  # type: ignore[return-value]
 
 
-def transition_reward(before: GameState, after: GameState, seat: int, mode: RewardMode) -> float:
-    """Reward for `seat` from one engine move (anyone's): the score change, shaped if asked.
+def transition_reward(before: GameState, after: GameState, seat: int, mode: RewardMode, move: Move) -> float:
+    """Reward for `seat` from one engine move `move` (anyone's): the score change, shaped if asked.
 
     ``score``: the change of the seat's match total (negated where low totals win), so an
     episode's return is the seat's final total. ``shaped``: that change times 0.01, plus 0.05 for
-    every card the seat shed from its hand within a round (minus 0.05 per card drawn).
+    every card the seat shed from its hand (minus 0.05 per card drawn), the cards of a move that
+    ends the round (going out) included.
     """
     change = float(score_sign(before.variant) * (after.scores[seat] - before.scores[seat]))
     if mode == "score":
         return change
-    shaped = SHAPED_SCORE_SCALE * change
+    return SHAPED_SCORE_SCALE * change + SHAPED_CARD_WEIGHT * cards_shed(before, after, seat, move)
+
+
+def cards_shed(before: GameState, after: GameState, seat: int, move: Move) -> int:
+    """How many cards `seat`'s hand lost in the move (negative when it drew).
+
+    Within a round that is the change of the hand's size. A move that ends the round leaves no
+    hand to compare with (the next deal, or none), so there the acting seat shed the hand cards
+    the move put down or discarded, and the others shed nothing.
+    """
     if after.round_index == before.round_index and not after.match_over:
-        shed = len(before.round.hands[seat]) - len(after.round.hands[seat])
-        shaped += SHAPED_CARD_WEIGHT * shed
-    return shaped
+        return len(before.round.hands[seat]) - len(after.round.hands[seat])
+    if seat != before.to_act:
+        return 0
+    return len(hand_cards_used(before, move))
 
 
 def build_opponents(opponents: str | Agent | Sequence[str | Agent], count: int) -> list[Agent]:

@@ -126,7 +126,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
             self.illegal_actions += 1
         move = self.candidates[0 if chosen is None else chosen].move
         after = apply(state, move)
-        reward = self._pending + transition_reward(state, after, self.seat, self.reward_mode)
+        reward = self._pending + transition_reward(state, after, self.seat, self.reward_mode, move)
         self._pending = 0.0
         self.state = after
         self.learner_steps += 1
@@ -164,8 +164,9 @@ class RummyEnv(gym.Env[Observation, np.int64]):
             moves = legal_moves(state)
             if not moves:
                 raise RummyError(f"the engine offers no legal move to seat {seat}")
-            after = apply(state, agent.act(view(state, seat), moves))
-            reward += transition_reward(state, after, self.seat, self.reward_mode)
+            move = agent.act(view(state, seat), moves)
+            after = apply(state, move)
+            reward += transition_reward(state, after, self.seat, self.reward_mode, move)
             state = after
         self.state = state
         return reward

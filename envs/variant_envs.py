@@ -49,8 +49,8 @@ _SHARED = """
     `reward="score"`: the change of the learner's match total during the step (opponents' moves
     included), negated where the lowest total wins, so an episode's return is the learner's
     final total (signed so that higher is better). `reward="shaped"`: that change times 0.01,
-    plus 0.05 for each card the learner sheds from its hand within a round (minus 0.05 per card
-    it draws).
+    plus 0.05 for each card the learner sheds from its hand, the cards it goes out with included
+    (minus 0.05 per card it draws; the hand dealt for a new round counts neither way).
 
     ## Episode End
     The episode terminates when the match ends under the variant's rules. It is truncated
