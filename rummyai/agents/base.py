@@ -79,7 +79,28 @@ def make_agent(name: str, **params: Any) -> Agent:
         if not takes_any and key not in accepted:
             allowed = ", ".join(p for p in accepted if p != "self") or "none"
             raise RummyError(f"agent {name!r} has no parameter {key!r} (parameters: {allowed})")
+    _check_types(name, factory, params)
     return factory(**params)
+
+
+_PLAIN = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,)}
+
+
+def _check_types(name: str, factory: Callable[..., Agent], params: Mapping[str, Any]) -> None:
+    """Refuse a parameter whose value does not match the factory's plain annotation (``int``,
+    ``float``, ``bool``, ``str``, optionally ``| None``), naming it, rather than fail deep inside."""
+    target = factory.__init__ if inspect.isclass(factory) else factory  # type: ignore[misc]
+    annotations = getattr(target, "__annotations__", {})
+    for key, value in params.items():
+        text = str(annotations.get(key, "")).replace(" ", "")
+        optional = text.endswith("|None")
+        wanted = _PLAIN.get(text.removesuffix("|None"))
+        if wanted is None or (optional and value is None):
+            continue
+        is_bool = isinstance(value, bool)
+        if not isinstance(value, wanted) or (is_bool and bool not in wanted):
+            kind = text.removesuffix("|None")
+            raise RummyError(f"agent {name!r}: parameter {key!r} must be {kind}, got {value!r}")
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -55,3 +56,22 @@ def test_random_agent_is_seeded_and_uniform_over_legal_moves() -> None:
 def test_random_agent_refuses_to_act_without_legal_moves() -> None:
     with pytest.raises(RummyError, match="no legal move"):
         RandomAgent().act({"seat": 1}, [])
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("random:seed=abc", "'seed' must be int, got 'abc'"),
+        ("holdback:danger=2.5", "'danger' must be int, got 2.5"),
+        ("holdback:keep_joker=1", "'keep_joker' must be bool, got 1"),
+        ("greedy:work_limit=fast", "'work_limit' must be float, got 'fast'"),
+    ],
+)
+def test_a_parameter_of_the_wrong_type_is_named(spec: str, message: str) -> None:
+    with pytest.raises(RummyError, match=re.escape(message)):
+        make_agent_from_spec(spec)
+
+
+def test_parameters_of_the_right_type_pass() -> None:
+    assert make_agent_from_spec("holdback:work_limit=2:keep_joker=false:danger=3").name == "holdback"
+    assert make_agent_from_spec("mcts:iterations=10:deviation_z=0").name == "mcts"
