@@ -89,7 +89,7 @@ _PLAIN = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,)}
 def _check_types(name: str, factory: Callable[..., Agent], params: Mapping[str, Any]) -> None:
     """Refuse a parameter whose value does not match the factory's plain annotation (``int``,
     ``float``, ``bool``, ``str``, optionally ``| None``), naming it, rather than fail deep inside."""
-    target = factory.__init__ if inspect.isclass(factory) else factory  # type: ignore[misc]
+    target = factory.__init__ if inspect.isclass(factory) else factory
     annotations = getattr(target, "__annotations__", {})
     for key, value in params.items():
         text = str(annotations.get(key, "")).replace(" ", "")
