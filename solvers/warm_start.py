@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
 
 from rummyai.cards import JOKER, NUM_KINDS, make_card, rank_of, suit_of
 from rummyai.errors import RummyError
@@ -226,9 +228,10 @@ class _Greedy:
         return False
 
     def _bridge(self, card: int) -> bool:
-        """Extend a run up to the card through a gap of one or two positions filled with spare
-        cards of other melds."""
+        """Extend a run up to the card through a gap of one or two positions, filled from the
+        hand, spare cards of other melds or jokers."""
         suit = suit_of(card)
+        spares: _Spares | None = None
         for p in self._positions(card):
             for run in self.runs:
                 if run.suit != suit or len(run.cells) > 10:
@@ -239,27 +242,26 @@ class _Greedy:
                     gap = range(p + 1, run.first)
                 else:
                     continue
-                used: list[_Run | _Group] = [run]
-                for q in gap:
-                    meld = self._spare(_kind(suit, q), used)
-                    if meld is None:
-                        break
-                    used.append(meld)
-                else:
-                    self._fill(run, card, p, gap, used[1:])
+                spares = spares or self._spare_index()
+                needed = tuple(_kind(suit, q) for q in gap)
+                sources = self._sources(needed, card, spares, run)
+                if sources is not None and len(sources) - self._hand_jokers(sources) <= self.room() - 1:
+                    self._fill(run, card, p, sources)
                     return True
         return False
 
-    def _fill(self, run: _Run, card: int, p: int, gap: range, donors: list[_Run | _Group]) -> None:
-        """Move the gap's spare cards out of their melds and lay them with the card on the run."""
-        cells = [_kind(run.suit, q) for q in gap]
-        for donor, c in zip(donors, cells, strict=True):
-            self._give(donor, c)
+    def _fill(self, run: _Run, card: int, p: int, sources: list[_Source]) -> None:
+        """Lay the gap's cards (see `_bridge`) and the card on the run."""
+        cells = [self._apply(source) for source in sources]
         if p > run.last:
             run.cells.extend([*cells, card])
         else:
             run.cells[:0] = [card, *cells]
             run.first = p
+
+    @staticmethod
+    def _hand_jokers(sources: list[_Source]) -> int:
+        return sum(1 for s in sources if s.origin == "joker" and s.from_hand)
 
     # ------------------------------------------------------------ jokers
     def place_joker(self) -> bool:
@@ -298,12 +300,19 @@ class _Greedy:
 
     # ------------------------------------------------------------ new melds
     def hand_melds(self) -> bool:
-        """Lay every run and group made of hand cards alone (longest runs first, then groups)."""
+        """Lay every run and group made of hand cards alone (longest runs first, then groups, or
+        groups first as the plan says)."""
         changed = False
+        if self.plan.groups_first:
+            changed = self._hand_groups()
         for suit, span in enumerate(self.rules.ranges):
             if span is not None:
                 while self._hand_run(suit, span):
                     changed = True
+        return self._hand_groups() or changed
+
+    def _hand_groups(self) -> bool:
+        changed = False
         for rank in range(1, 14):
             while self._hand_group(rank):
                 changed = True
@@ -343,60 +352,65 @@ class _Greedy:
 
     # ------------------------------------------------------------ new melds with spare cards
     def meld_with(self, card: int) -> bool:
-        """A new 3-card meld around a hand card, its other cards from the hand, spare table cards
-        or jokers: the shape that plays the most hand cards."""
-        if self.room() <= 0 or not self.hand[card]:
-            return False
-        best: tuple[tuple[int, int], _Shape, list[_Source]] | None = None
-        for shape in self._shapes(card):
-            sources = self._sources(shape.others, card)
-            if sources is None:
-                continue
-            # a hand joker finds a place at the end anyway: it is no gain here
-            gain = 1 + sum(1 for s in sources if s.origin == "hand")
-            cost = sum(1 for s in sources if s.origin == "joker" and s.from_hand)
-            if gain + cost <= self.room() and (best is None or (gain, -cost) > best[0]):
-                best = ((gain, -cost), shape, sources)
+        """A new meld around a hand card, its other cards from the hand, spare table cards or
+        jokers: the shape that plays the most hand cards."""
+        best = self._best_meld(card, self._spare_index())
         if best is None:
             return False
         self._lay(card, best[1], best[2])
         return True
 
-    def _shapes(self, card: int) -> list[_Shape]:
-        """Three-card runs through the card (one per start) and three-card groups of its rank."""
-        suit, rank = suit_of(card), rank_of(card)
-        shapes: list[_Shape] = []
-        span = self.rules.ranges[suit]
-        for p in self._positions(card):
-            assert span is not None
-            for lo in range(max(p - 2, span[0]), min(p, span[1] - 2) + 1):
-                others = tuple(_kind(suit, q) for q in range(lo, lo + 3) if q != p)
-                shapes.append(_Shape(True, lo, others))
-        rivals = [make_card(rank, s) for s in range(4) if s != suit]
-        for i, a in enumerate(rivals):
-            for b in rivals[i + 1 :]:
-                shapes.append(_Shape(False, rank, (a, b)))
-        return shapes
+    def _best_meld(self, card: int, spares: _Spares) -> tuple[tuple[int, int], _Shape, list[_Source]] | None:
+        """The best new meld around `card`: (hand cards played, -jokers used), shape, sources."""
+        room = self.room()
+        if room <= 0 or not self.hand[card]:
+            return None
+        best: tuple[tuple[int, int], _Shape, list[_Source]] | None = None
+        hand = self.hand
+        for shape in _shape_table(self.rules)[card]:
+            if best is not None and 1 + sum(1 for c in shape.others if hand[c]) < best[0][0]:
+                continue
+            sources = self._sources(shape.others, card, spares)
+            if sources is None:
+                continue
+            # a hand joker finds a place at the end anyway: it is no gain here; fewer jokers
+            # moved keep more for later
+            gain = 1 + sum(1 for s in sources if s.origin == "hand")
+            jokers = sum(1 for s in sources if s.origin == "joker")
+            if gain + self._hand_jokers(sources) <= room and (best is None or (gain, -jokers) > best[0]):
+                best = ((gain, -jokers), shape, sources)
+        return best
 
-    def _sources(self, needed: tuple[int, ...], card: int) -> list[_Source] | None:
+    def _sources(
+        self, needed: tuple[int, ...], card: int, spares: _Spares, exclude: _Run | None = None
+    ) -> list[_Source] | None:
         """Where each other card of a shape comes from: the hand first, then a spare table card
-        (one per meld), then a joker (a waiting table joker before a hand joker)."""
+        (one per meld), then a joker (waiting, then spare on the table, then from the hand)."""
         out: list[_Source] = []
-        hand_left = {c: self.hand[c] - (c == card) for c in needed}
-        pending, hand_jokers = self.pending, self.hand[JOKER]
-        used: list[_Run | _Group] = []
+        hand = self.hand
+        taken: list[int] = []
+        pending, hand_jokers = self.pending, hand[JOKER]
+        used: list[_Run | _Group] = [] if exclude is None else [exclude]
         for c in needed:
-            if hand_left[c] > 0:
-                hand_left[c] -= 1
+            if hand[c] - (c == card) - taken.count(c) > 0:
+                taken.append(c)
                 out.append(_Source("hand", c))
                 continue
-            meld = self._spare(c, used)
+            meld = next((m for m in spares.naturals.get(c, ()) if m not in used), None)
+            holder = (
+                None
+                if meld is not None or pending
+                else next((m for m in spares.jokers if m not in used), None)
+            )
             if meld is not None:
                 used.append(meld)
                 out.append(_Source("spare", c, meld))
             elif pending:
                 pending -= 1
                 out.append(_Source("joker", c))
+            elif holder is not None:
+                used.append(holder)
+                out.append(_Source("joker", c, holder))
             elif hand_jokers:
                 hand_jokers -= 1
                 out.append(_Source("joker", c, from_hand=True))
@@ -404,49 +418,71 @@ class _Greedy:
                 return None
         return out
 
-    def _spare(self, card: int, used: Sequence[_Run | _Group]) -> _Run | _Group | None:
-        """A table meld that can give up a natural copy of `card` and stay valid."""
+    def _spare_index(self) -> _Spares:
+        """Which table melds can give up which natural card, and which can give up a joker."""
         least = self.rules.min_meld
+        spares = _Spares({}, [])
         for group in self.groups:
-            if len(group.cells) > least and group.cells.get(suit_of(card)) == card and group not in used:
-                return group
+            if len(group.cells) > least:
+                for c in group.cells.values():
+                    if c == JOKER:
+                        spares.jokers.append(group)
+                    else:
+                        spares.naturals.setdefault(c, []).append(group)
         for run in self.runs:
-            if run.suit != suit_of(card) or len(run.cells) <= least or run in used:
+            cells = run.cells
+            if len(cells) <= least:
                 continue
-            if run.cells[0] == card or run.cells[-1] == card:
-                return run
-            if card in run.cells[least : len(run.cells) - least]:
-                return run
-        return None
+            for c in {cells[0], cells[-1], *cells[least : len(cells) - least]}:
+                if c == JOKER:
+                    spares.jokers.append(run)
+                else:
+                    spares.naturals.setdefault(c, []).append(run)
+        return spares
+
+    def _take_joker(self, meld: _Run | _Group) -> None:
+        """Take a joker out of a meld that can spare it (see `_spare_index`)."""
+        if isinstance(meld, _Group):
+            del meld.cells[next(s for s, c in meld.cells.items() if c == JOKER)]
+        else:
+            self._give(meld, JOKER)
 
     def _lay(self, card: int, shape: _Shape, sources: list[_Source]) -> None:
         """Lay a new meld: the hand card plus its sources (spares taken out of their melds)."""
         self._spend(card)
         cells = {card: card}
         for source in sources:
-            if source.origin == "hand":
-                self._spend(source.card)
-                cells[source.card] = source.card
-            elif source.origin == "joker":
-                if source.from_hand:
-                    self._spend(JOKER)
-                else:
-                    self.pending -= 1
-                cells[source.card] = JOKER
-            else:
-                assert source.meld is not None
-                self._give(source.meld, source.card)
-                cells[source.card] = source.card
+            cells[source.card] = self._apply(source)
         if shape.run:
             suit = suit_of(card)
             self.runs.append(
-                _Run(suit, shape.key, [cells[_kind(suit, p)] for p in range(shape.key, shape.key + 3)])
+                _Run(
+                    suit, shape.key, [cells[_kind(suit, p)] for p in range(shape.key, shape.key + len(cells))]
+                )
             )
         else:
             self.groups.append(_Group(shape.key, {suit_of(c): v for c, v in cells.items()}))
 
+    def _apply(self, source: _Source) -> int:
+        """Take one card of a new meld from its source; the cell it fills (the card or JOKER)."""
+        if source.origin == "hand":
+            self._spend(source.card)
+            return source.card
+        if source.origin == "spare":
+            assert source.meld is not None
+            self._give(source.meld, source.card)
+            return source.card
+        if source.from_hand:
+            self._spend(JOKER)
+        elif source.meld is not None:
+            self._take_joker(source.meld)
+        else:
+            self.pending -= 1
+        return JOKER
+
     def _give(self, meld: _Run | _Group, card: int) -> None:
-        """Take a natural copy of `card` out of a meld that can spare it (a middle card splits a run)."""
+        """Take a copy of `card` (a run's joker too) out of a meld that can spare it (a middle
+        card splits a run)."""
         if isinstance(meld, _Group):
             del meld.cells[suit_of(card)]
         elif meld.cells[0] == card:
@@ -480,8 +516,18 @@ class _Greedy:
         return self.pending == 0
 
     def _one_meld_with(self) -> bool:
-        """One new meld around some hand card (then single placements get another turn)."""
-        return any(self.hand[card] and self.meld_with(card) for card in self.plan.order)
+        """The best new meld around any hand card (then single placements get another turn)."""
+        best: tuple[tuple[int, int], _Shape, list[_Source]] | None = None
+        chosen = 0
+        spares = self._spare_index()
+        for card in self.plan.order:
+            found = self._best_meld(card, spares) if self.hand[card] else None
+            if found is not None and (best is None or found[0] > best[0]):
+                best, chosen = found, card
+        if best is None:
+            return False
+        self._lay(chosen, best[1], best[2])
+        return True
 
     def _singles(self) -> bool:
         changed = False
@@ -519,11 +565,12 @@ class _Plan:
 
     order: tuple[int, ...]
     melds_first: bool
+    groups_first: bool = False
 
 
 PLANS = (
     _Plan(tuple(range(JOKER)), False),
-    _Plan(tuple(range(JOKER - 1, -1, -1)), True),
+    _Plan(tuple(range(JOKER - 1, -1, -1)), True, groups_first=True),
     _Plan(tuple(sorted(range(JOKER), key=lambda c: (c % 13, c // 13))), True),
 )
 
@@ -540,12 +587,46 @@ class _Shape:
 
 @dataclass(frozen=True)
 class _Source:
-    """Where one card of a new meld comes from: "hand", "spare" (out of `meld`) or "joker"."""
+    """Where one card of a new meld comes from: "hand", "spare" (out of `meld`) or "joker" (a
+    hand joker, a waiting one, or one out of `meld`)."""
 
     origin: str
     card: int
     meld: _Run | _Group | None = None
     from_hand: bool = False
+
+
+@dataclass
+class _Spares:
+    """Table melds that can give up a card and stay valid: by natural card kind, and those that
+    can give up a joker (a run end, a full group)."""
+
+    naturals: dict[int, list[_Run | _Group]]
+    jokers: list[_Run | _Group]
+
+
+@lru_cache(maxsize=16)
+def _shape_table(rules: _Rules) -> tuple[tuple[_Shape, ...], ...]:
+    """Per natural card kind, the new melds that could be built around it: runs of 3 and 4 through
+    it (one per start position) and groups of its rank (every 3 suits, then all 4)."""
+    table: list[tuple[_Shape, ...]] = []
+    least = rules.min_meld
+    for card in range(JOKER):
+        suit, rank = suit_of(card), rank_of(card)
+        shapes: list[_Shape] = []
+        span = rules.ranges[suit]
+        if span is not None:
+            for p in (q for q in ((rank, 14) if rank == 1 else (rank,)) if span[0] <= q <= span[1]):
+                for size in (least, least + 1):
+                    for lo in range(max(p - size + 1, span[0]), min(p, span[1] - size + 1) + 1):
+                        others = tuple(_kind(suit, q) for q in range(lo, lo + size) if q != p)
+                        shapes.append(_Shape(True, lo, others))
+        rivals = tuple(make_card(rank, s) for s in range(4) if s != suit)
+        shapes.extend(_Shape(False, rank, pair) for pair in combinations(rivals, least - 1))
+        if rules.group_max > least:
+            shapes.append(_Shape(False, rank, rivals))
+        table.append(tuple(shapes))
+    return tuple(table)
 
 
 def _chunks(length: int) -> list[tuple[int, int]]:
