@@ -123,7 +123,8 @@ def rhine_repair(
     best_played: list[int] = []
     best_melds: list[tuple[Slot, ...]] = []
     best = score_key(position, objective, best_played)
-    search = TileModel(position, objective, max_cards, False, witnesses=True)
+    duties = {"opening": tm.opening, "committed": tm.committed, "taken": tm.taken}
+    search = TileModel(position, objective, max_cards, False, witnesses=True, **duties)
     lex = _lex(search, objective)
     proven = False
     cuts = 0
@@ -131,7 +132,7 @@ def rhine_repair(
     while not proven and budget.left() > 0 and cuts <= MAX_CUTS:
         if cuts >= SAFE_AFTER and not safe_done:
             safe_done = True
-            played, melds = _safe_answer(position, objective, max_cards, budget)
+            played, melds = _safe_answer(position, objective, max_cards, budget, duties)
             score = score_key(position, objective, played)
             if score > best:
                 best_played, best_melds, best = played, melds, score
@@ -155,22 +156,25 @@ def rhine_repair(
         _cut(search, found)
         cuts += 1
     if not safe_done and not proven:
-        played, melds = _safe_answer(position, objective, max_cards, budget)
+        played, melds = _safe_answer(position, objective, max_cards, budget, duties)
         if score_key(position, objective, played) > best:
             best_played, best_melds, best = played, melds, score_key(position, objective, played)
     if minimize_changes and best_played:
-        best_melds = _tidy(position, objective, max_cards, best, best_melds, budget)
+        best_melds = _tidy(position, objective, max_cards, best, best_melds, budget, duties)
     return best_played, best_melds, "optimal" if proven else "feasible"
 
 
 def _safe_answer(
-    position: Position, objective: str, max_cards: int | None, budget: _Budget
+    position: Position, objective: str, max_cards: int | None, budget: _Budget, duties: dict[str, Any]
 ) -> tuple[list[int], list[tuple[Slot, ...]]]:
     """The better judged-legal answer of two always-legal models: the table rearranged with its
-    jokers kept in their whole melds and none from the hand, or the table only grown."""
+    jokers kept in their whole melds and none from the hand, or the table only grown. `duties`
+    (opening turn, committed and taken cards) are the first model's, as in every repair model."""
     best: tuple[list[int], list[tuple[Slot, ...]]] = ([], [])
     for rearrange in (True, False):
-        safe = TileModel(position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange)
+        safe = TileModel(
+            position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange, **duties
+        )
         found, status = budget.solve(safe)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
@@ -188,10 +192,11 @@ def _tidy(
     best: tuple[int, int],
     melds: list[tuple[Slot, ...]],
     budget: _Budget,
+    duties: dict[str, Any],
 ) -> list[tuple[Slot, ...]]:
     """Keep more start melds whole at the same primary value: the full model with the played
     cards' count and points fixed; judged, else the given table stays."""
-    tidy = TileModel(position, objective, max_cards, True, witnesses=True)
+    tidy = TileModel(position, objective, max_cards, True, witnesses=True, **duties)
     cards, points = best if objective == "cards" else best[::-1]
     tidy.model.add(tidy.cards_expr == cards)
     tidy.model.add(tidy.points_expr == points)

@@ -78,6 +78,8 @@ def solve_tile(
                 start,
                 work_limit,
             )
+            if Counter(committed) - Counter(played):  # the judged-legal plays leave it in hand
+                raise IllegalMoveError("5.2", "no legal play of the committed card was found this turn")
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     else:

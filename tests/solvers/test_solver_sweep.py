@@ -399,3 +399,27 @@ def test_official_jokers_go_to_a_new_meld(variant: Variant, hand: str, table: st
     best = reference_solve(variant, hand, table)
     assert (sol.cards_played, sol.points_played) <= (best.cards_played, best.points_played)
     assert sol.status == "feasible" or sol.cards_played == best.cards_played
+
+
+TILE_CONFIGS = [c for c in CONFIGS if c.name in ("rummikub", "rummy-tiles", "rhine", "rummikub+official")]
+
+
+@pytest.mark.parametrize("config", TILE_CONFIGS, ids=[c.name for c in TILE_CONFIGS])
+def test_committed_card_in_tile_variants(config: Config) -> None:
+    """`committed` is part of `solve`'s contract for every variant, not only those with a row."""
+
+    @settings(max_examples=HUNT or 8, deadline=None, derandomize=not HUNT, database=None)
+    @given(case=cases(config, Combo(duty="committed")))
+    def sweep(case: Case) -> None:
+        check_case(config, case)
+
+    sweep()
+
+
+def test_rhine_repair_keeps_the_committed_card() -> None:
+    """The first Rhine model plays 6S for the joker (R5 rejects it: the joker has no new meld);
+    the repair used to drop the committed card and call playing nothing optimal."""
+    for solver in (solve, reference_solve):
+        with pytest.raises(IllegalMoveError):
+            solver("rhine", "6S 4H", "5S JK=6S 7S", committed="6S")
+    assert solve("rhine", "6S 4H", "5S JK=6S 7S").cards_played == 0
