@@ -1,7 +1,7 @@
 """The solver sweep run combination by combination (variant x objective x opened x card cap x
 tie-break x turn duty), many positions each, to hunt for bugs; not collected by pytest.
 
-    nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --positions 200 [--config rhine ...]
+    nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --positions 200 [--config rhine ...] [--kind crowded]
 
 Prints one line per combination: the configuration, the fixed options, the positions checked and
 the seconds taken; a failure is shrunk by hypothesis, printed, and the run goes on.
@@ -13,6 +13,7 @@ import argparse
 import itertools
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -53,14 +54,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=200, help="positions per combination")
     parser.add_argument("--config", nargs="*", help="configuration names (default: all)")
+    parser.add_argument("--kind", help="one kind of position (deal, dense, bare, long, crowded)")
     args = parser.parse_args()
     chosen = [c for c in CONFIGS if not args.config or c.name in args.config]
     for config in chosen:
         for combo in combos(config):
+            combo = replace(combo, kind=args.kind)
             start = time.perf_counter()
             count, failure = run(config, combo, args.positions)
             took = time.perf_counter() - start
             label = f"{combo.objective} opened={combo.opened} changes={combo.changes} capped={combo.capped}"
+            label += f" kind={combo.kind or 'any'}"
             print(f"{config.name:24} {label:48} duty={combo.duty:9} {count:6} {took:7.1f}s", flush=True)
             if failure:
                 print("FAILED", failure, flush=True)

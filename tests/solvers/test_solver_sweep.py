@@ -5,8 +5,8 @@ opening is, draws everything else: the objective, opened or not, a card cap (`ma
 tidy-table tie-break on or off, Black Heart's score, and for the draw-and-discard variants a
 committed card (taken from the row) and a card taken from the discard pile. Positions are seeded
 deals (table jokers, hands near the table), dense ones from a few ranks and suits (duplicates,
-wilds, wrapping ranks), bare ones (no table or one meld, a card or two) and, where a variant caps
-the cards per turn, long hands.
+wilds, wrapping ranks), bare ones (no table or one meld, a card or two), where a variant caps
+the cards per turn long hands, and when hunting crowded ones (a 12-card table, a short hand).
 
 Every answer must score as the reference does (``feasible`` only for the judge repair of Rhine
 and of official Rummikub jokers, and then never better), pass the independent checks and the
@@ -168,6 +168,7 @@ class Combo:
     changes: bool | None = None
     capped: bool | None = None
     duty: str | None = None
+    kind: str | None = None  # the kind of position (see `_position`)
 
 
 ANY = Combo()
@@ -178,11 +179,18 @@ def duties(variant: Variant) -> list[str]:
     return ["none"] + ["committed"] * variant.take_must_play + ["taken"] * variant.no_rediscard_of_taken
 
 
-def _position(draw: st.DrawFn, config: Config) -> tuple[list[int], list[tuple[Slot, ...]]]:
-    """A position of one of the four kinds (see the module doc)."""
+def _position(
+    draw: st.DrawFn, config: Config, kind: str | None = None
+) -> tuple[list[int], list[tuple[Slot, ...]]]:
+    """A position of one kind (see the module doc; ``crowded``, a table of 12 cards and a hand
+    of one to three, is slow for the reference: drawn only when hunting or asked for)."""
     v = config.variant
     kinds = ["deal", "dense", "bare"] + (["long"] if v.max_hand_cards_per_turn is not None else [])
-    kind = draw(st.sampled_from(kinds))
+    kind = kind or draw(st.sampled_from(kinds + ["crowded"] * bool(HUNT)))
+    if kind == "crowded":
+        return random_position(
+            v, draw(st.integers(0, 10**9)), 12, draw(st.integers(1, 3)), joker_rate=0.2, related=1.0
+        )
     if kind == "deal":
         return random_position(
             v,
@@ -208,7 +216,7 @@ def _pick(draw: st.DrawFn, fixed: object, options: st.SearchStrategy) -> Any:
 def cases(draw: st.DrawFn, config: Config, combo: Combo = ANY) -> Case:
     """A position and the options of one `solve` call (those `combo` fixes, else drawn)."""
     v = config.variant
-    hand, table = _position(draw, config)
+    hand, table = _position(draw, config, combo.kind)
     capped = _pick(draw, combo.capped, st.booleans())
     cap = draw(st.integers(0, max(len(hand), 1))) if capped else None
     duty = _pick(draw, combo.duty, st.sampled_from(duties(v)))
