@@ -341,7 +341,7 @@ class _Greedy:
         return True
 
     def _hand_group(self, rank: int) -> bool:
-        cards = [make_card(rank, s) for s in range(4) if self.hand[make_card(rank, s)]]
+        cards = [c for c in range(rank - 1, JOKER, 13) if self.hand[c]]
         cards = cards[: min(self.rules.group_max, self.room())]
         if len(cards) < self.rules.min_meld:
             return False
@@ -367,8 +367,14 @@ class _Greedy:
             return None
         best: tuple[tuple[int, int], _Shape, list[_Source]] | None = None
         hand = self.hand
+        naturals = spares.naturals
+        jokers = self.pending + len(spares.jokers) + len(spares.held) + hand[JOKER]
         for shape in _shape_table(self.rules)[card]:
-            if best is not None and 1 + sum(1 for c in shape.others if hand[c]) < best[0][0]:
+            held = sum(1 for c in shape.others if hand[c])
+            if best is not None and 1 + held < best[0][0]:
+                continue
+            missing = sum(1 for c in shape.others if not hand[c] and c not in naturals)
+            if missing > jokers:
                 continue
             sources = self._sources(shape.others, card, spares)
             if sources is None:
@@ -376,7 +382,7 @@ class _Greedy:
             # a hand joker finds a place at the end anyway: it is no gain here; fewer jokers
             # moved keep more for later
             gain = 1 + sum(1 for s in sources if s.origin == "hand")
-            jokers = sum(1 for s in sources if s.origin == "joker")
+            jokers = sum(1 for s in sources if s.origin in ("joker", "harvest"))
             if gain + self._hand_jokers(sources) <= room and (best is None or (gain, -jokers) > best[0]):
                 best = ((gain, -jokers), shape, sources)
         return best
@@ -411,6 +417,9 @@ class _Greedy:
             elif holder is not None:
                 used.append(holder)
                 out.append(_Source("joker", c, holder))
+            elif (harvest := self._harvest(spares, used)) is not None:
+                used.extend(harvest[:2])
+                out.append(_Source("harvest", c, harvest[0], donor=harvest[1], stands=harvest[2]))
             elif hand_jokers:
                 hand_jokers -= 1
                 out.append(_Source("joker", c, from_hand=True))
@@ -418,11 +427,30 @@ class _Greedy:
                 return None
         return out
 
+    @staticmethod
+    def _harvest(
+        spares: _Spares, used: Sequence[_Run | _Group]
+    ) -> tuple[_Run | _Group, _Run | _Group, int] | None:
+        """A table joker that a spare natural of another meld can replace: its meld, the donor
+        meld and the card the joker stands for."""
+        for meld, stands in spares.held:
+            if meld in used:
+                continue
+            donor = next(
+                (m for m in spares.naturals.get(stands, ()) if m is not meld and m not in used), None
+            )
+            if donor is not None:
+                return meld, donor, stands
+        return None
+
     def _spare_index(self) -> _Spares:
         """Which table melds can give up which natural card, and which can give up a joker."""
         least = self.rules.min_meld
-        spares = _Spares({}, [])
+        spares = _Spares({}, [], [])
         for group in self.groups:
+            spares.held.extend(
+                (group, make_card(group.rank, x)) for x, c in group.cells.items() if c == JOKER
+            )
             if len(group.cells) > least:
                 for c in group.cells.values():
                     if c == JOKER:
@@ -431,6 +459,9 @@ class _Greedy:
                         spares.naturals.setdefault(c, []).append(group)
         for run in self.runs:
             cells = run.cells
+            spares.held.extend(
+                (run, _kind(run.suit, run.first + i)) for i, c in enumerate(cells) if c == JOKER
+            )
             if len(cells) <= least:
                 continue
             for c in {cells[0], cells[-1], *cells[least : len(cells) - least]}:
@@ -439,6 +470,20 @@ class _Greedy:
                 else:
                     spares.naturals.setdefault(c, []).append(run)
         return spares
+
+    @staticmethod
+    def _unjoker(meld: _Run | _Group, card: int) -> None:
+        """Put the natural `card` where a joker of `meld` stands for it."""
+        if isinstance(meld, _Group):
+            meld.cells[suit_of(card)] = card
+        else:
+            meld.cells[
+                next(
+                    i
+                    for i, c in enumerate(meld.cells)
+                    if c == JOKER and _kind(meld.suit, meld.first + i) == card
+                )
+            ] = card
 
     def _take_joker(self, meld: _Run | _Group) -> None:
         """Take a joker out of a meld that can spare it (see `_spare_index`)."""
@@ -472,7 +517,11 @@ class _Greedy:
             assert source.meld is not None
             self._give(source.meld, source.card)
             return source.card
-        if source.from_hand:
+        if source.origin == "harvest":
+            assert source.meld is not None and source.donor is not None
+            self._give(source.donor, source.stands)
+            self._unjoker(source.meld, source.stands)
+        elif source.from_hand:
             self._spend(JOKER)
         elif source.meld is not None:
             self._take_joker(source.meld)
@@ -569,9 +618,9 @@ class _Plan:
 
 
 PLANS = (
-    _Plan(tuple(range(JOKER)), False),
+    _Plan(tuple(range(JOKER)), True, groups_first=True),
+    _Plan(tuple(range(JOKER - 1, -1, -1)), False),
     _Plan(tuple(range(JOKER - 1, -1, -1)), True, groups_first=True),
-    _Plan(tuple(sorted(range(JOKER), key=lambda c: (c % 13, c // 13))), True),
 )
 
 
@@ -587,22 +636,27 @@ class _Shape:
 
 @dataclass(frozen=True)
 class _Source:
-    """Where one card of a new meld comes from: "hand", "spare" (out of `meld`) or "joker" (a
-    hand joker, a waiting one, or one out of `meld`)."""
+    """Where one card of a new meld comes from: "hand", "spare" (out of `meld`), "joker" (a hand
+    joker, a waiting one, or one out of `meld`) or "harvest" (the joker of `meld`, replaced by
+    a natural from `donor`)."""
 
     origin: str
     card: int
     meld: _Run | _Group | None = None
     from_hand: bool = False
+    donor: _Run | _Group | None = None  # "harvest": the meld whose natural replaces the joker
+    stands: int = -1  # "harvest": the card the joker stood for in `meld`
 
 
 @dataclass
 class _Spares:
     """Table melds that can give up a card and stay valid: by natural card kind, and those that
-    can give up a joker (a run end, a full group)."""
+    can give up a joker (a run end, a full group); and every table joker (one a spare natural
+    could replace)."""
 
     naturals: dict[int, list[_Run | _Group]]
     jokers: list[_Run | _Group]
+    held: list[tuple[_Run | _Group, int]]  # every table joker: its meld, the card it stands for
 
 
 @lru_cache(maxsize=16)
@@ -645,7 +699,8 @@ def _chunks(length: int) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------- public functions
 def warm_start(position: Position, plans: int = 1) -> Layout:
     """A feasible layout of the hand on the table (opened, free jokers), found greedily: the
-    best (cards, then points) of the first `plans` (1..3) card orders in `PLANS`.
+    best (cards, then points) of the first `plans` (1..3) card orders in `PLANS`, stopping at
+    the first that plays every playable card.
 
     Joker swaps are tried first; should a freed joker then find no place, the greedy runs again
     without swaps (the table as it lies is always a valid start).
@@ -658,6 +713,8 @@ def warm_start(position: Position, plans: int = 1) -> Layout:
     best: Layout | None = None
     best_key = (-1, -1)
     values = position.variant.hand_values
+    table = [c for info in position.table for c in info.cards]
+    playable = playable_cards(position.variant, position.hand, table, True) if plans > 1 else ()
     for plan in PLANS[:plans]:
         greedy = _Greedy(rules, position, True, plan)
         if not greedy.run():
@@ -667,6 +724,8 @@ def warm_start(position: Position, plans: int = 1) -> Layout:
         key = (len(layout.played), sum(values[c] for c in layout.played))
         if key > best_key:
             best, best_key = layout, key
+        if layout.played == playable:
+            break
     assert best is not None
     return best
 
