@@ -313,8 +313,11 @@ class _Greedy:
 
     def _hand_groups(self) -> bool:
         changed = False
+        hand, least = self.hand, self.rules.min_meld
         for rank in range(1, 14):
-            while self._hand_group(rank):
+            while (hand[rank - 1] > 0) + (hand[rank + 12] > 0) + (hand[rank + 25] > 0) + (
+                hand[rank + 38] > 0
+            ) >= least and self._hand_group(rank):
                 changed = True
         return changed
 
@@ -713,8 +716,10 @@ def warm_start(position: Position, plans: int = 1) -> Layout:
     best: Layout | None = None
     best_key = (-1, -1)
     values = position.variant.hand_values
-    table = [c for info in position.table for c in info.cards]
-    playable = playable_cards(position.variant, position.hand, table, True) if plans > 1 else ()
+    playable: tuple[int, ...] = ()
+    if plans > 1:
+        table = [c for info in position.table for c in info.cards]
+        playable = playable_cards(position.variant, position.hand, table, True)
     for plan in PLANS[:plans]:
         greedy = _Greedy(rules, position, True, plan)
         if not greedy.run():
