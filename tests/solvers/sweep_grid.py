@@ -2,9 +2,12 @@
 tie-break x turn duty), many positions each, to hunt for bugs; not collected by pytest.
 
     nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --positions 200 [--config rhine ...] [--kind crowded]
+    nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --ties --positions 500
 
 Prints one line per combination: the configuration, the fixed options, the positions checked and
-the seconds taken; a failure is shrunk by hypothesis, printed, and the run goes on.
+the seconds taken; a failure is shrunk by hypothesis, printed, and the run goes on. `--ties`
+counts instead how often the best-effort fewest-broken tie-break breaks more start melds than
+the reference's fewest (rearrangement variants).
 """
 
 from __future__ import annotations
@@ -13,10 +16,15 @@ import argparse
 import itertools
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
+
+from rummyai.solvers import make_position, solve
+from rummyai.solvers.position import count_broken
+from rummyai.solvers.reference import reference_solve
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_solver_sweep import CONFIGS, OBJECTIVES, Case, Combo, Config, cases, check_case, duties
@@ -46,8 +54,30 @@ def run(config: Config, combo: Combo, positions: int) -> tuple[int, str | None]:
     try:
         sweep()
     except Exception as error:  # report and go on: the point is to see every failing combination
-        return seen[0], f"{type(error).__name__}: {str(error)[:3000]}"
+        notes = "\n".join(getattr(error, "__notes__", []))
+        return seen[0], f"{type(error).__name__}: {str(error)[:3000]}\n{notes}"
     return seen[0], None
+
+
+def ties(config: Config, positions: int) -> Counter[str]:
+    """How the tie-break's broken start melds compare with the reference's fewest, on optimal
+    answers of `positions` cases with `minimize_changes` on: ``same``, ``more`` or ``fewer``."""
+    tally: Counter[str] = Counter()
+
+    @settings(max_examples=positions, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(case=cases(config, Combo(changes=True, duty="none")))
+    def count(case: Case) -> None:
+        kwargs = {"opened": case.opened, "objective": case.objective, "max_cards": case.max_cards}
+        fast = solve(config.variant, case.hand, case.table, **kwargs)
+        if fast.status != "optimal" or not fast.played:
+            tally["unproven or no play"] += 1
+            return
+        slow = reference_solve(config.variant, case.hand, case.table, **kwargs)
+        mine = count_broken(make_position(config.variant, case.hand, case.table, case.opened), fast.melds)
+        tally["same" if mine == slow.melds_broken else "more" if mine > slow.melds_broken else "fewer"] += 1
+
+    count()
+    return tally
 
 
 def main() -> None:
@@ -55,8 +85,14 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200, help="positions per combination")
     parser.add_argument("--config", nargs="*", help="configuration names (default: all)")
     parser.add_argument("--kind", help="one kind of position (deal, dense, bare, long, crowded)")
+    parser.add_argument("--ties", action="store_true", help="count fewest-broken tie-break misses instead")
     args = parser.parse_args()
     chosen = [c for c in CONFIGS if not args.config or c.name in args.config]
+    if args.ties:
+        for config in chosen:
+            if config.variant.manipulation:
+                print(f"{config.name:24} {dict(ties(config, args.positions))}", flush=True)
+        return
     for config in chosen:
         for combo in combos(config):
             combo = replace(combo, kind=args.kind)
