@@ -115,7 +115,7 @@ def ours(variant: str, cases: list[tuple[list[int], list]], **kwargs: object) ->
     out = []
     for hand, table in cases:
         start = time.perf_counter()
-        sol = solve(variant, hand, table, **kwargs)  # type: ignore[arg-type]
+        sol = solve(variant, hand, table, **kwargs)
         ms = (time.perf_counter() - start) * 1000
         check_solution(make_position(variant, hand, table), sol)
         out.append((sol.cards_played, ms, sol.status))
