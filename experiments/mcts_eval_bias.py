@@ -4,7 +4,8 @@ Plays seeded greedy-vs-greedy games of 2-player `rummikub`. At a few turn counts
 turn after each, so both seats) the position is taken from the acting seat's view and, over
 `--samples` determinizations, scored three ways: the heuristic `mcts_state.evaluate` with no
 rollout, the heuristic after a `--turns`-turn fast rollout, and that rollout continued to the end
-of the round (win = 1, loss = 0). Each score is averaged per position and compared with the real
+of the round (win = 1, loss = 0); and, from the seat's view alone, the value model of
+`rummyai.agents.value` (its win probability; `--value-weights` names another weights file). Each score is averaged per position and compared with the real
 result of the greedy game (did the acting seat win?): Pearson correlation and the Brier score of
 a one-feature logistic fit (lower is better; the base rate scores 0.25).
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from rummyai.agents.greedy import GreedyAgent
 from rummyai.agents.mcts_state import Determinizer, evaluate, rollout
+from rummyai.agents.value import ValueModel, features, load_model, seen_from_view
 from rummyai.engine import game
 from rummyai.engine.state import GameState
 
@@ -37,12 +39,17 @@ def parse_args() -> argparse.Namespace:
         help="turn counts where positions are taken (that turn and the next: both seats)",
     )
     parser.add_argument("--seed", type=int, default=9100)
+    parser.add_argument("--value-weights", default=None, help="value model weights (default: shipped)")
     return parser.parse_args()
 
 
-def scores(state: GameState, seat: int, samples: int, turns: int, rng: np.random.Generator) -> list[float]:
-    """Mean over determinizations of: heuristic now, heuristic after `turns`, win at the end."""
-    sampler = Determinizer(game.view(state, seat))
+def scores(
+    state: GameState, seat: int, samples: int, turns: int, rng: np.random.Generator, model: ValueModel
+) -> list[float]:
+    """Mean over determinizations of: heuristic now, heuristic after `turns`, win at the end;
+    then the value model's win probability from the seat's view."""
+    view = game.view(state, seat)
+    sampler = Determinizer(view)
     now, horizon, final = [], [], []
     for _ in range(samples):
         sample = sampler.sample(rng)
@@ -52,7 +59,8 @@ def scores(state: GameState, seat: int, samples: int, turns: int, rng: np.random
         if result is None:
             _, result = rollout(mid, 100_000, rng)
         final.append(1.0 if result is not None and result.winner == seat else 0.0)
-    return [float(np.mean(now)), float(np.mean(horizon)), float(np.mean(final))]
+    value = float(model.predict(features(seen_from_view(view)))[0])
+    return [float(np.mean(now)), float(np.mean(horizon)), float(np.mean(final)), value]
 
 
 def logistic_brier(x: np.ndarray, y: np.ndarray, steps: int = 3000) -> float:
@@ -70,6 +78,7 @@ def logistic_brier(x: np.ndarray, y: np.ndarray, steps: int = 3000) -> float:
 def main() -> None:
     args = parse_args()
     greedy = GreedyAgent()
+    model = load_model(args.value_weights)
     rows: list[list[float]] = []
     outcomes: list[float] = []
     for g in range(args.games):
@@ -80,7 +89,7 @@ def main() -> None:
         while not state.history:
             seat = state.to_act
             if state.round.turn_count in marks:
-                taken.append((seat, scores(state, seat, args.samples, args.turns, rng)))
+                taken.append((seat, scores(state, seat, args.samples, args.turns, rng, model)))
             state = game.apply(state, greedy.act(game.view(state, seat), game.legal_moves(state)))
         winner = state.history[0].winner
         for seat, row in taken:
@@ -90,7 +99,7 @@ def main() -> None:
     print(f"{len(y)} positions from {args.games} greedy games, {args.samples} determinizations each")
     print(f"base rate (acting seat wins) {y.mean():.3f}, Brier of the base rate {y.var():.4f}")
     for k, label in enumerate(
-        ("heuristic now", f"heuristic after {args.turns} turns", "fast rollout to the end")
+        ("heuristic now", f"heuristic after {args.turns} turns", "fast rollout to the end", "value model now")
     ):
         corr = float(np.corrcoef(x[:, k], y)[0, 1]) if x[:, k].std() > 0 else math.nan
         print(f"  {label:28s} corr {corr:+.3f}  logistic Brier {logistic_brier(x[:, k], y):.4f}")

@@ -38,12 +38,18 @@ register_agent(
     "mcts",
     "rummyai.agents.mcts:MCTSAgent",
     "information-set MCTS: determinized 16-turn rollouts over solver candidates, UCB1 at the root "
-    "(options: iterations, time_per_move, rollout_turns, moves=wide|equal, infer, ...)",
+    "(options: iterations, time_per_move, rollout_turns, moves=wide|equal, infer, leaf=heuristic|value, ...)",
 )
 register_agent(
     "learned",
     "rummyai.agents.learned:LearnedAgent",
     "scores solver candidates with a small weight matrix trained by CEM against greedy (tile variants)",
+)
+register_agent(
+    "value",
+    "rummyai.agents.value:ValueAgent",
+    "one-ply search over solver candidates rated by a win-probability model learned from greedy self-play "
+    "(options: alternatives, holdbacks, margin)",
 )
 
 __all__ = [

@@ -25,7 +25,10 @@ whose paired advantage over it (same determinizations, same rollout seeds) excee
 standard errors: a truncated rollout is a noisy judge, and deviating on noise loses to plain
 greedy. Rollouts run 16 turns by default: at 4 turns the horizon rewards splitting a play over
 several turns (each turn with a play saves a draw before the horizon) and the agent lost to
-greedy. The budget is `iterations` per decision, cut short by `time_per_move` seconds when given.
+greedy. With `leaf="value"` a rollout that stops before the round ends is scored by the value
+model of `rummyai.agents.value` (win probability learned from greedy self-play, read from what the
+searching seat sees there) instead of the heuristic `evaluate`; `value_weights` names another
+weights file. The budget is `iterations` per decision, cut short by `time_per_move` seconds when given.
 With an iteration budget the agent is deterministic: the same seed gives the same moves.
 
 What was measured against `greedy` (2-player `rummikub`, duplicate deals, `experiments/`):
@@ -53,6 +56,7 @@ from rummyai.agents.mcts_candidates import equal_card_alternatives
 from rummyai.agents.mcts_inference import DrawTracker
 from rummyai.agents.mcts_state import Determinizer, evaluate, rollout
 from rummyai.agents.solver_play import best_legal_play, hand_cards_in, seat_position
+from rummyai.agents.value import features, load_model, seen_from_view
 from rummyai.engine import game
 from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.state import GameState, RoundResult
@@ -81,6 +85,8 @@ class MCTSAgent:
         wide_within: int = 0,
         solver_within: int = 0,
         same_value: bool = False,
+        leaf: str = "heuristic",
+        value_weights: str | None = None,
         seed: int = 0,
     ) -> None:
         if iterations < 1:
@@ -96,6 +102,8 @@ class MCTSAgent:
             raise RummyError(f"mcts moves must be wide or equal, got {moves!r}")
         if alternatives < 0:
             raise RummyError(f"mcts needs alternatives >= 0, got {alternatives}")
+        if leaf not in ("heuristic", "value"):
+            raise RummyError(f"mcts leaf must be heuristic or value, got {leaf!r}")
         self.name = "mcts"
         self.moves = moves
         self.alternatives = alternatives
@@ -103,6 +111,7 @@ class MCTSAgent:
         self.wide_within = wide_within
         self.solver_within = solver_within
         self.same_value = same_value
+        self.value_model = load_model(value_weights) if leaf == "value" else None
         self.solver_rollouts = False
         self.tracker = DrawTracker()
         self.dead: tuple[int, frozenset[int], int] | None = None
@@ -287,5 +296,17 @@ class MCTSAgent:
             state, result = rollout(state, self.rollout_turns, rng)
         ended = state.finished if result is not None and state.finished is not None else state.round
         delay = max(0, ended.turn_count - start - 1)
+        if result is None and self.value_model is not None:
+            return self.leaf_value(state, seat)
         card_weight, open_weight, scale = self.weights
         return evaluate(state, result, seat, card_weight, open_weight, scale, delay)
+
+    def leaf_value(self, state: GameState, seat: int) -> float:
+        """The value model's win probability for `seat` where a rollout stopped, read from what the
+        seat sees there and mapped to [-0.8, 0.8] (inside the utilities of a finished round)."""
+        assert self.value_model is not None
+        view = game.view(state, seat)
+        if view.get("family") != "play_or_draw":
+            raise RummyError(f"mcts leaf=value needs a tile-style variant, not {view.get('variant')!r}")
+        p = float(self.value_model.predict(features(seen_from_view(view)))[0])
+        return 0.8 * (2 * p - 1)

@@ -298,3 +298,24 @@ def test_same_value_keeps_only_alternatives_leaving_as_many_points() -> None:
         assert bool(same) is expect, hand  # 7H 8H 9H and 8H 8S 8D are both worth 24; 5H 6H 7H is not 7H 7S 7D
         assert all(played_value(position, p) == played_value(position, best) for p in same)
         assert equal_card_alternatives(position, best, 5.0, limit=4)  # without the filter both hands have one
+
+
+def test_value_leaf_is_seeded_legal_and_uses_the_model() -> None:
+    state = random_position("rummikub", 2, 2, 12)
+    view, legal = game.view(state, state.to_act), game.legal_moves(state)
+    runs = []
+    for _ in range(2):
+        agent = MCTSAgent(iterations=10, rollout_turns=2, leaf="value", deviation_z=0)
+        agent.reset(42)
+        move = agent.act(view, legal)
+        assert game.validate(state, move) is None
+        runs.append((move, agent.last_stats))
+    assert runs[0] == runs[1]
+    heuristic = MCTSAgent(iterations=10, rollout_turns=2, deviation_z=0)
+    heuristic.reset(42)
+    heuristic.act(view, legal)
+    # same determinizations and rollouts, another judge of where they stop
+    assert [m for m, _, _ in heuristic.last_stats] == [m for m, _, _ in runs[0][1]]
+    assert [q for _, _, q in heuristic.last_stats] != [q for _, _, q in runs[0][1]]
+    with pytest.raises(RummyError, match="leaf"):
+        MCTSAgent(leaf="oracle")
