@@ -110,8 +110,11 @@ def rhine_repair(
     1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
        to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
        rejected one is cut off (no-good over every variable, after trying the unmerged layout).
-       Its first optimum, before any cut, is a valid bound (tighter than `bound`, the first
-       model's); nothing better than the best legal answer before any cut proves it too.
+       With one joker meld on the table its first optimum, before any cut, is a valid bound
+       (tighter than `bound`, the first model's), and nothing better than the best legal answer
+       before any cut proves it too. With two or more it is no relaxation (it misses tables where
+       joker melds trade replacements, '2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S'), so only
+       `bound` proves an answer.
     2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
        in their whole melds, none from the hand; or the table only grown) give a floor; judged.
     3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
@@ -125,6 +128,9 @@ def rhine_repair(
     best = score_key(position, objective, best_played)
     duties = {"opening": tm.opening, "committed": tm.committed, "taken": tm.taken}
     search = TileModel(position, objective, max_cards, False, witnesses=True, **duties)
+    # with two joker melds the witness model can miss legal tables (they trade replacements:
+    # '2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S'): it bounds the answer only with one
+    witness_bounds = sum(1 for info in position.table if info.wild_count) <= 1
     lex = _lex(search, objective)
     proven = False
     cuts = 0
@@ -140,13 +146,13 @@ def rhine_repair(
                 continue
         search.model.add(lex >= _lex_value(position, objective, best) + 1)
         found, status = budget.solve(search)
-        if status == cp_model.INFEASIBLE and cuts == 0:
+        if status == cp_model.INFEASIBLE and cuts == 0 and witness_bounds:
             proven = True  # the relaxation (no cut yet) has nothing better than `best`
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
         played = decode(search, found)[0]
         score = score_key(position, objective, played)
-        if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
+        if status == cp_model.OPTIMAL and cuts == 0 and witness_bounds and (bound is None or score < bound):
             bound = score  # the witness model's optimum: a tighter relaxation bound
         melds_ok = _legal_table(position, search, found)
         if melds_ok is not None:

@@ -424,3 +424,16 @@ def test_rhine_repair_keeps_the_committed_card() -> None:
         with pytest.raises(IllegalMoveError):
             solver("rhine", "6S 4H", "5S JK=6S 7S", committed="6S")
     assert solve("rhine", "6S 4H", "5S JK=6S 7S").cards_played == 0
+
+
+def test_rhine_joker_melds_trading_replacements_are_not_called_optimal() -> None:
+    """Each joker's replacement comes from the other joker meld ('2S 3S 4S' frees both jokers,
+    R4): three cards go down. The repair's witness model misses that table; its one-card optimum
+    was taken for a bound and the one-card answer called optimal. It is ``feasible`` now."""
+    hand, table = "AS AH 3D", "2S 3S JK=4S | JK=2S 3S 4S"
+    best = reference_solve("rhine", hand, table)
+    assert best.cards_played == 3
+    sol = solve("rhine", hand, table)
+    check_solution(make_position("rhine", hand, table), sol)
+    assert sol.status == "feasible" or sol.cards_played == 3
+    assert sol.cards_played <= 3
