@@ -10,6 +10,10 @@ result of the greedy game (did the acting seat win?): Pearson correlation and th
 a one-feature logistic fit (lower is better; the base rate scores 0.25).
 
     python experiments/mcts_eval_bias.py --games 150 --samples 6
+
+On those 883 positions: heuristic now -0.081, after 16 turns -0.050, fast rollout to the end
++0.005, value model +0.044 (the model reaches 0.21 over all turns of held-out games, where late,
+short hands make the winner plain; mid-round no feature of the seat's view says much).
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ result is reproducible; the seconds per move depend on the machine and its load.
     python experiments/mcts_vs_greedy.py --mcts mcts:iterations=60:rollout_turns=4:deviation_z=0
     python experiments/mcts_vs_greedy.py --sets 300 --workers 1 --seed 4242 \
         --mcts mcts:iterations=40:moves=equal:infer=true          # equal-card moves, draw inference
+    python experiments/mcts_vs_greedy.py --sets 300 --workers 1 --seed 515151 --mcts value
+    python experiments/mcts_vs_greedy.py --sets 300 --workers 1 --seed 626262 \
+        --mcts mcts:iterations=80:moves=equal:infer=true:leaf=value:rollout_turns=2
+
+Any agent spec can stand in for `--mcts` (the `value` agent above); the printed names follow it.
 """
 
 from __future__ import annotations

@@ -38,7 +38,10 @@ end correlates with the result (|r| < 0.09, `mcts_eval_bias.py`), so the search 
 on. `moves="equal"` with `infer` plays at parity (300 sets: win rate 0.488 [0.475, 0.502]),
 `same_value` makes it greedy in all but a few moves (0.500 [0.495, 0.505]); the wide endgame and
 the solver rollouts were level at 40 sets; the default wide search at 80 iterations scored 0.490
-[0.457, 0.522] over 200 fresh sets.
+[0.457, 0.522] over 200 fresh sets. With the learned value model as the leaf (`leaf="value"`,
+`moves="equal"`, `infer`, 80 iterations, 2-turn rollouts) it scored 0.515 [0.487, 0.543], score
+margin +0.56 [-1.97, +3.09], over 300 fresh sets (seed 626262): better than the heuristic leaf's
+0.488 but still not significant.
 """
 
 from __future__ import annotations
