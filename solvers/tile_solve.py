@@ -13,6 +13,7 @@ from rummyai.cards import JOKER, Slot
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
+from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.rhine_repair import rhine_repair
 from rummyai.solvers.tile_model import TileModel, decode, single_meld_exact, solve_model
 
@@ -21,6 +22,11 @@ from rummyai.solvers.tile_model import TileModel, decode, single_meld_exact, sol
 # replacement, into a new meld) depend on which start meld a card came from; the model lets
 # table jokers move freely, a relaxation of both, so its optimum bounds the legal one.
 JUDGE_REPAIRED = ("rhine", "official")
+
+# A judge-repaired answer the relaxation cannot prove is certified (or bettered) by the exhaustive
+# reference when hand and table hold at most this many cards: tens of milliseconds at this size,
+# and small hand-made positions then get a proof instead of ``feasible``.
+CERTIFY_CARDS = 10
 
 
 def solve_tile(
@@ -38,8 +44,9 @@ def solve_tile(
     Rhine's joker rules are partly relaxed in the model, and official Rummikub's table-joker
     rule (option ``official_jokers``) is not modelled: for these `JUDGE_REPAIRED` policies the
     answer is checked by the engine's judge and, if rejected, repaired by `rhine_repair`
-    (``optimal`` only when a relaxation's bound proves the judged-legal answer). Rummy Palace swaps on an opening turn are searched
-    around this model by `rummyai.solvers.opening_swaps`.
+    (``optimal`` when a relaxation's bound proves the judged-legal answer, or on a position of
+    at most `CERTIFY_CARDS` cards, the exhaustive reference). Rummy Palace swaps on an opening
+    turn are searched around this model by `rummyai.solvers.opening_swaps`.
     """
     start = time.perf_counter()
     rules = position.variant
@@ -78,6 +85,10 @@ def solve_tile(
                 start,
                 work_limit,
             )
+            if label == "feasible" and time_limit is None and work_limit is None:
+                played, melds, label = _certified(
+                    position, objective, max_cards, committed, taken, played, melds
+                )
             if Counter(committed) - Counter(played):  # the judged-legal plays leave it in hand
                 raise IllegalMoveError("5.2", "no legal play of the committed card was found this turn")
     if not played:
@@ -90,6 +101,34 @@ def solve_tile(
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _certified(
+    position: Position,
+    objective: str,
+    max_cards: int | None,
+    committed: Sequence[int],
+    taken: int | None,
+    played: list[int],
+    melds: list[tuple[Slot, ...]],
+) -> tuple[list[int], list[tuple[Slot, ...]], str]:
+    """The repaired answer proven by the exhaustive reference (or the reference's better one) on
+    a small position; unchanged and ``feasible`` on a larger one."""
+    if len(position.hand) + sum(len(info.cards) for info in position.table) > CERTIFY_CARDS:
+        return played, melds, "feasible"
+    exact = reference_solve(
+        position.variant,
+        position.hand,
+        [info.slots for info in position.table],
+        opened=position.opened,
+        objective=objective,
+        max_cards=max_cards,
+        committed=committed,
+        taken=taken,
+    )
+    if score_key(position, objective, exact.played) > score_key(position, objective, played):
+        return list(exact.played), list(exact.melds), "optimal"
+    return played, melds, "optimal"
 
 
 def _played_from_table(position: Position, melds: Sequence[Sequence[Slot]]) -> list[int]:

@@ -19,6 +19,7 @@ from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution
 from rummyai.solvers.reference import reference_solve
+from rummyai.variants import get_variant
 
 RANKS = (7, 8, 9, 10)
 SUITS = (0, 1, 2)
@@ -139,3 +140,30 @@ def test_group_joker_released_by_a_hand_card() -> None:
     _check(hand, table, sol)
     assert sol.status == "optimal"
     assert sol.cards_played == slow.cards_played == 3
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "opened", "cards"),
+    [
+        ("JK", "7C 8C 9C", True, 0),  # R5: a hand joker may not simply join a meld
+        ("JK 2S", "7C 8C 9C | 5H 6H 7H", True, 0),
+        ("7H 8H 9H JK 8C", "7C JK 9C", False, 3),  # qualifying run; the JK swap needs R5's new natural
+        # two joker melds trading their replacements: the repair's bound does not hold here
+        ("AS AH 3D", "2S 3S JK=4S | JK=2S 3S 4S", True, 3),
+    ],
+)
+def test_small_positions_the_model_cannot_prove_are_certified(
+    hand: str, table: str, opened: bool, cards: int
+) -> None:
+    answer = solve("rhine", hand, table, opened=opened)
+    assert answer.status == "optimal"
+    assert answer.cards_played == cards
+    check_solution(make_position("rhine", hand, table, opened), answer)
+
+
+def test_official_joker_answers_on_small_positions_are_proven() -> None:
+    hand, table = "QS AH 4H 2D 3D KC", "3H 3D JK=3 3S"
+    answer = solve(get_variant("rummikub", {"official_jokers": True}), hand, table)
+    exact = reference_solve(get_variant("rummikub", {"official_jokers": True}), hand, table)
+    assert answer.status == "optimal"
+    assert answer.cards_played == exact.cards_played
