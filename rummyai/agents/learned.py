@@ -29,7 +29,13 @@ import numpy.typing as npt
 from rummyai.agents.base import View
 from rummyai.agents.greedy import give_highest
 from rummyai.agents.holdback import HoldbackAgent
-from rummyai.agents.solver_play import SeatPosition, best_legal_play, hand_cards_in, seat_position
+from rummyai.agents.solver_play import (
+    SeatPosition,
+    best_legal_play,
+    hand_cards_in,
+    require_tile_turn,
+    seat_position,
+)
 from rummyai.engine.moves import Move, Play
 from rummyai.errors import RummyError
 
@@ -224,13 +230,7 @@ class LearnedAgent:
 
     def act(self, view: View, legal: Sequence[Move]) -> Move:
         """The highest-scoring candidate (the earliest one on ties)."""
-        if not legal:
-            raise RummyError(f"learned asked to act at seat {view.get('seat')} with no legal move")
-        if view.get("family") != "play_or_draw":
-            raise RummyError(
-                f"learned agent supports tile-style variants only (rummikub, rummy-tiles, rummy-board, "
-                f"rhine), not {view.get('variant')!r}"
-            )
+        require_tile_turn("learned", view, legal)
         if view.get("phase") == "give":
             return give_highest(view, legal)
         position = seat_position(view)

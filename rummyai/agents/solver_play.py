@@ -19,6 +19,7 @@ from rummyai.cards import parse_meld
 from rummyai.engine.moves import Move, Play
 from rummyai.engine.qualify import check_play_qualifying
 from rummyai.engine.state import TableMeld
+from rummyai.errors import RummyError
 from rummyai.hint.steps import match_melds
 from rummyai.solvers import Solution, solve
 from rummyai.variants import Variant, get_variant
@@ -56,6 +57,18 @@ def _tokens(variant: Variant, meld: TableMeld) -> list[str]:
 def variant_of(view: Mapping[str, Any]) -> Variant:
     """The variant a view belongs to (with its options when the view lists them)."""
     return get_variant(str(view["variant"]), view.get("options") or None)
+
+
+def require_tile_turn(agent: str, view: Mapping[str, Any], legal: Sequence[Move]) -> None:
+    """Refuse, naming the agent, a turn with no legal move or of a draw-and-discard variant (the
+    agents that rate solver candidates of a rearranged table play the tile-style variants only)."""
+    if not legal:
+        raise RummyError(f"{agent} asked to act at seat {view.get('seat')} with no legal move")
+    if view.get("family") != "play_or_draw":
+        raise RummyError(
+            f"{agent} agent supports tile-style variants only (rummikub, rummy-tiles, rummy-board, "
+            f"rhine), not {view.get('variant')!r}"
+        )
 
 
 def seat_position(view: Mapping[str, Any]) -> SeatPosition:

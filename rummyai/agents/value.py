@@ -35,7 +35,7 @@ from rummyai.agents.base import View
 from rummyai.agents.greedy import draw_or_best, give_highest
 from rummyai.agents.holdback import HoldbackAgent
 from rummyai.agents.mcts_candidates import equal_card_alternatives, played_ids
-from rummyai.agents.solver_play import SeatPosition, best_legal_play, seat_position
+from rummyai.agents.solver_play import SeatPosition, best_legal_play, require_tile_turn, seat_position
 from rummyai.cards import JOKER, rank_of, suit_of
 from rummyai.engine.moves import Move, Play
 from rummyai.engine.state import TableMeld
@@ -296,13 +296,7 @@ class ValueAgent:
 
     def act(self, view: View, legal: Sequence[Move]) -> Move:
         """The best-rated candidate play (greedy's play unless another beats it by `margin`), else draw."""
-        if not legal:
-            raise RummyError(f"value asked to act at seat {view.get('seat')} with no legal move")
-        if view.get("family") != "play_or_draw":
-            raise RummyError(
-                f"value agent supports tile-style variants only (rummikub, rummy-tiles, rummy-board, "
-                f"rhine), not {view.get('variant')!r}"
-            )
+        require_tile_turn("value", view, legal)
         if view.get("phase") == "give":
             return give_highest(view, legal)
         position = seat_position(view)
