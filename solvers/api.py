@@ -75,6 +75,8 @@ def solve(
     taken_card: int | None = None
     if taken is not None:
         taken_card = make_position(position.variant, [taken]).hand[0]
+        if not held[taken_card]:
+            raise RummyError(f"taken card {card_str(taken_card)} is not in the hand")
     start = time.perf_counter()
     solution = _dispatch(
         position, objective, time_limit, max_cards, minimize_changes, work_limit, must, taken_card, score

@@ -110,11 +110,20 @@ def _table_melds(variant: Variant, table: TableInput) -> list[MeldInfo]:
         items = list(meld)
         if items and all(isinstance(x, str) for x in items):
             melds.append(analyze_meld(variant, " ".join(str(x) for x in items)))
+        elif any(isinstance(x, str) for x in items):
+            raise RummyError(f"table meld {items!r} mixes card tokens with other items: write it in one form")
         else:
-            melds.append(
-                analyze_meld(variant, tuple(x if isinstance(x, Slot) else Slot(int(x)) for x in items))  # type: ignore[call-overload]
-            )
+            melds.append(analyze_meld(variant, tuple(_slot(x) for x in items)))
     return melds
+
+
+def _slot(item: object) -> Slot:
+    """A table meld item given as a `Slot` or a card kind number."""
+    if isinstance(item, Slot):
+        return item
+    if isinstance(item, int) and not isinstance(item, bool) and 0 <= item < NUM_KINDS:
+        return Slot(item)
+    raise DeckError(f"table meld item {item!r} is not a card (a token, a Slot or a kind 0..52)")
 
 
 def make_position(

@@ -11,7 +11,7 @@ import pytest
 
 from rummyai.errors import RummyError
 from rummyai.hint import hint, hint_json
-from rummyai.solvers import solve, solve_json
+from rummyai.solvers import make_position, solve, solve_json
 
 API = importlib.import_module("rummyai.solvers.api")
 HINT_API = importlib.import_module("rummyai.hint.api")
@@ -149,3 +149,21 @@ def test_hint_note_says_why_a_move_is_not_proven(
     result = hint("rummikub", "7H 8H 9H", "", alternatives=0, time_limit=limit)
     assert result.status == "feasible"
     assert len(result.notes) == 1 and why in result.notes[0]
+
+
+def test_a_taken_card_not_in_the_hand_is_refused() -> None:
+    with pytest.raises(RummyError, match="taken card KS is not in the hand"):
+        solve("rummy-palace", "7H 8H 9H 2C", "", taken="KS")
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ([["7H", 8, "9H"]], "mixes card tokens"),
+        ([[19, 20, 99]], "item 99 is not a card"),
+        ([[19, True, 21]], "item True is not a card"),
+    ],
+)
+def test_a_table_meld_of_odd_items_is_named(table: list, message: str) -> None:
+    with pytest.raises(RummyError, match=message):
+        make_position("rummikub", "2C", table)
