@@ -3,6 +3,9 @@ tie-break x turn duty), many positions each, to hunt for bugs; not collected by 
 
     nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --positions 200 [--config rhine ...] [--kind crowded]
     nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --ties --positions 500
+    nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --config rummy-palace --opened no --duty taken
+
+`--objective`, `--opened` and `--duty` keep only some combinations (hunting where bugs are likely).
 
 Prints one line per combination: the configuration, the fixed options, the positions checked and
 the seconds taken; a failure is shrunk by hypothesis, printed, and the run goes on. `--ties`
@@ -80,12 +83,24 @@ def ties(config: Config, positions: int) -> Counter[str]:
     return tally
 
 
+def _wanted(combo: Combo, args: argparse.Namespace) -> bool:
+    """Whether the command line's filters (objective, opened, duty) keep this combination."""
+    if args.objective and combo.objective not in args.objective:
+        return False
+    if args.opened is not None and combo.opened != (args.opened == "yes"):
+        return False
+    return not args.duty or combo.duty in args.duty
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=200, help="positions per combination")
     parser.add_argument("--config", nargs="*", help="configuration names (default: all)")
     parser.add_argument("--kind", help="one kind of position (deal, dense, bare, long, crowded)")
     parser.add_argument("--ties", action="store_true", help="count fewest-broken tie-break misses instead")
+    parser.add_argument("--objective", nargs="*", choices=OBJECTIVES, help="objectives (default: all)")
+    parser.add_argument("--opened", choices=("yes", "no"), help="only opened / unopened turns")
+    parser.add_argument("--duty", nargs="*", help="turn duties (none, committed, taken; default: all)")
     args = parser.parse_args()
     chosen = [c for c in CONFIGS if not args.config or c.name in args.config]
     if args.ties:
@@ -95,6 +110,8 @@ def main() -> None:
         return
     for config in chosen:
         for combo in combos(config):
+            if not _wanted(combo, args):
+                continue
             combo = replace(combo, kind=args.kind)
             start = time.perf_counter()
             count, failure = run(config, combo, args.positions)
