@@ -205,3 +205,14 @@ def test_http_validate_gives_the_same_answers(client: TestClient) -> None:
         answer = client.post("/v1/validate", json=play)
         assert answer.status_code == 200, (why, answer.text)
         check(answer.json(), want, why)
+
+
+def test_validate_json_defaults_the_table_and_names_unknown_keys() -> None:
+    from rummyai.engine.judge import judge_json
+
+    assert judge_json({"variant": "rummikub", "hand": "7H 8H 9H", "new_table": ["7H 8H 9H"]}) == {
+        "legal": True,
+        "played": ["7H", "8H", "9H"],
+    }
+    answer = judge_json({"variant": "rummikub", "hand": "7H", "new_table": [], "opend": True})
+    assert "unknown key(s) 'opend'" in answer["error"]

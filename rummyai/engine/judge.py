@@ -390,21 +390,29 @@ def _wild_meanings(
     )
 
 
+_JUDGE_KEYS = {"variant", "hand", "table", "new_table", "opened", "options"}
+
+
 def judge_json(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """The `rummyai validate --json` answer for one input object (``{"error": ...}`` on bad input)."""
+    """The `rummyai validate --json` answer for one input object (``{"error": ...}`` on bad input;
+    ``table`` defaults to an empty table, as in `solve`)."""
     try:
         if not isinstance(obj, Mapping):
             raise RummyError("a position is a JSON object")
-        missing = [k for k in ("variant", "hand", "table", "new_table") if k not in obj]
+        missing = [k for k in ("variant", "hand", "new_table") if k not in obj]
         if missing:
             raise RummyError(f"missing field(s): {', '.join(missing)}")
+        unknown = sorted(set(obj) - _JUDGE_KEYS)
+        if unknown:
+            known = ", ".join(sorted(_JUDGE_KEYS))
+            raise RummyError(f"unknown key(s) {', '.join(map(repr, unknown))} (known: {known})")
         opened = obj.get("opened", True)
         if not isinstance(opened, bool):
             raise RummyError(f"'opened' must be true or false, got {opened!r}")
         judgement = judge_play(
             str(obj["variant"]),
             _tokens(obj["hand"], "hand"),
-            _table(obj["table"], "table"),
+            _table(obj.get("table", []), "table"),
             _table(obj["new_table"], "new_table"),
             opened=opened,
             options=obj.get("options"),
