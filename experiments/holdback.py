@@ -180,6 +180,9 @@ def main() -> None:
                 flush=True,
             )
     out = Path(args.out)
+    if not findings:
+        raise SystemExit(f"nothing to report: no configuration in {out} has a complete duplicate set")
+    out.mkdir(parents=True, exist_ok=True)
     report = [
         "# Hold-back against greedy",
         "",
