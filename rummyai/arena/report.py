@@ -128,8 +128,7 @@ def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
     ax.set_xlabel("OpenSkill mu (95% interval)")
     ax.set_title("Ratings")
     ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 
 
 def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) -> None:
@@ -151,8 +150,7 @@ def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) 
     ax.set_xlabel("opponent")
     ax.set_title("Win rate, row vs column")
     fig.colorbar(image, ax=ax)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 
 
 def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
@@ -164,8 +162,7 @@ def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
     ax.set_ylabel("final match score")
     ax.set_title("Score distributions")
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 
 
 def write_report(summary: Summary, out_dir: Path) -> Path:
