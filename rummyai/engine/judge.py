@@ -104,7 +104,7 @@ def judge_play(
         check = check_play(rules, start_melds, hand_ids, new, opened)
         if check.violation is None:
             return _legal(rules, check)
-        if check.violation.rule in (sec.conservation, sec.validity):
+        if check.violation.rule in (sec.conservation, sec.validity) and _some_invalid(rules, new):
             doomed.add(meanings)
         if check.violation.rule == sec.opening:
             unqualified.append(new)
@@ -118,6 +118,19 @@ def judge_play(
         if first.rule == sec.opening:
             first = check.violation
     return Judgement(False, rule=first.rule, reason=first.reason)
+
+
+def _some_invalid(variant: Variant, new: tuple[TableMeld, ...]) -> bool:
+    """Whether a new meld is no valid meld, which its kinds and meanings alone decide (so every
+    copy assignment fails alike). Asked directly: a section number cannot tell, Rummikub cites
+    §8.2 for invalid melds and for its table-joker rule alike, whose verdict depends on the copies."""
+    deck = variant.deck
+    for meld in new:
+        try:
+            analyze_meld(variant, meld.slots(deck))
+        except MeldError:
+            return True
+    return False
 
 
 def normalize_meld(variant: Variant, meld: tuple[Slot, ...]) -> tuple[Slot, ...]:

@@ -198,3 +198,32 @@ def test_replacement_meld_needs_a_copy_of_the_joker_meld() -> None:
     for new in ("4H 5H 6H | 5H 6H 7H | JK 9S 9D", "5H 6H 7H | 4H 5H 6H | JK 9S 9D"):
         verdict = judge_play("rhine", ["9S", "9D"], table, new)
         assert verdict.legal, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "new",
+    ["2S JK=3S 4S | AS 2S JK=3S 4S", "AS 2S JK=3S 4S | 2S JK=3S 4S"],
+)
+def test_official_joker_copies_tried_past_a_joker_rule_violation(new: str) -> None:
+    """Rummikub cites §8.2 for invalid melds and for its table-joker rule alike; a copy
+    assignment rejected by the joker rule (the joker that stood for 3S taken) marked the melds'
+    reading as hopeless, so the other assignment (the 2S joker replaced and moved) was never
+    tried and the table was legal in one meld order only. Found by the solver sweep."""
+    verdict = judge_play(
+        "rummikub", ["2S", "2S", "4S"], "AS JK=2S JK=3S 4S", new, options=["official_jokers"]
+    )
+    assert verdict.legal, verdict.reason
+    assert verdict.played == ["2S", "2S", "4S"]
+
+
+def test_official_joker_taken_without_replacement_still_rejected() -> None:
+    """The fix keeps rejecting a joker moved without its replacement from the rack (§8.2)."""
+    verdict = judge_play(
+        "rummikub",
+        ["2S", "4S"],
+        "AS JK=2S JK=3S 4S",
+        "AS JK=2S 3S | 2S JK=3S 4S",
+        options=["official_jokers"],
+    )
+    assert not verdict.legal
+    assert verdict.rule == "8.2"

@@ -437,3 +437,17 @@ def test_rhine_joker_melds_trading_replacements_are_not_called_optimal() -> None
     check_solution(make_position("rhine", hand, table), sol)
     assert sol.status == "feasible" or sol.cards_played == 3
     assert sol.cards_played <= 3
+
+
+def test_official_jokers_judged_in_any_meld_order() -> None:
+    """Found by the sweep (rummikub+official, opened): the solver's 3-card play was right, but the
+    reference listed the same table in the other meld order, which the judge rejected (a §8.2
+    joker-rule verdict on one copy assignment was taken for an invalid meld), and played 2."""
+    hand, table = "2S 2S 4S", "AS JK=2S JK=3S 4S"
+    best = reference_solve(OFFICIAL, hand, table)
+    assert best.cards_played == 3
+    sol = solve(OFFICIAL, hand, table, minimize_changes=False)
+    assert (sol.status, sol.cards_played) == ("optimal", 3)
+    position = make_position(OFFICIAL, hand, table)
+    check_solution(position, sol)
+    assert judged_legal(OFFICIAL, list(position.hand), [i.slots for i in position.table], sol.melds, True)
