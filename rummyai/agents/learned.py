@@ -217,6 +217,8 @@ class LearnedAgent:
             raise RummyError(f"learned needs listed >= 0 and cache_size >= 0, got {listed}, {cache_size}")
         if not (work_limit > 0 and math.isfinite(work_limit)):
             raise RummyError(f"learned work_limit must be a positive number, got {work_limit}")
+        #: rates solver candidates of a rearranged table: tile-style variants only
+        self.tile_style_only = True
         self.name = "learned"
         self.weights = weights if isinstance(weights, Weights) else load_weights(weights)
         self.work_limit = work_limit

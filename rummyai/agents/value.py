@@ -281,6 +281,8 @@ class ValueAgent:
     ) -> None:
         if alternatives < 0 or margin < 0:
             raise RummyError(f"value needs alternatives >= 0 and margin >= 0, got {alternatives}, {margin}")
+        #: rates solver candidates of a rearranged table: tile-style variants only
+        self.tile_style_only = True
         self.name = "value"
         self.model = weights if isinstance(weights, ValueModel) else load_model(weights)
         self.alternatives = alternatives

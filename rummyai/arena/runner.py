@@ -184,9 +184,14 @@ def _check_arguments(
 
         for spec in dict.fromkeys(agents):
             try:
-                make_agent_from_spec(spec)
+                agent = make_agent_from_spec(spec)
             except (TypeError, ValueError) as error:  # a parameter of the wrong type
                 raise RummyError(f"agent spec {spec!r} cannot be built: {error}") from error
+            if getattr(agent, "tile_style_only", False) and not rules.tile_style:
+                raise RummyError(
+                    f"agent {spec!r} plays the tile-style variants only (rummikub, rummy-tiles, "
+                    f"rummy-board, rhine), not {variant}"
+                )
 
 
 class _progress:

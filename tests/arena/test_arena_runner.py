@@ -145,3 +145,18 @@ def test_bad_arguments_raise_clear_errors(tmp_path: Path) -> None:
         run(tmp_path / "x", agents=["random", "nobody"], players=2, game_fn=None)
     with pytest.raises(RummyError, match="backend"):
         run(tmp_path / "x", backend="cloud")
+
+
+@pytest.mark.parametrize("agent", ["learned", "value"])
+def test_a_tile_style_agent_is_refused_on_a_draw_and_discard_variant(tmp_path: Path, agent: str) -> None:
+    with pytest.raises(RummyError, match=f"agent '{agent}' plays the tile-style variants only"):
+        run_tournament(
+            "rummy-palace",
+            [agent, "greedy"],
+            games=1,
+            players=2,
+            seed=1,
+            out_dir=tmp_path / "t",
+            progress=False,
+        )
+    assert not (tmp_path / "t").exists()  # refused before any file is written
