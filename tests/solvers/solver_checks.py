@@ -1,12 +1,17 @@
-"""Checks shared by the solver tests: draw-and-discard tables only grow, and the engine's judge."""
+"""Checks shared by the solver tests: draw-and-discard tables only grow, and the engine's judge;
+and the steps the position strategies share (a table meld with wilds drawn in, a hand dealt)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
 
-from rummyai.cards import Slot, card_str
+from hypothesis import strategies as st
+
+from rummyai.cards import Meaning, Slot, card_str
 from rummyai.engine.judge import judge_play
+from rummyai.errors import MeldError
+from rummyai.melds import analyze_meld
 from rummyai.solvers.position import Position
 from rummyai.variants import Variant
 
@@ -37,3 +42,41 @@ def judged_legal(
         opened=opened,
     )
     return bool(verdict.legal)
+
+
+def draw_table_meld(
+    draw: st.DrawFn,
+    variant: Variant,
+    cards: Sequence[int],
+    meanings: Sequence[Meaning],
+    wilds: Sequence[int],
+    used: Counter[int],
+) -> tuple[Slot, ...] | None:
+    """The meld of `cards` with some replaced by a drawn wild standing for its `meanings` entry
+    (always for cards that are always wild), counted into `used`; None when it would need more
+    copies than the deck holds or is not a valid meld."""
+    slots = []
+    for card, meaning in zip(cards, meanings, strict=True):
+        wild = wilds and (variant.always_wild(card) or draw(st.integers(0, 4)) == 0)
+        slots.append(Slot(draw(st.sampled_from(wilds)), meaning) if wild else Slot(card))
+    counts = Counter(s.card for s in slots)
+    if any(used[c] + n > variant.copies[c] for c, n in counts.items()):
+        return None
+    try:
+        analyze_meld(variant, tuple(slots))
+    except MeldError:
+        return None
+    used.update(counts)
+    return tuple(slots)
+
+
+def draw_hand(
+    draw: st.DrawFn, variant: Variant, pool: Sequence[int], used: Counter[int], min_size: int, max_size: int
+) -> list[int]:
+    """A sorted hand drawn from `pool`, skipping cards whose copies `used` has exhausted."""
+    hand: list[int] = []
+    for card in draw(st.lists(st.sampled_from(pool), min_size=min_size, max_size=max_size)):
+        if used[card] < variant.copies[card]:
+            used[card] += 1
+            hand.append(card)
+    return sorted(hand)

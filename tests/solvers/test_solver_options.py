@@ -14,11 +14,9 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_checks import judged_legal, start_melds_grow
+from solver_checks import draw_hand, draw_table_meld, judged_legal, start_melds_grow
 
 from rummyai.cards import JOKER, Meaning, Slot, make_card, parse_cards, parse_table
-from rummyai.errors import MeldError
-from rummyai.melds import analyze_meld
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution
@@ -54,28 +52,11 @@ def positions(
             group_suits = draw(st.lists(st.sampled_from(range(4)), min_size=3, max_size=4, unique=True))
             meanings = [Meaning(rank)] * len(group_suits)
             cards = [make_card(rank, s) for s in group_suits]
-        slots = []
-        for card, meaning in zip(cards, meanings, strict=True):
-            if variant.always_wild(card) or draw(st.integers(0, 4)) == 0:
-                slots.append(Slot(draw(st.sampled_from(wilds)), meaning))
-            else:
-                slots.append(Slot(card))
-        counts = Counter(s.card for s in slots)
-        if any(used[c] + n > variant.copies[c] for c, n in counts.items()):
-            continue
-        try:
-            analyze_meld(variant, tuple(slots))
-        except MeldError:
-            continue
-        used.update(counts)
-        table.append(tuple(slots))
+        meld = draw_table_meld(draw, variant, cards, meanings, wilds, used)
+        if meld is not None:
+            table.append(meld)
     pool = [make_card(r, s) for r in ranks for s in suits] + wilds
-    hand: list[int] = []
-    for card in draw(st.lists(st.sampled_from(pool), min_size=3, max_size=max_hand)):
-        if used[card] < variant.copies[card]:
-            used[card] += 1
-            hand.append(card)
-    return sorted(hand), table, draw(st.booleans())
+    return draw_hand(draw, variant, pool, used, 3, max_hand), table, draw(st.booleans())
 
 
 def _compare(

@@ -27,11 +27,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from solver_checks import judged_legal, start_melds_grow
+from solver_checks import draw_hand, draw_table_meld, judged_legal, start_melds_grow
 
 from rummyai.cards import Meaning, Slot, make_card
-from rummyai.errors import IllegalMoveError, MeldError
-from rummyai.melds import analyze_meld
+from rummyai.errors import IllegalMoveError
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution, score_key
@@ -126,26 +125,11 @@ def _dense(draw: st.DrawFn, variant: Variant, max_hand: int) -> tuple[list[int],
             group = draw(st.lists(st.integers(0, 3), min_size=3, max_size=4, unique=True))
             meanings = [Meaning(rank)] * len(group)
             cards = [make_card(rank, s) for s in group]
-        slots = []
-        for card, meaning in zip(cards, meanings, strict=True):
-            wild = wilds and (variant.always_wild(card) or draw(st.integers(0, 4)) == 0)
-            slots.append(Slot(draw(st.sampled_from(wilds)), meaning) if wild else Slot(card))
-        counts = Counter(s.card for s in slots)
-        if any(used[c] + n > variant.copies[c] for c, n in counts.items()):
-            continue
-        try:
-            analyze_meld(variant, tuple(slots))
-        except MeldError:
-            continue
-        used.update(counts)
-        table.append(tuple(slots))
+        meld = draw_table_meld(draw, variant, cards, meanings, wilds, used)
+        if meld is not None:
+            table.append(meld)
     pool = [make_card(r, s) for r in ranks for s in suits] + wilds
-    hand: list[int] = []
-    for card in draw(st.lists(st.sampled_from(pool), min_size=min(2, max_hand), max_size=max_hand)):
-        if used[card] < variant.copies[card]:
-            used[card] += 1
-            hand.append(card)
-    return sorted(hand), table
+    return draw_hand(draw, variant, pool, used, min(2, max_hand), max_hand), table
 
 
 def _long_hand(draw: st.DrawFn, variant: Variant) -> tuple[list[int], list[tuple[Slot, ...]]]:
