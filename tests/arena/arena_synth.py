@@ -7,7 +7,10 @@ The highest total wins (a variant where the high score wins, like rummikub).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -48,6 +51,28 @@ def slow_game(task: GameTask) -> dict[str, Any]:
     """The synthetic game taking 20 ms, so a test can kill a run part-way through."""
     time.sleep(0.02)
     return synthetic_game(task)
+
+
+def start_slow_tournament(out: Path, games: int, workers: int = 1) -> subprocess.Popen[bytes]:
+    """A child process running a `slow_game` tournament into `out`, for tests that kill it."""
+    script = (
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from arena_synth import slow_game\n"
+        "from rummyai.arena.runner import run_tournament\n"
+        f"run_tournament('rummikub', ['strong', 'weak'], {games}, 2, 3, {str(out)!r}, workers={workers}, "
+        "progress=False, report=False, game_fn=slow_game)\n"
+    )
+    return subprocess.Popen([sys.executable, "-c", script])
+
+
+def wait_for_games(out: Path, count: int, timeout: float, child: subprocess.Popen[bytes]) -> None:
+    """Wait until `out/games.jsonl` holds `count` games, the child has exited, or `timeout` passes."""
+    deadline = time.monotonic() + timeout
+    path = out / "games.jsonl"
+    while time.monotonic() < deadline and child.poll() is None:
+        if path.exists() and path.read_bytes().count(b"\n") >= count:
+            return
+        time.sleep(0.005)
 
 
 class FailAfter:

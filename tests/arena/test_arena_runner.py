@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from arena_synth import FailAfter, stable, synthetic_game
+from arena_synth import FailAfter, stable, start_slow_tournament, synthetic_game, wait_for_games
 
 from rummyai.arena import run_tournament
 from rummyai.arena.store import load_records
@@ -78,22 +75,9 @@ def test_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path: Pat
 
 def test_killed_process_resumes(tmp_path: Path) -> None:
     out = tmp_path / "killed"
-    here = Path(__file__).parent
-    script = (
-        f"import sys; sys.path.insert(0, {str(here)!r})\n"
-        "from arena_synth import slow_game\n"
-        "from rummyai.arena.runner import run_tournament\n"
-        f"run_tournament('rummikub', ['strong', 'weak'], 200, 2, 3, {str(out)!r}, "
-        "progress=False, report=False, game_fn=slow_game)\n"
-    )
-    child = subprocess.Popen([sys.executable, "-c", script])
+    child = start_slow_tournament(out, 200)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            path = out / "games.jsonl"
-            if path.exists() and path.read_bytes().count(b"\n") >= 10:
-                break
-            time.sleep(0.02)
+        wait_for_games(out, 10, 30, child)
         child.send_signal(signal.SIGKILL)
     finally:
         child.wait()

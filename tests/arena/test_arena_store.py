@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arena_synth import FailAfter, stable, synthetic_game
+from arena_synth import FailAfter, stable, start_slow_tournament, synthetic_game, wait_for_games
 
 from rummyai.agents import register_agent
 from rummyai.arena import main, run_tournament
@@ -61,23 +61,10 @@ def test_killing_a_multi_worker_run_leaves_no_worker_and_resumes_exactly(
     tmp_path: Path, sig: signal.Signals
 ) -> None:
     out = tmp_path / "killed"
-    here = Path(__file__).parent
-    script = (
-        f"import sys; sys.path.insert(0, {str(here)!r})\n"
-        "from arena_synth import slow_game\n"
-        "from rummyai.arena.runner import run_tournament\n"
-        f"run_tournament('rummikub', ['strong', 'weak'], 300, 2, 3, {str(out)!r}, workers=2, "
-        "progress=False, report=False, game_fn=slow_game)\n"
-    )
-    child = subprocess.Popen([sys.executable, "-c", script])
+    child = start_slow_tournament(out, 300, workers=2)
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            path = out / "games.jsonl"
-            if path.exists() and path.read_bytes().count(b"\n") >= 10:
-                break
-            time.sleep(0.02)
+        wait_for_games(out, 10, 60, child)
         workers = children(child.pid)  # the pool's workers (fork; with a forkserver, the server)
         child.send_signal(sig)
         child.wait()
@@ -175,12 +162,7 @@ def test_command_line_run_killed_mid_way_resumes_to_the_uninterrupted_games(tmp_
         [sys.executable, "-m", "rummyai.arena", *argv, "--out", str(out)], stdout=subprocess.DEVNULL
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and child.poll() is None:
-            path = out / "games.jsonl"
-            if path.exists() and path.read_bytes().count(b"\n") >= 3:
-                break
-            time.sleep(0.005)
+        wait_for_games(out, 3, 60, child)
         child.send_signal(signal.SIGKILL)
     finally:
         child.wait()
