@@ -443,7 +443,7 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
     escorts = old.escorts or (None,) * len(old.ids)
     rule = v.escorts
     new_escort: int | None = None
-    placed_escort: int | None = None  # the escort this swap puts in beside a core card
+    placed_escort: int | None = None  # a heart this swap puts in as the escort of another's core card
     if d in old.ids:
         k = old.ids.index(d)
         if info.kind == "group" and rank_of(kind) != info.rank:
@@ -455,7 +455,7 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
         if needs and escort is None:
             if move.escort is None or move.escort not in w.hand or move.escort == r:
                 raise fail(v, "escort", f"{card_str(kind)} needs a heart escort from the hand")
-            escort = new_escort = placed_escort = move.escort
+            escort = new_escort = move.escort
         elif move.escort is not None:
             raise fail(v, "swap", "no new escort is needed for this swap")
         meaning = Meaning(rank_of(kind), suit_of(kind)) if v.is_wild(kind) else None
@@ -476,7 +476,8 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
         new = replace(old, escorts=put(escorts, k, r))
         credit_seat = dict(w.data.escort_credit).get(d, old.credit[k] if old.credit else -1)
         kept_escort = None
-        placed_escort = r
+        if not old.credit or old.credit[k] != seat:
+            placed_escort = r
     else:
         raise fail(v, "swap", f"{w.token(d)} is not in table meld {move.target}")
     # §6.5 credit: the swapper is credited with c; when only an escort is replaced, the core card
@@ -505,7 +506,7 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
     w.data = replace(
         w.data,
         committed=committed,
-        escort_credit=_escort_credit(w, d, kept_escort, credit_seat, placed_escort, normalized, r),
+        escort_credit=_escort_credit(w, d, kept_escort, credit_seat, placed_escort),
     )
     if move.place is not None:
         _placement(w, move.place)
@@ -516,27 +517,20 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
 
 
 def _escort_credit(
-    w: Work,
-    d: int,
-    kept: int | None,
-    placer: int,
-    new_escort: int | None,
-    meld: TableMeld,
-    replacement: int,
+    w: Work, d: int, kept: int | None, placer: int, placed: int | None
 ) -> tuple[tuple[int, int], ...]:
     """The round's escorts credited to another seat than the core card they escort, after diamond
     `d` left the table: an escort `kept` while its core diamond went stays credited to whoever
-    placed it (`placer`, unless recorded otherwise), now that the core slot is the swapper's; a
-    `new_escort` put in by the swapper is the swapper's. Diamond escorts need the entry to be
-    swapped out again (§6.5), the others so that the view can say whose every escort is."""
+    placed it (`placer`, unless recorded otherwise), now that the core slot is the swapper's; an
+    escort `placed` by the swapper beside another seat's core card is the swapper's. Diamond
+    escorts need the entry to be swapped out again (§6.5), the others so that the view can say
+    whose every escort is."""
     credits = dict(w.data.escort_credit)
     credits.pop(d, None)
     if kept is not None and kept not in credits and placer >= 0 and placer != w.turn:
         credits[kept] = placer
-    if new_escort is not None:
-        k = meld.ids.index(replacement) if replacement in meld.ids else meld.escorts.index(new_escort)
-        if not meld.credit or meld.credit[k] != w.turn:
-            credits[new_escort] = w.turn
+    if placed is not None:
+        credits[placed] = w.turn
     return tuple(sorted(credits.items()))
 
 
