@@ -56,6 +56,20 @@ def _discard_table(view: Mapping[str, Any]) -> tuple[TableMeld, ...]:
     return tuple(table)
 
 
+def _moved_escorts(view: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
+    """Escorts the view credits to another seat than their core card's (Black Heart §6.5), so a
+    determinization scores them for the seat that earned them."""
+    moved = []
+    for meld in view["table"]:
+        escorts = meld.get("escorts", ())
+        cores = meld.get("credit", ())
+        seats = meld.get("escort_credit", ())
+        for escort, core, seat in zip(escorts, cores, seats, strict=False):
+            if escort is not None and seat is not None and int(seat) != int(core):
+                moved.append((int(escort), int(seat)))
+    return tuple(sorted(moved))
+
+
 class Determinizer:
     """Samples determinizations of one view; the view is read once, each sample only deals.
 
@@ -112,6 +126,7 @@ class Determinizer:
                 committed=tuple(int(i) for i in view.get("committed", ())),
                 fresh=not played[seat],
                 next_turn=seat,
+                escort_credit=_moved_escorts(view),
             )
             self.template = RoundState(
                 hands=(),

@@ -9,7 +9,10 @@ import pytest
 
 from rummyai.agents.mcts import MCTSAgent
 from rummyai.agents.mcts_state import determinize, evaluate, rollout, seen_cards
+from rummyai.cards import parse_card
 from rummyai.engine import game
+from rummyai.engine.discard import DiamondSwap
+from rummyai.engine.discard_setup import build_state, hand_ids
 from rummyai.engine.moves import Play
 from rummyai.engine.state import GameState
 from rummyai.errors import RummyError
@@ -319,3 +322,20 @@ def test_value_leaf_is_seeded_legal_and_uses_the_model() -> None:
     assert [q for _, _, q in heuristic.last_stats] != [q for _, _, q in runs[0][1]]
     with pytest.raises(RummyError, match="leaf"):
         MCTSAgent(leaf="oracle")
+
+
+def test_determinization_keeps_black_heart_escort_credits() -> None:
+    """An escort swapped in by another seat stays credited to that seat in every determinization
+    (§6.5), so the search scores the round as the engine will."""
+    state = build_state(
+        "black-heart", ["9C 8C", "4H 9S", "QS 5S"], table=["TS JS/2H QD=QS/JD"], table_credit=[0], turn=1
+    )
+    jack_of_diamonds = next(
+        i for i in state.round.table[0].all_ids() if state.variant.deck[i] == parse_card("JD")
+    )
+    state = game.apply(state, DiamondSwap(0, jack_of_diamonds, hand_ids(state, 1, "4H")[0]))
+    credits = state.round.family_data.escort_credit
+    assert credits  # seat 1 owns the 4H escort beside seat 0's jack
+    sample = determinize(game.view(state, 1), np.random.default_rng(3))
+    assert sample.round.family_data.escort_credit == credits
+    assert sample.round.credited == state.round.credited
