@@ -4,13 +4,20 @@ tie-break x turn duty), many positions each, to hunt for bugs; not collected by 
     nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --positions 200 [--config rhine ...] [--kind crowded]
     nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --ties --positions 500
     nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --config rummy-palace --opened no --duty taken
+    nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --statuses --config rhine --positions 100
+    nice -n 10 .venv/bin/python tests/solvers/sweep_grid.py --config black-heart --kind escorts
 
 `--objective`, `--opened` and `--duty` keep only some combinations (hunting where bugs are likely).
+Besides the CI configurations, `HUNT_CONFIGS` (too slow or too rare for CI: Rhine with an extra
+pack) may be named with `--config`.
 
 Prints one line per combination: the configuration, the fixed options, the positions checked and
 the seconds taken; a failure is shrunk by hypothesis, printed, and the run goes on. `--ties`
 counts instead how often the best-effort fewest-broken tie-break breaks more start melds than
-the reference's fewest (rearrangement variants).
+the reference's fewest (rearrangement variants). `--statuses` adds to each line how the answers
+stood (`check_case`'s verdicts: ``optimal``, ``refused``, ``feasible=best`` when unproven but as
+good as the reference's proven best, ``feasible<best`` when worse) and prints every
+``feasible<best`` case: the reference proves more than the solver found, a miss to look into.
 """
 
 from __future__ import annotations
@@ -25,12 +32,18 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
+from rummyai.cards import card_str
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.position import count_broken
 from rummyai.solvers.reference import reference_solve
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_solver_sweep import CONFIGS, OBJECTIVES, Case, Combo, Config, cases, check_case, duties
+
+from rummyai.variants import get_variant
+
+# hunted only when named: Rhine with a third pack (six jokers, three copies of every card)
+HUNT_CONFIGS = [Config("rhine+packs=1", get_variant("rhine", {"extra_packs": 1}), (0, 3, 6, 9), 6, 0)]
 
 
 def combos(config: Config) -> list[Combo]:
@@ -39,8 +52,24 @@ def combos(config: Config) -> list[Combo]:
     return [Combo(obj, opened, changes, capped, duty) for obj, opened, changes, capped, duty in grid]
 
 
-def run(config: Config, combo: Combo, positions: int) -> tuple[int, str | None]:
-    """Check `positions` random cases of one combination; the count run and a failure, if any."""
+def describe(case: Case) -> str:
+    """A case as the arguments of a `solve` call, to paste into a regression test."""
+    hand = " ".join(card_str(c) for c in case.hand)
+    table = " | ".join(" ".join(str(slot) for slot in meld) for meld in case.table)
+    extra = f" committed={[card_str(c) for c in case.committed]}" if case.committed else ""
+    extra += f" taken={card_str(case.taken)}" if case.taken is not None else ""
+    return (
+        f"hand={hand!r} table={table!r} opened={case.opened} objective={case.objective!r} "
+        f"max_cards={case.max_cards} changes={case.changes} score={case.score}{extra}"
+    )
+
+
+def run(
+    config: Config, combo: Combo, positions: int, verdicts: Counter[str], behind: list[str]
+) -> tuple[int, str | None]:
+    """Check `positions` random cases of one combination; the count run and a failure, if any.
+    Each case's verdict is counted into `verdicts`, and a ``feasible<best`` case described in
+    `behind`."""
     seen = [0]
 
     @settings(
@@ -52,7 +81,10 @@ def run(config: Config, combo: Combo, positions: int) -> tuple[int, str | None]:
     @given(case=cases(config, combo))
     def sweep(case: Case) -> None:
         seen[0] += 1
-        check_case(config, case)
+        verdict = check_case(config, case)
+        verdicts[verdict] += 1
+        if verdict == "feasible<best":
+            behind.append(describe(case))
 
     try:
         sweep()
@@ -101,8 +133,11 @@ def main() -> None:
     parser.add_argument("--objective", nargs="*", choices=OBJECTIVES, help="objectives (default: all)")
     parser.add_argument("--opened", choices=("yes", "no"), help="only opened / unopened turns")
     parser.add_argument("--duty", nargs="*", help="turn duties (none, committed, taken; default: all)")
+    parser.add_argument("--statuses", action="store_true", help="count answer statuses, print misses")
     args = parser.parse_args()
     chosen = [c for c in CONFIGS if not args.config or c.name in args.config]
+    chosen += [c for c in HUNT_CONFIGS if args.config and c.name in args.config]
+    totals: Counter[str] = Counter()
     if args.ties:
         for config in chosen:
             if config.variant.manipulation:
@@ -113,14 +148,22 @@ def main() -> None:
             if not _wanted(combo, args):
                 continue
             combo = replace(combo, kind=args.kind)
-            start = time.perf_counter()
-            count, failure = run(config, combo, args.positions)
-            took = time.perf_counter() - start
+            start = time.process_time()
+            verdicts: Counter[str] = Counter()
+            behind: list[str] = []
+            count, failure = run(config, combo, args.positions, verdicts, behind)
+            took = time.process_time() - start
             label = f"{combo.objective} opened={combo.opened} changes={combo.changes} capped={combo.capped}"
             label += f" kind={combo.kind or 'any'}"
-            print(f"{config.name:24} {label:48} duty={combo.duty:9} {count:6} {took:7.1f}s", flush=True)
+            line = f"{config.name:24} {label:48} duty={combo.duty:9} {count:6} {took:7.1f}s cpu"
+            print(line + (f" {dict(sorted(verdicts.items()))}" if args.statuses else ""), flush=True)
+            totals.update(verdicts)
+            totals["failed"] += failure is not None
+            for text in behind if args.statuses else []:
+                print("FEASIBLE<BEST", config.name, text, flush=True)
             if failure:
                 print("FAILED", failure, flush=True)
+    print("TOTAL", dict(sorted(totals.items())), flush=True)
 
 
 if __name__ == "__main__":
