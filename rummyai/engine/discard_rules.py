@@ -673,8 +673,11 @@ def _can_place(w: Work, card: int, swaps: bool) -> bool:
         for option in diamond_swap_options(w, (card,)):
             if option[3] == card:  # the swap itself puts the committed heart down as the new escort
                 return True
-            if option[2] == card and placements(after_swap(w, option), option[1], limit=1):
-                return True
+            if option[2] == card:
+                if placements(after_swap(w, option), option[1], limit=1):
+                    return True
+            elif _can_place(after_swap(w, option), card, swaps=False):
+                return True  # another card frees a diamond first, which then helps to place `card`
     return False
 
 
