@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
-from rummyai.cards import Meaning, card_str, rank_of, suit_of
+from rummyai.cards import SUITS, Meaning, card_str, rank_of, rank_str, suit_of
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
 from rummyai.errors import MeldError
@@ -297,7 +297,9 @@ def _qualify_then_play(
             choices = [[r] for r in sorted(hand_only, key=lambda r: -len(r.ids))]
         else:
             choices = [hand_only]
-        choices = [c for c in choices if _qualifies(variant, c) is None] or [hand_only[:1]]
+        # none qualifies: report the largest meld (one-meld rule) or all of them (points rule)
+        fallback = hand_only[:1] if variant.opening == "natural_meld" else hand_only
+        choices = [c for c in choices if _qualifies(variant, c) is None] or [fallback]
     first: Violation | None = None
     for qual in choices:
         problem = _qualifies(variant, qual)
@@ -342,6 +344,23 @@ def _stands_for(kind: str, meaning: Meaning, card: int, missing_suits: set[int] 
             return False
         return missing_suits is None or suit_of(card) in missing_suits
     return rank_of(card) == meaning.rank and suit_of(card) == meaning.suit
+
+
+def _article(text: str) -> str:
+    """'a 7S' but 'an 8S', 'an AS' (the message names a card)."""
+    return f"an {text}" if text[:1] in ("8", "A") else f"a {text}"
+
+
+def _wanted(kind: str, meaning: Meaning, missing: set[int] | None = None) -> str:
+    """The natural card a joker's replacement must be, in words: the exact card for a run; for a
+    group, its rank, in a suit missing from the group where the variant says so."""
+    if kind != "group":
+        return _article(str(meaning))
+    rank = _article(rank_str(meaning.rank))
+    if missing is None:
+        return rank
+    suits = " or ".join(SUITS[s] for s in sorted(missing))
+    return f"{rank} of a suit missing from the group ({suits})"
 
 
 def _locate(final: list[Resolved]) -> dict[int, int]:
@@ -390,7 +409,7 @@ def _rhine(
             return Violation(
                 "1.5 R4",
                 f"the joker meaning {meaning} in '{m.text(deck)}' changed meaning or left its meld "
-                f"without a {meaning} replacing it next to that meld's cards",
+                f"without {_wanted(m.kind, meaning)} replacing it next to that meld's cards",
             )
         options.append(cands)
     movers = [j for j in played if j in final[where[j]].wild]
@@ -460,12 +479,12 @@ def _tiles(
                     return Violation(
                         "2.5 T3",
                         f"'{m.text(deck)}' holds a joker: it may not be split or lose tiles unless the "
-                        f"joker is replaced by a {meaning} from the rack",
+                        f"joker is replaced by {_wanted(m.kind, meaning, missing)} from the rack",
                     )
                 return Violation(
                     "2.5 T4",
                     f"the joker meaning {meaning} in '{m.text(deck)}' may only change meaning or move when "
-                    f"a {meaning} from the rack replaces it",
+                    f"{_wanted(m.kind, meaning, missing)} from the rack replaces it",
                 )
             if not _is_new(final[where[j]], start):
                 return Violation(
@@ -514,7 +533,7 @@ def _official(
                 return Violation(
                     "8.2",
                     f"a table joker ({meaning} in '{m.text(deck)}') may only be taken by replacing it with "
-                    f"a {meaning} from {source}",
+                    f"{_wanted(m.kind, meaning, missing)} from {source}",
                 )
             if not _is_new(s, start):
                 return Violation("8.2", f"a taken joker must go into a new meld, not '{s.text(deck)}'")
