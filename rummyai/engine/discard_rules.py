@@ -458,7 +458,7 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
             escort = new_escort = move.escort
         elif move.escort is not None:
             raise fail(v, "swap", "no new escort is needed for this swap")
-        meaning = Meaning(rank_of(kind), suit_of(kind)) if v.is_wild(kind) else None
+        meaning = swap_meaning(v, kind, escort)
         new = replace(
             old,
             ids=put(old.ids, k, r),
@@ -914,12 +914,20 @@ def swapped(
     escorts = meld.escorts or (None,) * len(meld.ids)
     if as_escort:
         return replace(meld, escorts=put(escorts, k, card))
-    kind = v.deck[card]
-    meaning = Meaning(rank_of(kind), suit_of(kind)) if v.is_wild(kind) else None
     escort = escorts[k] if escorts[k] is not None else new_escort
+    meaning = swap_meaning(v, v.deck[card], escort)
     return replace(
         meld,
         ids=put(meld.ids, k, card),
         meanings=put(meld.meanings, k, meaning),
         escorts=put(escorts, k, escort),
     )
+
+
+def swap_meaning(v: Variant, kind: int, escort: int | None) -> Meaning | None:
+    """Meaning of a diamond put in by a swap (§6.5): a natural has none; an escorted slot keeps its
+    escort, so a diamond there plays as a wild black court card of the group's rank (Q♦ for a K♦
+    that stood for an escorted queen), resolved by the meld analysis; otherwise it plays as itself."""
+    if not v.is_wild(kind):
+        return None
+    return None if escort is not None else Meaning(rank_of(kind), suit_of(kind))

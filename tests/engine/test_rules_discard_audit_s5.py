@@ -118,3 +118,31 @@ def test_take_through_a_free_swap_follows_the_opening_chart(
         scores=[score, 0],
     )
     assert rule_of(s, TakeDiscard(0)) == rule
+
+
+# ---------------------------------------------------------------------------- §6.5 a diamond for a diamond
+def test_q_diamond_replaces_a_k_diamond_that_stood_for_an_escorted_queen() -> None:
+    # QS/2H QC/3H K♦=QS/4H: Q♦ is a card of the group's rank; the 4H escort stays with it, so it
+    # plays as a wild black queen (as it may in a new meld, §6.2) and the swapper takes the K♦
+    s = build_state(BH, ["QD 9C", "2S"], table=["QS/2H QC/3H KD=QS/4H"], table_credit=[1])
+    swap = DiamondSwap(0, table_id(s, 0, "KD"), hand_ids(s, 0, "QD")[0])
+    assert rule_of(s, swap) is None
+    assert swap in legal_moves(s)
+    s = apply(s, swap)
+    assert table_texts(s) == ["QS/2H QC/3H QD=QS/4H"]
+    assert tokens(s, s.round.hands[0]) == ["9C", "KD"]
+    # Q♦ (15) is seat 0's; seat 1 keeps QS/2H QC/3H and the 4H escort, loses the K♦ (20)
+    assert s.round.credited == (15, 10 + 5 + 10 + 5 + 5)
+    assert view(s, 0)["table"][0]["escort_credit"] == [1, 1, 1]
+
+
+def test_a_diamond_replacing_an_unescorted_slot_plays_as_itself() -> None:
+    # JS/2H JC/3H K♦=J♦: the natural J♦ takes the slot as itself (no escort needed, §6.2)
+    s = build_state(BH, ["JD 9C", "2S"], table=["JS/2H JC/3H KD=JD"], table_credit=[1])
+    s = apply(s, DiamondSwap(0, table_id(s, 0, "KD"), hand_ids(s, 0, "JD")[0]))
+    assert table_texts(s) == ["JS/2H JC/3H JD"]
+    assert s.round.credited == (10, 30)
+    # J♦ cannot take over an escorted slot: it never stands for a black jack (§6.2), so 4H has
+    # no card to escort
+    s = build_state(BH, ["JD 9C", "2S"], table=["JS/2H JC/3H KD=JS/4H"], table_credit=[1])
+    assert rule_of(s, DiamondSwap(0, table_id(s, 0, "KD"), hand_ids(s, 0, "JD")[0])) == "6.5"
