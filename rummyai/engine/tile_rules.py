@@ -237,9 +237,20 @@ def _exclusive_opening(
 
 
 def _same_meld(r: Resolved, start: list[Resolved]) -> bool:
-    """Whether r is a start meld with its cards and meanings unchanged (order aside)."""
-    pairs = set(zip(r.meld.ids, r.meld.meanings, strict=True))
-    return any(s.ids == r.ids and set(zip(s.meld.ids, s.meld.meanings, strict=True)) == pairs for s in start)
+    """Whether r is a start meld with its cards and meanings unchanged (order aside).
+
+    A group wild means the group's rank (§0): the suit written for it (``JK=7C``) is notation,
+    so ``7S 7H JK`` and ``7S 7H JK=7D`` are the same meld.
+    """
+
+    def pairs(m: Resolved) -> set[tuple[int, tuple[int, int | None] | None]]:
+        keys = [
+            None if x is None else (x.rank, None if m.kind == "group" else x.suit) for x in m.meld.meanings
+        ]
+        return set(zip(m.meld.ids, keys, strict=True))
+
+    mine = pairs(r)
+    return any(s.ids == r.ids and s.kind == r.kind and pairs(s) == mine for s in start)
 
 
 def _qualifies(variant: Variant, melds: Sequence[Resolved]) -> str | None:
