@@ -316,6 +316,23 @@ CASES = [
     Case("r-hand-joker-alone-onto-a-meld", "rhine", "JK", "2H 3H 4H", "2H 3H 4H JK", "1.5 R5", "2H 3H 4H"),
     Case("r-hand-joker-with-a-new-natural", "rhine", "JK 5H", "2H 3H 4H", "2H 3H 4H 5H JK", played="5H JK"),
     Case(
+        "r-hand-joker-on-a-split-piece-with-the-high-ace",
+        "rhine",
+        "JK AS",
+        SPADES_2_TO_K,
+        "2S 3S 4S 5S 6S | JK=6S 7S 8S 9S TS JS QS KS AS",
+        played="AS JK",
+    ),
+    Case(
+        "r-hand-joker-on-a-split-piece-without-a-new-natural",
+        "rhine",
+        "JK AS",
+        SPADES_2_TO_K,
+        "AS 2S 3S 4S 5S 6S | JK=6S 7S 8S 9S TS JS QS KS",
+        "1.5 R5",
+        "no new natural",
+    ),
+    Case(
         "r-released-joker-needs-an-8S",
         "rhine",
         "9D 9H",
@@ -672,6 +689,12 @@ BEST = [
     ("rummy-board", None, "7S", "5S 6S JK=7S | " + HEART_RUN, True, 1),
     ("rummikub", None, "7S", "5S 6S JK=7S | " + HEART_RUN, True, 1),
     ("rummikub", OFFICIAL, "7S", "5S 6S JK=7S | " + HEART_RUN, True, 1),
+    # JK and AS against a 2-to-K run: the ace completes it and the joker extends a split piece;
+    # in Rhine that piece must also hold a new natural (R5), the high ace (A=15 on the 14 spot)
+    ("rummikub", None, "JK AS", SPADES_2_TO_K, True, 2),
+    ("rhine", None, "JK AS", SPADES_2_TO_K, True, 2),
+    ("rummy-tiles", None, "JK AS", SPADES_2_TO_K, True, 2),
+    ("rummy-board", None, "JK AS", SPADES_2_TO_K, True, 2),
     # the retrieved joker makes a group with the two nines; 2C never fits
     ("rummy-tiles", None, "7S 9D 9H 2C", "5S 6S JK=7S", True, 3),
     # 13 spades, cap 12: leave the ace (fewest points) in hand
