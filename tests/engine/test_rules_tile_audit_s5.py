@@ -103,6 +103,25 @@ CASES = [
         opened=False,
     ),
     Case(
+        "k-opening-two-jokers-read-above-the-five",
+        "rummikub",
+        "5S JK JK 4H 4D 4C",
+        "",
+        "JK JK 5S | 4H 4D 4C",
+        played="4H 4D 4C 5S JK JK",
+        opened=False,
+    ),
+    Case(
+        "k-opening-two-jokers-stated-below-the-five",
+        "rummikub",
+        "5S JK JK 4H 4D 4C",
+        "",
+        "JK=3S JK=4S 5S | 4H 4D 4C",
+        "8.2",
+        "worth 24",
+        opened=False,
+    ),
+    Case(
         "k-opening-joker-below-queen-king",
         "rummikub",
         "QS KS JK",
@@ -701,6 +720,8 @@ BEST = [
     ("rummy-board", None, "AS " + SPADES_2_TO_K, "", True, 12),
     # the joker must read 4S for the opening to reach 30
     ("rummikub", None, "JK 2S 3S 7H 7D 7C", "", False, 6),
+    # only 5S 6S 7S (18) with the fours (12) reaches 30
+    ("rummikub", None, "5S JK JK 4H 4D 4C", "", False, 6),
     # Tile Rummy: the joker may not open, the run alone is 33
     ("rummy-tiles", None, "TS JS QS JK 2C", "", False, 3),
     # Rhine points rule: JK=AS 2S 3S (20) and three fives (15)
