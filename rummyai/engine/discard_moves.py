@@ -9,6 +9,7 @@ then a `Discard`. `Knock`/`DeclineKnock` are answers out of turn under Palace's 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 from rummyai.cards import Meaning, parse_meaning
@@ -117,12 +118,42 @@ def meld_to_json(meld: TableMeld) -> dict[str, Any]:
     }
 
 
-def meld_from_json(data: dict[str, Any]) -> TableMeld:
-    """Inverse of `meld_to_json`."""
-    meanings: list[Meaning | None] = [
-        None if m is None else parse_meaning(str(m), str(m)) for m in data["meanings"]
-    ]
-    return TableMeld(tuple(int(i) for i in data["ids"]), tuple(meanings), tuple(data.get("escorts", ())))
+def _whole(value: Any, what: str) -> int:
+    """`value` as a card id, index or seat: a whole number (not a bool), else `RummyError`."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise RummyError(f"{what} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _entry(data: dict[str, Any], key: str, kind: str) -> Any:
+    """`data[key]`, or a `RummyError` naming the missing key of this move type."""
+    if key not in data:
+        raise RummyError(f"a {kind!r} move needs the key {key!r}")
+    return data[key]
+
+
+def _items(value: Any, what: str) -> list[Any]:
+    """`value` as a list, or a `RummyError` naming what should have been one."""
+    if not isinstance(value, list | tuple):
+        raise RummyError(f"{what} must be a list, got {value!r}")
+    return list(value)
+
+
+def meld_from_json(data: Any) -> TableMeld:
+    """Inverse of `meld_to_json`; `RummyError` naming the field for malformed data."""
+    if not isinstance(data, dict):
+        raise RummyError(f"a meld must be an object with 'ids' and 'meanings', got {data!r}")
+    ids = tuple(_whole(i, "a meld's card id") for i in _items(_entry(data, "ids", "meld"), "a meld's 'ids'"))
+    meanings: list[Meaning | None] = []
+    for m in _items(_entry(data, "meanings", "meld"), "a meld's 'meanings'"):
+        if m is not None and not isinstance(m, str):
+            raise RummyError(f"a meaning is written as text such as '9H' or '9', got {m!r}")
+        meanings.append(None if m is None else parse_meaning(m, m))
+    escorts = tuple(
+        None if e is None else _whole(e, "an escort id")
+        for e in _items(data.get("escorts", ()), "a meld's 'escorts'")
+    )
+    return TableMeld(ids, tuple(meanings), escorts)
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -166,51 +197,58 @@ def move_to_json(move: Move) -> dict[str, Any]:
     raise RummyError(f"not a draw-meld-discard move: {move!r}")
 
 
-def _placement(data: dict[str, Any]) -> Placement:
+def _placement(data: Any) -> Placement:
     move = move_from_json(data)
     if not isinstance(move, MeldCards | LayOff | Opening):
         raise RummyError(f"a swap's placement must be a meld, lay-off or opening, not {data.get('type')!r}")
     return move
 
 
-def _play(data: dict[str, Any]) -> MeldCards | LayOff:
+def _play(data: Any) -> MeldCards | LayOff:
     move = move_from_json(data)
     if not isinstance(move, MeldCards | LayOff):
         raise RummyError(f"an opening holds melds and lay-offs only, not {data.get('type')!r}")
     return move
 
 
-def move_from_json(data: dict[str, Any]) -> Move:
-    """Inverse of `move_to_json`; raises `RummyError` naming an unknown move type."""
+def move_from_json(data: Any) -> Move:
+    """Inverse of `move_to_json`; raises `RummyError` naming an unknown move type, a missing key or
+    a field of the wrong type (a recorded match read back must not fail with a bare KeyError)."""
+    if not isinstance(data, dict):
+        raise RummyError(f"a move must be an object with a 'type', got {data!r}")
     kind = data.get("type")
+
+    def whole(key: str) -> int:
+        return _whole(_entry(data, key, str(kind)), f"the {key!r} of a {kind!r} move")
+
     if kind == "draw":
         return DrawStock()
     if kind == "take":
-        return TakeDiscard(int(data["index"]))
+        return TakeDiscard(whole("index"))
     if kind == "end_deal":
         return EndDeal()
     if kind == "meld":
-        return MeldCards(meld_from_json(data["meld"]))
+        return MeldCards(meld_from_json(_entry(data, "meld", kind)))
     if kind == "layoff":
-        return LayOff(int(data["target"]), meld_from_json(data["meld"]))
+        return LayOff(whole("target"), meld_from_json(_entry(data, "meld", kind)))
     if kind == "opening":
-        return Opening(tuple(_play(p) for p in data["plays"]))
+        return Opening(tuple(_play(p) for p in _items(_entry(data, "plays", kind), "an opening's 'plays'")))
     if kind == "joker_swap":
         return JokerSwap(
-            int(data["target"]), int(data["joker"]), int(data["replacement"]), _placement(data["place"])
+            whole("target"), whole("joker"), whole("replacement"), _placement(_entry(data, "place", kind))
         )
     if kind == "diamond_swap":
         return DiamondSwap(
-            int(data["target"]),
-            int(data["diamond"]),
-            int(data["replacement"]),
-            None if data.get("escort") is None else int(data["escort"]),
+            whole("target"),
+            whole("diamond"),
+            whole("replacement"),
+            None if data.get("escort") is None else whole("escort"),
             None if data.get("place") is None else _placement(data["place"]),
         )
     if kind == "discard":
-        return Discard(int(data["card"]))
+        return Discard(whole("card"))
     if kind == "knock":
-        return Knock(int(data["seat"]))
+        return Knock(whole("seat"))
     if kind == "decline_knock":
-        return DeclineKnock(int(data["seat"]))
+        return DeclineKnock(whole("seat"))
     raise RummyError(f"unknown move type {kind!r}")

@@ -6,20 +6,29 @@ pinned by the older rule tests are not repeated here."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
-from rummyai.cards import card_str, parse_card
+from rummyai.cards import Meaning, card_str, parse_card
 from rummyai.engine.discard import (
+    DeclineKnock,
     DiamondSwap,
     Discard,
+    DrawStock,
+    JokerSwap,
+    Knock,
+    LayOff,
     MeldCards,
     TakeDiscard,
+    move_from_json,
+    move_to_json,
 )
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_meld
 from rummyai.engine.game import apply, legal_moves, validate, view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
+from rummyai.errors import RummyError
 
 BH = "black-heart"
 PALACE = "rummy-palace"
@@ -146,3 +155,100 @@ def test_a_diamond_replacing_an_unescorted_slot_plays_as_itself() -> None:
     # no card to escort
     s = build_state(BH, ["JD 9C", "2S"], table=["JS/2H JC/3H KD=JS/4H"], table_credit=[1])
     assert rule_of(s, DiamondSwap(0, table_id(s, 0, "KD"), hand_ids(s, 0, "JD")[0])) == "6.5"
+
+
+# ---------------------------------------------------------------------------- §0 bad input: recorded moves
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [
+        ({"type": "take"}, "'index'"),
+        ({"type": "take", "index": "x"}, "whole number"),
+        ({"type": "take", "index": 1.5}, "whole number"),
+        ({"type": "take", "index": True}, "whole number"),
+        ({"type": "discard", "card": None}, "whole number"),
+        ({"type": "meld", "meld": {"ids": [1]}}, "'meanings'"),
+        ({"type": "meld", "meld": 5}, "object"),
+        ({"type": "meld", "meld": {"ids": [1], "meanings": [None], "escorts": ["a"]}}, "escort id"),
+        ({"type": "meld", "meld": {"ids": [1], "meanings": [9]}}, "meaning"),
+        ({"type": "layoff", "target": 0}, "'meld'"),
+        ({"type": "opening", "plays": 5}, "list"),
+        ({"type": "joker_swap", "target": 0, "joker": 1, "replacement": 2}, "'place'"),
+        ({"type": "fly"}, "unknown move type"),
+        ("discard", "object"),
+    ],
+)
+def test_a_malformed_recorded_move_raises_a_typed_error_naming_the_field(data: object, named: str) -> None:
+    with pytest.raises(RummyError, match=named):
+        move_from_json(data)
+
+
+def test_recorded_moves_read_back_whole() -> None:
+    s = build_state(BH, ["QD 9C", "2S"], table=["QS/2H QC/3H KD=QS/4H"], table_credit=[1])
+    moves = legal_moves(s)
+    assert any(isinstance(m, DiamondSwap) for m in moves)
+    for move in moves:  # the JSON form leaves out credits the engine works out itself
+        assert apply(s, move_from_json(move_to_json(move))).round == apply(s, move).round
+
+
+# ---------------------------------------------------------------------------- §4.4/§4.7 Palace opening values
+@pytest.mark.parametrize(
+    ("hand", "text", "options", "rule"),
+    [
+        ("TS TH TD 9C", "TS TH TD", [], None),  # exactly 30
+        ("9S 9H 9D 9C 2C", "9S 9H 9D", [], "4.4"),  # 27
+        ("9S 9H 9D 9C 2C", "9S 9H 9D 9C", [], None),  # 36
+        ("AS AH JK 9C", "AS AH JK=A", [], None),  # a group joker counts as the ace: 33
+        ("JK QS KS 9C", "JK=JS QS KS", [], None),  # 10 + 10 + 10
+        ("AS 2S 3S 4S 5S 9C", "AS 2S 3S 4S 5S", [], "4.4"),  # low ace: 15
+        ("QS JK AS 9C", "QS JK=KS AS", ["cyclic_laying"], None),  # ace after a joker king: 31
+        ("KS JK 2S 3S 4S 9C", "KS JK=AS 2S 3S 4S", ["cyclic_laying"], None),  # joker ace after K: 11
+        ("JK 2S 3S 4S 5S 6S 9C", "JK=AS 2S 3S 4S 5S 6S", ["cyclic_laying"], "4.4"),  # ace first: 21
+        ("JS QS KS AS 2S 9C", "JS QS KS AS 2S", ["cyclic_laying"], None),  # 43 across the wrap
+        ("KS AS 2S 9C", "KS AS 2S", [], "4.3"),  # no wrap without the option
+    ],
+)
+def test_palace_first_meld_values(hand: str, text: str, options: list[str], rule: str | None) -> None:
+    s = build_state(PALACE, [hand, "2C"], opened=[False, True], options=options)
+    assert rule_of(s, meld(s, text)) == rule
+
+
+def test_palace_swapped_joker_goes_back_onto_the_meld_it_left() -> None:
+    # 5H JK=6H 7H: the 6H takes the joker's place and the joker goes on at the top as 8H (§4.5)
+    s = build_state(PALACE, ["6H 2C 3C", "2D"], table=["5H JK=6H 7H"], table_credit=[1])
+    joker, six = table_id(s, 0, "JK"), hand_ids(s, 0, "6H")[0]
+    old = s.round.table[0]
+    ids = tuple(six if i == joker else i for i in old.ids)
+    back = LayOff(0, replace(old, ids=(*ids, joker), meanings=(None, None, None, Meaning(8, 1))))
+    s2 = apply(s, JokerSwap(0, joker, six, back))
+    assert table_texts(s2) == ["5H 6H 7H JK=8H"]
+    assert tokens(s2, s2.round.hands[0]) == ["2C", "3C"]
+    # the joker's new place must be stated (§4.8.3)
+    unstated = LayOff(0, replace(old, ids=(*ids, joker), meanings=(None, None, None, None)))
+    assert rule_of(s, JokerSwap(0, joker, six, unstated)) == "4.3"
+
+
+def test_palace_knock_order_wraps_round_the_table_and_the_card_is_the_knockers() -> None:
+    # seat 2 discards 6S; q = seat 3; seats 0 then 1 are asked; seat 1 knocks: 6S and a stock card
+    s = build_state(
+        PALACE,
+        ["5C 9D", "2H 3H", "4S 6S", "7C 8C"],
+        turn=2,
+        stock="KD QD AS",
+        opened=[True, True, True, True],
+        options=["knocking"],
+    )
+    s = apply(s, Discard(hand_ids(s, 2, "6S")[0]))
+    assert s.round.family_data.knock_queue == (0, 1)
+    assert legal_moves(s) == [Knock(0), DeclineKnock(0)]
+    s = apply(apply(s, DeclineKnock(0)), Knock(1))
+    assert tokens(s, s.round.hands[1]) == ["2H", "3H", "6S", "AS"]
+    assert s.round.turn == 3 and s.round.family_data.phase == "draw"
+    # round the table to seat 1's own turn: the knocked card is an ordinary card there (§4.7)
+    for seat, card in ((3, "7C"), (0, "9D")):
+        s = apply(s, DrawStock())
+        s = apply(s, Discard(hand_ids(s, seat, card)[0]))
+        while s.round.family_data.phase == "knock":
+            s = apply(s, DeclineKnock(s.round.turn))
+    assert s.round.turn == 1
+    s = apply(s, DrawStock())
+    assert rule_of(s, Discard(hand_ids(s, 1, "6S")[0])) is None
