@@ -289,6 +289,26 @@ CASES = [
         "7S 8S 9S",
         opened=False,
     ),
+    # §1.4 engine form: the qualifying meld joins the start table, so R4 and R5 apply to it
+    Case(
+        "r-qualifying-group-split-to-free-a-joker",
+        "rhine",
+        "7H 7S 7D",
+        "5H 6H JK=7H",
+        "5H 6H 7H | 7S 7D JK",
+        "1.5 R5",
+        "7S 7H 7D",
+        opened=False,
+    ),
+    Case(
+        "r-fourth-seven-frees-the-joker-before-qualifying",
+        "rhine",
+        "7H 7S 7D 7C",
+        "5H 6H JK=7H",
+        "5H 6H 7H | 7S 7D 7C JK",
+        played="7S 7H 7D 7C",
+        opened=False,
+    ),
     Case(
         "r-points-joker-as-high-ace-counts-15",
         "rhine",
