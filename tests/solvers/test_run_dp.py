@@ -1,0 +1,146 @@
+"""The compiled dynamic program (`solve_dp`) against CP-SAT: same cards and points on seeded random
+rummikub and rummy-board positions (empty tables, big tables, full hands, jokers on the table
+and in hand), every answer checked valid; the positions it declines; crafted corner cases."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummyai.cards import JOKER
+from rummyai.errors import RummyError
+from rummyai.solvers import make_position, solve
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.position import Position
+from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.run_dp import build_tables, dp_supported, solve_dp
+from rummyai.variants import get_variant
+
+
+def _same_as_cpsat(position: Position, objective: str) -> None:
+    """The DP answers, its play is valid, and CP-SAT finds the same cards and points."""
+    sol = solve_dp(position, objective)
+    assert sol is not None
+    check_solution(position, sol)
+    assert sol.status == "optimal"
+    ref = solve(position.variant, position.hand, [i.slots for i in position.table], objective=objective,
+                minimize_changes=False)  # fmt: skip
+    assert (sol.cards_played, sol.points_played) == (ref.cards_played, ref.points_played)
+    assert sol.value == ref.value
+
+
+def _positions(variant: str, count: int, seed: int) -> list[Position]:
+    """Seeded positions of every size: table 0-70 tiles, hand 1-30, jokers often on the table."""
+    out = []
+    for i in range(count):
+        rng = random.Random(seed * 7919 + i)
+        table = 0 if rng.random() < 0.15 else rng.randint(3, 70)
+        hand = rng.randint(1, 30)
+        joker_rate = rng.choice([0.0, 0.12, 0.4])
+        related = rng.choice([0.0, 0.5, 0.9])
+        kinds, melds = random_position(variant, seed * 7919 + i, table, hand, joker_rate, related)
+        out.append(make_position(variant, kinds, melds))
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_cards_objective_matches_cpsat(chunk: int) -> None:
+    for position in _positions("rummikub", 60, chunk):
+        _same_as_cpsat(position, "cards")
+
+
+@pytest.mark.parametrize("objective", ["points", "penalty"])
+def test_points_objectives_match_cpsat(objective: str) -> None:
+    for position in _positions("rummikub", 50, 10 if objective == "points" else 11):
+        _same_as_cpsat(position, objective)
+
+
+def test_rummy_board_matches_cpsat() -> None:
+    """Hands of at most 12 cards (rummy-board's cap per turn); larger hands are declined."""
+    for position in _positions("rummy-board", 60, 20):
+        if len(position.hand) > 12:
+            assert solve_dp(position) is None
+        else:
+            _same_as_cpsat(position, "cards")
+
+
+def test_the_random_positions_cover_jokers_empty_tables_and_big_hands() -> None:
+    """The sample above really holds the cases it is meant to test."""
+    sample = [p for seed in range(4) for p in _positions("rummikub", 60, seed)]
+    assert sum(not p.table for p in sample) >= 10
+    assert sum(p.table_counts()[JOKER] > 0 for p in sample) >= 30
+    assert sum(p.hand_counts()[JOKER] > 0 for p in sample) >= 10
+    assert sum(len(p.hand) >= 25 for p in sample) >= 20
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "cards"),
+    [
+        # ten tiles of one number: three groups, both jokers in groups
+        ("", "5S 5H 5D 5C | 5S 5H JK | 5D 5C JK", 0),
+        ("6S 7S", "5S 5H 5D 5C | 5S 5H JK | 5D 5C JK", 2),
+        # a hand joker with nothing else joins a table meld
+        ("JK", "3H 4H 5H", 1),
+        # two jokers make a run with one hand card
+        ("JK JK 9C", "", 3),
+        ("JK JK", "", 0),
+        # a joker stands in twice over: run 11-13 needs the joker at the low end
+        ("QD KD JK", "", 3),
+        # the whole hand goes down: a long run and a group
+        ("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 7H 7D", "", 15),
+        # a table joker must stay: moved into the new run
+        ("4C 5C", "9H 9D 9S JK", 2),
+    ],
+)
+def test_crafted_positions(hand: str, table: str, cards: int) -> None:
+    position = make_position("rummikub", hand, table)
+    _same_as_cpsat(position, "cards")
+    sol = solve_dp(position, "cards")
+    assert sol is not None and sol.cards_played == cards
+
+
+def test_nothing_played_keeps_the_table_as_written() -> None:
+    position = make_position("rummikub", "2C 9H", "3S 4S 5S | 8D 8H JK")
+    sol = solve_dp(position)
+    assert sol is not None
+    assert sol.played == () and sol.melds == tuple(info.slots for info in position.table)
+
+
+def test_left_over_joker_with_no_room_takes_the_strict_pass() -> None:
+    """Every meld is full (a 1-13 run), so the joker left over by the first pass has nowhere to
+    go; the second pass places every joker itself and splits the run to make room."""
+    position = make_position("rummikub", "JK", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS")
+    _same_as_cpsat(position, "cards")
+    sol = solve_dp(position)
+    assert sol is not None and sol.played == (JOKER,) and len(sol.melds) == 2
+
+
+def test_positions_outside_the_fast_path_are_declined() -> None:
+    kinds, melds = random_position("rummikub", 3, 20, 10)
+    assert solve_dp(make_position("rummikub", kinds, melds, opened=False)) is None
+    assert solve_dp(make_position("rummikub", "JK", "3H 4H 5H"), "cards") is not None
+    official = get_variant("rummikub").with_options(["official_jokers"])
+    assert solve_dp(make_position(official, "3H 4H 5H", "")) is None
+    assert solve_dp(make_position("rhine", "3H 4H 5H", "")) is None
+    assert not dp_supported(get_variant("rhine"))
+
+
+def test_state_cap_declines() -> None:
+    kinds, melds = random_position("rummikub", 5, 50, 20)
+    position = make_position("rummikub", kinds, melds)
+    assert solve_dp(position, cap=50) is None
+    assert solve_dp(position) is not None
+
+
+def test_unknown_objective_raises() -> None:
+    with pytest.raises(RummyError, match="unknown objective 'tiles'"):
+        solve_dp(make_position("rummikub", "3H 4H 5H", ""), "tiles")
+
+
+def test_tables_encode_slot_pairs_and_group_tuples() -> None:
+    tables = build_tables(get_variant("rummikub"))
+    assert len(tables.pair_p) == 10  # unordered pairs of slot lengths 0..3
+    assert len(tables.groups[0]) == 3  # (8 naturals + 2 jokers) // 3 groups per number
+    assert tables.groups[tables.group_next[0, 0b001]] == (1, 0, 0)
+    assert tables.group_next[0, 0b010] == -1  # among equal groups only the first is chosen
