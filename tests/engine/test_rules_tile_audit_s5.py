@@ -736,6 +736,12 @@ BEST = [
     ("rummy-board", None, "JK AS", SPADES_2_TO_K, True, 2),
     # the retrieved joker makes a group with the two nines; 2C never fits
     ("rummy-tiles", None, "7S 9D 9H 2C", "5S 6S JK=7S", True, 3),
+    # T4 d: the retrieved joker's new meld needs a rack tile besides the 7S, here the second 9D
+    # (a group takes one 9 from the four); with the 7S alone nothing can be played. Rhine puts
+    # the joker in the nines with the new 9D (suits may repeat)
+    ("rummy-tiles", None, "7S 9D", "5S 6S JK=7S | 9H 9C 9S 9D", True, 2),
+    ("rummy-tiles", None, "7S", "5S 6S JK=7S | 9H 9C 9S 9D", True, 0),
+    ("rhine", None, "7S 9D", "5S 6S JK=7S | 9H 9C 9S 9D", True, 2),
     # 13 spades, cap 12: leave the ace (fewest points) in hand
     ("rummy-board", None, "AS " + SPADES_2_TO_K, "", True, 12),
     # the joker must read 4S for the opening to reach 30
