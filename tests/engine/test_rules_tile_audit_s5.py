@@ -7,16 +7,21 @@ once, through `rummyai validate --jsonl`. Small positions whose best play can be
 hand go through `solve`, `check_solution` and the judge; turn flow, scoring and penalties go
 through the engine.
 
-Rules and decisions covered (47): rummikub §8.2 melds (runs low ace, no wrap, <= 13; groups
-3-4 distinct colours; any number of jokers with a natural), opening (>= 30 from the rack, jokers
-as represented, nothing else that turn), free table jokers, `official_jokers` (replacement tile,
-either missing colour, new meld, after the opening, melds not locked), `joker_replacement_from`
-(rack, rack_or_table), penalty option, going out; rhine §1.3 melds (ace low or high, 13 cards,
-one wild), §1.4 basic qualifying and the turn after it, §1.7 points rule (ace 15, wild as
-represented), R1-R5, §1.8 8 and 9, Down & Out; rummy-tiles §2.3 melds, §2.4 opening (30, no
-joker, exclusive, extra melds, ace 1), T1-T4 (a-d), §2.7 4, 5 and 7, penalty, going out;
-rummy-board §3.2 cap, §3.3 jokers, §3.4 opening (jokers 0, exclusive), §3.5 free jokers,
-§3.6 going out, no penalty; §7.1 unwritten run-joker meaning read from the written order.
+Rules and decisions covered (60). rummikub §8: runs (ace low, no wrap, at most 13), groups (at
+most 4, distinct colours), any number of jokers, opening (>= 30 from the rack, jokers as the tile
+they stand for, nothing else that turn), free table jokers, `official_jokers` (exact tile,
+either missing colour, own tile per joker, new meld, not before the opening, melds not locked),
+`joker_replacement_from`, going out, penalty option and its absence. rhine §1: 13-card runs,
+ace not at both ends, basic qualifying (3 naturals, no wild, the turn goes on, the qualifying
+meld joins the start table for R4/R5), points rule (ace 15 high, wild as represented, the
+total named), R1-R5 with §1.8 8 and 9, Down & Out. rummy-tiles §2: ace low with jokers, rack
+joker on a run's end (§2.7 7), opening (exactly 30, ace 1, no joker, exclusive), T3 (grows at
+either end, takes tiles of other melds, never split, group joker keeps its rank), T4 a-d
+(split with the joker replaced, extra rack tile, missing suit of a 3- or 4-group, joker at the
+low end, reuse with table tiles, §2.7 5), going out on the opening turn, penalty. rummy-board
+§3: 12-card cap on the opening, jokers 0 in the opening, two jokers with one natural, group
+limits, free table jokers, going out. §0 and §7.1: a group joker's written suit is notation;
+an unwritten start-table run joker reads from its place.
 """
 
 from __future__ import annotations
@@ -483,6 +488,31 @@ CASES = [
         "4S 5S 6S JK=7S | 3S 3D 3C 3H | 8D 8C 8S",
         "3S 4S 5S 6S JK=7S | 3D 3C 3H | 8D 8C 8S 8H",
         played="8H",
+    ),
+    # melds split and rejoined: only the end of the turn is judged
+    Case(
+        "t3-locked-meld-takes-the-next-runs-first-card",
+        "rummy-tiles",
+        "9C",
+        "3C 4C JK=5C | 6C 7C 8C",
+        "3C 4C JK=5C 6C | 7C 8C 9C",
+        played="9C",
+    ),
+    Case(
+        "t3-locked-meld-absorbs-a-whole-run",
+        "rummy-tiles",
+        "9C",
+        "3C 4C JK=5C | 6C 7C 8C",
+        "3C 4C JK=5C 6C 7C 8C 9C",
+        played="9C",
+    ),
+    Case(
+        "r-kept-joker-meld-takes-the-next-runs-first-card",
+        "rhine",
+        "9C",
+        "3C 4C JK=5C | 6C 7C 8C",
+        "3C 4C JK=5C 6C | 7C 8C 9C",
+        played="9C",
     ),
     Case(
         "t3-locked-meld-may-not-be-split",
