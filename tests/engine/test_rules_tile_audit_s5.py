@@ -226,6 +226,15 @@ CASES = [
         options=OFFICIAL,
     ),
     Case(
+        "k-official-joker-meld-split-keeping-the-joker",
+        "rummikub",
+        "9S",
+        "3S 4S JK=5S 6S 7S 8S",
+        "3S 4S JK=5S | 6S 7S 8S 9S",
+        played="9S",
+        options=OFFICIAL,
+    ),
+    Case(
         "k-official-second-joker-needs-its-own-tile",
         "rummikub",
         "9D TD",
@@ -525,6 +534,16 @@ CASES = [
     ),
     Case("t3-group-joker-keeps-its-rank", "rummy-tiles", "7C", "7S 7H JK=7C", "7S 7H 7C JK=7D", played="7C"),
     # ------------------------------------------------------------------ rummy-tiles T4
+    Case(
+        "t4-a-no-retrieval-on-the-opening-turn",
+        "rummy-tiles",
+        "7S 9D 9H TS JS QS",
+        "5S 6S JK=7S",
+        "5S 6S 7S | 9D 9H JK | TS JS QS",
+        "2.4",
+        "uses table cards",
+        opened=False,
+    ),
     Case(
         "t4-split-with-the-joker-replaced",
         "rummy-tiles",
