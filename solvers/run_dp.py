@@ -31,17 +31,15 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
-from rummyai.playable import playable_cards
+from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
 from rummyai.solvers.fast import fast_path_ok
-from rummyai.solvers.position import Position, Solution, check_objective, count_broken, objective_value
+from rummyai.solvers.position import Position, Solution, check_objective, objective_value
 from rummyai.variants import RunRule, Variant
 
 SUITS = 4
@@ -51,10 +49,22 @@ DEFAULT_CAP = 3_000_000  # states kept over all layers before the program gives 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
 
+# Slots are immutable: the rebuilt melds share these instead of making new ones.
+_NATURAL = tuple(Slot(card) for card in range(JOKER))
+_RUN_JOKER = tuple(tuple(Slot(JOKER, Meaning(rank, suit)) for suit in range(SUITS)) for rank in range(1, 14))
+_GROUP_JOKER = tuple(Slot(JOKER, Meaning(rank)) for rank in range(1, 14))
+
+
+Template = tuple[tuple[tuple[int, ...], int], ...]  # groups: (colour places, jokers) each
+
 
 @dataclass(frozen=True)
 class Tables:
-    """The variant's state encoding: run-slot pairs, group tuples and their transitions."""
+    """The variant's state encoding: run-slot pairs, group summaries and their transitions.
+
+    Groups are summarised, within a number, by how many colours sent one natural to the groups
+    and how many sent two (colours are interchangeable in groups). Which joker counts can close
+    such groups, and how, is worked out once here by trying every assignment of the copies."""
 
     min_meld: int
     group_max: int
@@ -63,19 +73,17 @@ class Tables:
     pair_p: I32  # pair index -> longer slot length (capped at min_meld)
     pair_q: I32  # pair index -> shorter slot length
     pair_index: I32  # [p, q] (p >= q) -> pair index
-    group_next: (
-        I32  # [group index, mask] -> group index after adding one natural per chosen group, -1 if not allowed
-    )
-    group_pop: I32  # mask -> chosen groups
-    group_lo: I32  # group index -> fewest jokers that close every group validly (-1: impossible)
-    group_hi: I32  # group index -> most jokers the groups can take
     dominators: I32  # [pair, k] -> the pairs that can do whatever this pair can (-1 ends the row)
-    groups: tuple[tuple[int, ...], ...]  # group index -> natural counts, sorted descending
+    summaries: tuple[tuple[int, int], ...]  # summary index -> (colours with one, colours with two)
+    summary_next: I32  # [summary, k] -> summary after a colour sends k naturals to groups (-1: none)
+    group_jokers: I32  # summary -> bit x set when x jokers can close the groups validly
+    templates: dict[tuple[int, int], Template]  # (summary, jokers) -> one way to form the groups
+    summary_index: dict[tuple[int, int], int]  # (colours with one, colours with two) -> summary
 
     @property
     def keys(self) -> int:
-        """Size of the dense key space: pair states ** colours x group tuples x joker counts."""
-        return int(len(self.pair_p) ** SUITS * len(self.groups) * (self.max_jokers + 1))
+        """Size of the dense key space: pair states ** colours x summaries x joker counts."""
+        return int(len(self.pair_p) ** SUITS * len(self.summaries) * (self.max_jokers + 1))
 
 
 def dp_supported(variant: Variant) -> bool:
@@ -92,7 +100,7 @@ def dp_supported(variant: Variant) -> bool:
 
 
 def build_tables(variant: Variant) -> Tables:
-    """Enumerate run-slot pairs and sorted group tuples and their transitions for `variant`."""
+    """Enumerate run-slot pairs, group summaries and their transitions for `variant`."""
     length = variant.min_meld
     gmax = variant.group_max
     assert gmax is not None
@@ -101,30 +109,24 @@ def build_tables(variant: Variant) -> Tables:
     pair_index = np.full((length + 1, length + 1), -1, dtype=np.int32)
     for i, (p, q) in enumerate(pairs):
         pair_index[p, q] = i
-    n_groups = (SUITS * SLOTS + jokers) // length
-    cap = min(gmax, SUITS)
-    groups = sorted(
-        {tuple(sorted(t, reverse=True)) for t in itertools.product(range(cap + 1), repeat=n_groups)}
-    )
-    group_id = {g: i for i, g in enumerate(groups)}
-    masks = 1 << n_groups
-    group_next = np.full((len(groups), masks), -1, dtype=np.int32)
-    for gi, g in enumerate(groups):
-        for mask in range(masks):
-            if _mask_ok(g, mask, cap):
-                new = tuple(v + ((mask >> k) & 1) for k, v in enumerate(g))
-                group_next[gi, mask] = group_id[new]
-    lo = np.zeros(len(groups), dtype=np.int32)
-    hi = np.zeros(len(groups), dtype=np.int32)
-    for gi, g in enumerate(groups):
-        lo[gi] = sum(max(0, length - v) for v in g if v > 0)
-        hi[gi] = sum(gmax - v for v in g if v > 0)
-        if any(v > 0 and v + max(0, length - v) > gmax for v in g):
-            lo[gi] = -1
     dominators = np.full((len(pairs), len(pairs)), -1, dtype=np.int32)
     for i, (p, q) in enumerate(pairs):
         better = [k for k, (a, b) in enumerate(pairs) if k != i and _pair_covers((a, b), (p, q), length)]
         dominators[i, : len(better)] = better
+    summaries = [(n1, n2) for n2 in range(SUITS + 1) for n1 in range(SUITS + 1 - n2)]
+    index = {s: i for i, s in enumerate(summaries)}
+    summary_next = np.full((len(summaries), SLOTS + 1), -1, dtype=np.int32)
+    for i, (n1, n2) in enumerate(summaries):
+        summary_next[i, 0] = i
+        if n1 + n2 < SUITS:
+            summary_next[i, 1] = index[(n1 + 1, n2)]
+            summary_next[i, 2] = index[(n1, n2 + 1)]
+    group_jokers = np.zeros(len(summaries), dtype=np.int32)
+    templates: dict[tuple[int, int], Template] = {}
+    for i, (n1, n2) in enumerate(summaries):
+        for x, template in _group_templates(n1, n2, length, gmax, jokers).items():
+            group_jokers[i] |= 1 << x
+            templates[(i, x)] = template
     return Tables(
         min_meld=length,
         group_max=gmax,
@@ -133,13 +135,42 @@ def build_tables(variant: Variant) -> Tables:
         pair_p=np.array([p for p, _ in pairs], dtype=np.int32),
         pair_q=np.array([q for _, q in pairs], dtype=np.int32),
         pair_index=pair_index,
-        group_next=group_next,
-        group_pop=np.array([bin(m).count("1") for m in range(masks)], dtype=np.int32),
-        group_lo=lo,
-        group_hi=hi,
         dominators=dominators,
-        groups=tuple(groups),
+        summaries=tuple(summaries),
+        summary_next=summary_next,
+        group_jokers=group_jokers,
+        templates=templates,
+        summary_index=index,
     )
+
+
+def _group_templates(n1: int, n2: int, length: int, gmax: int, jokers: int) -> dict[int, Template]:
+    """For each joker count that can close them, one way to make valid groups of one number from
+    `n2` colours with two naturals (places 0..n2-1) and `n1` with one (the next places): the two
+    copies of a colour in different groups, every group `length`..`gmax` tiles with a natural."""
+    n_groups = (SUITS * SLOTS + jokers) // length
+    places = [c for c in range(n2) for _ in range(2)] + list(range(n2, n2 + n1))
+    found: dict[int, Template] = {}
+    for assignment in itertools.product(range(n_groups), repeat=len(places)):
+        members: list[list[int]] = [[] for _ in range(n_groups)]
+        for place, group in zip(places, assignment, strict=True):
+            members[group].append(place)
+        if any(len(m) != len(set(m)) or len(m) > gmax for m in members):
+            continue
+        used = [m for m in members if m]
+        need = [max(0, length - len(m)) for m in used]
+        room = [gmax - len(m) for m in used]
+        for x in range(sum(need), min(sum(room), jokers) + 1):
+            if x in found:
+                continue
+            extra = x - sum(need)
+            counts = []
+            for k in range(len(used)):
+                more = min(room[k] - need[k], extra)
+                counts.append(need[k] + more)
+                extra -= more
+            found[x] = tuple((tuple(m), j) for m, j in zip(used, counts, strict=True))
+    return found
 
 
 def _slot_covers(x: int, y: int, length: int) -> bool:
@@ -155,18 +186,6 @@ def _pair_covers(a: tuple[int, int], b: tuple[int, int], length: int) -> bool:
     return straight or crossed
 
 
-def _mask_ok(groups: tuple[int, ...], mask: int, cap: int) -> bool:
-    """A mask adds one natural to each chosen group; among equal groups only a prefix is chosen
-    (the others give the same sorted tuple), and no group passes `cap` naturals."""
-    for k, v in enumerate(groups):
-        chosen = (mask >> k) & 1
-        if chosen and v >= cap:
-            return False
-        if chosen and k > 0 and groups[k - 1] == v and not (mask >> (k - 1)) & 1:
-            return False
-    return True
-
-
 @njit(cache=True)
 def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int) -> bool:
     """Whether colour `colour` has a natural available in one of the `span` cells after number `v`
@@ -176,6 +195,29 @@ def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int)
         if table[card] + hand[card] > 0:
             return True
     return False
+
+
+@njit(cache=True)
+def _insert(
+    key: int, score: int, parent: int, choice: int, slot_of: I32, keys: I64, scores: I64, parents: I32,
+    choices: I32, out: int,
+) -> int:  # fmt: skip
+    """Add state `key` to the layer being built (or raise its score); the new end, -1 when full."""
+    at = slot_of[key]
+    if at < 0:
+        if out >= keys.shape[0]:
+            return -1
+        slot_of[key] = out
+        keys[out] = key
+        scores[out] = score
+        parents[out] = parent
+        choices[out] = choice
+        return out + 1
+    if score > scores[at]:
+        scores[at] = score
+        parents[at] = parent
+        choices[at] = choice
+    return out
 
 
 @njit(cache=True)
@@ -195,8 +237,10 @@ def _cell(
     pair_p: I32,
     pair_q: I32,
     pair_index: I32,
-    group_next: I32,
-    group_pop: I32,
+    summary_next: I32,
+    group_jokers: I32,
+    closing: bool,
+    strict: bool,
     n_pairs: int,
     n_groups: int,
     j1: int,
@@ -210,9 +254,9 @@ def _cell(
     end: int,
 ) -> int:
     """Expand the states [start, end) over one cell into [end, returned end), keeping scores of at
-    least `floor`; -1 when the buffers are full."""
-    cap = keys.shape[0]
-    masks = group_next.shape[1]
+    least `floor`; on the number's last colour (`closing`) the groups are closed with jokers too
+    (`strict`: every joker count that fits, else the fewest). -1 when the buffers are full."""
+    ways = summary_next.shape[1]
     left = ranks - 1 - v  # cells of this colour still to come
     joker_open = _joker_ok(table, hand, colour, v, ranks, length - 1)
     out = end
@@ -254,80 +298,32 @@ def _cell(
                     continue
                 hi_pair = pair_index[na, nb] if na >= nb else pair_index[nb, na]
                 new_runs = base_runs + hi_pair * power
-                for mask in range(masks):
-                    ng = group_next[g, mask]
+                for k in range(ways):  # naturals of this cell sent to the number's groups
+                    ng = summary_next[g, k]
                     if ng < 0:
                         continue
-                    n = nat + group_pop[mask]
+                    n = nat + k
                     if n < t or n > t + h:
                         continue
-                    new_key = (new_runs * n_groups + ng) * j1 + jk + jok
                     sc = scores[i] + (n - t) * gain
                     if sc < floor:
                         continue  # cannot reach the threshold even with every card still to come
-                    at = slot_of[new_key]
-                    if at < 0:
-                        if out >= cap:
+                    choice = ((da * 3 + db) * ways + k) * j1
+                    if not closing:
+                        out = _insert((new_runs * n_groups + ng) * j1 + jk + jok, sc, i, choice, slot_of, keys, scores, parents, choices, out)  # fmt: skip
+                        if out < 0:
                             return -1
-                        slot_of[new_key] = out
-                        keys[out] = new_key
-                        scores[out] = sc
-                        parents[out] = i
-                        choices[out] = (da * 3 + db) * masks + mask
-                        out += 1
-                    elif sc > scores[at]:
-                        scores[at] = sc
-                        parents[at] = i
-                        choices[at] = (da * 3 + db) * masks + mask
-    return out
-
-
-@njit(cache=True)
-def _close(
-    jokers: int,
-    group_lo: I32,
-    group_hi: I32,
-    strict: bool,
-    n_groups: int,
-    j1: int,
-    slot_of: I32,
-    keys: I64,
-    scores: I64,
-    parents: I32,
-    choices: I32,
-    start: int,
-    end: int,
-) -> int:
-    """Close the number's groups with the fewest jokers they need (`strict`: or any number up to
-    their limits); -1 when the buffers are full."""
-    cap = keys.shape[0]
-    out = end
-    for i in range(start, end):
-        key = keys[i]
-        jk = key % j1
-        rest = key // j1
-        g = rest % n_groups
-        runs = rest // n_groups
-        lo = group_lo[g]
-        if lo < 0:
-            continue
-        hi = min(group_hi[g], jokers - jk) if strict else min(lo, jokers - jk)
-        for x in range(lo, hi + 1):
-            new_key = runs * n_groups * j1 + jk + x
-            at = slot_of[new_key]
-            if at < 0:
-                if out >= cap:
-                    return -1
-                slot_of[new_key] = out
-                keys[out] = new_key
-                scores[out] = scores[i]
-                parents[out] = i
-                choices[out] = x
-                out += 1
-            elif scores[i] > scores[at]:
-                scores[at] = scores[i]
-                parents[at] = i
-                choices[at] = x
+                        continue
+                    # last colour of the number: close its groups with jokers at once
+                    options = group_jokers[ng]
+                    for x in range(jokers - jk - jok + 1):
+                        if (options >> x) & 1:
+                            new_key = new_runs * n_groups * j1 + jk + jok + x
+                            out = _insert(new_key, sc, i, choice + x, slot_of, keys, scores, parents, choices, out)  # fmt: skip
+                            if out < 0:
+                                return -1
+                            if not strict:
+                                break  # left-over jokers join melds at the end: the fewest is enough
     return out
 
 
@@ -413,10 +409,8 @@ def _search(
     pair_p: I32,
     pair_q: I32,
     pair_index: I32,
-    group_next: I32,
-    group_pop: I32,
-    group_lo: I32,
-    group_hi: I32,
+    summary_next: I32,
+    group_jokers: I32,
     dominators: I32,
     n_pairs: int,
     n_groups: int,
@@ -459,7 +453,7 @@ def _search(
             out = _cell(
                 card, c, v, table[card], hand[card], unit[card], threshold - potential, jokers, length,
                 ranks, table, hand,
-                pair_p, pair_q, pair_index, group_next, group_pop, n_pairs, n_groups, j1, power,
+                pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, n_pairs, n_groups, j1, power,
                 slot_of, keys, scores, parents, choices, start, end,
             )  # fmt: skip
             if out < 0:
@@ -484,29 +478,6 @@ def _search(
             layer += 1
             bounds[layer + 1] = end
             power *= n_pairs
-        out = _close(
-            jokers,
-            group_lo,
-            group_hi,
-            strict,
-            n_groups,
-            j1,
-            slot_of,
-            keys,
-            scores,
-            parents,
-            choices,
-            start,
-            end,
-        )
-        if out < 0:
-            return -1, 1
-        end_ = _prune(
-            j1, n_groups, n_pairs, dominators, 0, 3, strict, slot_of, keys, scores, parents, choices, end, out
-        )
-        start, end = end, end_
-        layer += 1
-        bounds[layer + 1] = end
     best = -1
     best_score = -1
     for i in range(start, end):
@@ -534,7 +505,7 @@ class _Buffers:
         self.scores = np.empty(cap, dtype=np.int64)
         self.parents = np.empty(cap, dtype=np.int32)
         self.choices = np.empty(cap, dtype=np.int32)
-        self.bounds = np.zeros(tables.ranks * (SUITS + 1) + 2, dtype=np.int32)
+        self.bounds = np.zeros(tables.ranks * SUITS + 2, dtype=np.int32)
 
 
 _LOCAL = threading.local()
@@ -566,10 +537,11 @@ def solve_dp(position: Position, objective: str = "cards", cap: int = DEFAULT_CA
     if cap_cards is not None and len(position.hand) > cap_cards:
         return None
     tables, buf = _tables_and_buffers(variant, cap)
-    hand = np.array(position.hand_counts(), dtype=np.int32)
-    table = np.array(position.table_counts(), dtype=np.int32)
+    hand = np.bincount(np.array(position.hand, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
+    on_table = [c for info in position.table for c in info.cards]
+    table = np.bincount(np.array(on_table, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
     unit = _units(position, objective)
-    naturals = _playable_counts(position)
+    naturals = _playable(hand, table)
     _LOCAL.states = 0
     for strict in (False, True):
         best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict)
@@ -606,13 +578,11 @@ def _best_state(
             tables.pair_p,
             tables.pair_q,
             tables.pair_index,
-            tables.group_next,
-            tables.group_pop,
-            tables.group_lo,
-            tables.group_hi,
+            tables.summary_next,
+            tables.group_jokers,
             tables.dominators,
             len(tables.pair_p),
-            len(tables.groups),
+            len(tables.summaries),
             tables.max_jokers + 1,
             buf.slot_of,
             buf.keys,
@@ -639,14 +609,41 @@ def last_state_count() -> int:
     return int(getattr(_LOCAL, "states", 0))
 
 
-def _playable_counts(position: Position) -> I32:
-    """Hand naturals per kind, without those `playable_cards` proves can never be played."""
-    table = [c for info in position.table for c in info.cards]
-    counts = np.zeros(JOKER + 1, dtype=np.int32)
-    for card in playable_cards(position.variant, position.hand, table, True):
-        if card != JOKER:
-            counts[card] += 1
-    return counts
+@njit(cache=True)
+def _playable(hand: I32, table: I32) -> I32:
+    """Hand naturals per kind, without those that complete no group and no 3-card run with the
+    other cards and the jokers (`rummyai.playable.playable_cards` for these rules, repeated until
+    nothing more drops out): such cards can never be played."""
+    kept = hand.copy()
+    kept[52] = 0
+    present = hand + table
+    jokers = min(present[52], 3)
+    changed = True
+    while changed:
+        changed = False
+        for card in range(52):
+            if kept[card] == 0:
+                continue
+            rank = card % 13
+            suit = card // 13
+            others = 0
+            for other in range(4):
+                if other != suit and present[other * 13 + rank] > 0:
+                    others += 1
+            fits = others + jokers >= 2
+            for first in range(max(0, rank - 2), min(rank, 10) + 1):
+                if fits:
+                    break
+                missing = 0
+                for r in range(first, first + 3):
+                    if r != rank and present[suit * 13 + r] == 0:
+                        missing += 1
+                fits = missing <= jokers
+            if not fits:
+                present[card] -= kept[card]
+                kept[card] = 0
+                changed = True
+    return kept
 
 
 def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
@@ -677,17 +674,22 @@ def _units(position: Position, objective: str) -> I64:
     return np.array(values, dtype=np.int64)
 
 
-def _path(buf: _Buffers, best: int) -> list[int]:
+@njit(cache=True)
+def _walk(parents: I32, choices: I32, best: int, layers: int) -> I32:
     """The choice made at every layer on the way to state `best`, first layer first."""
-    path: list[int] = []
+    path = np.zeros(layers, dtype=np.int32)
     i = best
-    parents = buf.parents
-    choices = buf.choices
+    k = layers
     while parents[i] >= 0:
-        path.append(int(choices[i]))
-        i = int(parents[i])
-    path.reverse()
+        k -= 1
+        path[k] = choices[i]
+        i = parents[i]
     return path
+
+
+def _path(buf: _Buffers, best: int) -> list[int]:
+    """The best state's choices as Python ints, one per cell."""
+    return [int(c) for c in _walk(buf.parents, buf.choices, best, len(buf.bounds) - 2)]
 
 
 def _replay(
@@ -695,49 +697,54 @@ def _replay(
 ) -> tuple[list[int], list[tuple[Slot, ...]], int]:
     """Rebuild the played naturals, the melds and the jokers placed from the layer choices."""
     length = tables.min_meld
-    masks = tables.group_next.shape[1]
-    n_groups = len(tables.groups[0])
-    table = position.table_counts()
+    ways = tables.summary_next.shape[1]
+    j1 = tables.max_jokers + 1
+    table = [0] * (JOKER + 1)
+    for info in position.table:
+        for slot in info.slots:
+            table[slot.card] += 1
     runs: list[list[list[Slot]]] = [[[] for _ in range(SLOTS)] for _ in range(SUITS)]
     melds: list[tuple[Slot, ...]] = []
     played: list[int] = []
     jokers_used = 0
-    steps = iter(path)
     for v in range(tables.ranks):
-        rank = v + 1
-        groups: list[list[Slot]] = [[] for _ in range(n_groups)]
+        to_groups = [0] * SUITS  # naturals each colour sends to this number's groups
+        x = 0
         for c in range(SUITS):
-            choice = next(steps)
-            card = make_card(rank, c)
-            code, mask = divmod(choice, masks)
-            slots = sorted(runs[c], key=lambda r: min(len(r), length), reverse=True)
-            n = 0
-            for slot, d in zip(slots, divmod(code, 3), strict=True):
+            choice, x = divmod(path[v * SUITS + c], j1)
+            colour = runs[c]
+            if choice == 0:  # nothing at this cell: runs in progress end
+                for slot in colour:
+                    if slot:
+                        melds.append(tuple(slot))
+                        slot.clear()
+                continue
+            card = c * 13 + v
+            code, k = divmod(choice, ways)
+            if min(len(colour[1]), length) > min(len(colour[0]), length):
+                colour.reverse()  # the longer slot first, as in the state's pair
+            n = k
+            for slot, d in zip(colour, divmod(code, 3), strict=True):
                 if d == 0 and slot:
                     melds.append(tuple(slot))
                     slot.clear()
                 elif d == 1:
-                    slot.append(Slot(card))
+                    slot.append(_NATURAL[card])
                     n += 1
                 elif d == 2:
-                    slot.append(Slot(JOKER, Meaning(rank, c)))
+                    slot.append(_RUN_JOKER[v][c])
                     jokers_used += 1
-            ordered = sorted(groups, key=len, reverse=True)
-            for k in range(n_groups):
-                if (mask >> k) & 1:
-                    ordered[k].append(Slot(card))
-                    n += 1
+            to_groups[c] = k
             played.extend([card] * (n - table[card]))
-        extra = next(steps)  # jokers the groups take: first what each needs, then any more
-        jokers_used += extra
-        filled = [g for g in groups if g]
-        adds = [max(0, length - len(g)) for g in filled]
-        extra -= sum(adds)
-        for k, group in enumerate(filled):
-            more = min(tables.group_max - len(group) - adds[k], extra)
-            adds[k] += more
-            extra -= more
-            melds.append((*group, *[Slot(JOKER, Meaning(rank))] * adds[k]))
+        jokers_used += x  # the groups' jokers, chosen on the last colour
+        if any(to_groups):
+            places = [c for c in range(SUITS) if to_groups[c] == 2] + [
+                c for c in range(SUITS) if to_groups[c] == 1
+            ]
+            summary = tables.summary_index[(to_groups.count(1), to_groups.count(2))]
+            for members, jokers in tables.templates[(summary, x)]:
+                slots = [_NATURAL[places[i] * 13 + v] for i in members]
+                melds.append((*slots, *[_GROUP_JOKER[v]] * jokers))
     melds.extend(tuple(slot) for colour in runs for slot in colour if slot)
     return played, melds, jokers_used
 
@@ -778,7 +785,7 @@ def _solution(
     melds = _as_written(position, melds) if played else [tuple(info.slots) for info in position.table]
     points = sum(position.variant.hand_values[c] for c in played)
     value = objective_value(position, objective, played)
-    broken = count_broken(position, melds)
+    broken = _broken(position, melds)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms, broken)
 
@@ -788,8 +795,24 @@ def _as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple
     written: dict[tuple[int, ...], tuple[Slot, ...]] = {}
     for info in position.table:
         written.setdefault(tuple(sorted(info.cards)), info.slots)
-    out = []
-    for meld in melds:
-        bag = tuple(sorted(Counter(c for s in meld for c in s.cards()).elements()))
-        out.append(written.get(bag, meld))
-    return out
+    return [written.get(tuple(sorted(s.card for s in meld)), meld) for meld in melds]
+
+
+def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
+    """`count_broken` for melds without escorts: start melds whose cards do not all lie in one new
+    meld. Naturals never repeat within a meld, so a meld holds another's cards when it holds its
+    naturals as a set and at least as many jokers."""
+    same = {tuple(m) for m in melds}
+    bags: list[tuple[frozenset[int], int]] = []
+    broken = 0
+    for info in position.table:
+        if info.slots in same:
+            continue
+        if not bags:
+            bags = [(frozenset(s.card for s in meld), sum(s.card == JOKER for s in meld)) for meld in melds]
+        cards = [s.card for s in info.slots]
+        need = frozenset(cards)
+        jokers = cards.count(JOKER)
+        if not any(need <= bag and have >= jokers for bag, have in bags):
+            broken += 1
+    return broken

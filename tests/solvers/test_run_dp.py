@@ -138,9 +138,16 @@ def test_unknown_objective_raises() -> None:
         solve_dp(make_position("rummikub", "3H 4H 5H", ""), "tiles")
 
 
-def test_tables_encode_slot_pairs_and_group_tuples() -> None:
+def test_tables_encode_slot_pairs_and_group_summaries() -> None:
     tables = build_tables(get_variant("rummikub"))
     assert len(tables.pair_p) == 10  # unordered pairs of slot lengths 0..3
-    assert len(tables.groups[0]) == 3  # (8 naturals + 2 jokers) // 3 groups per number
-    assert tables.groups[tables.group_next[0, 0b001]] == (1, 0, 0)
-    assert tables.group_next[0, 0b010] == -1  # among equal groups only the first is chosen
+    index = {s: i for i, s in enumerate(tables.summaries)}
+    assert tables.summary_next[index[(0, 0)], 2] == index[(0, 1)]
+    assert tables.summary_next[index[(2, 2)], 1] == -1  # four colours already sent naturals
+    # one natural needs two jokers; eight (two of each colour) close with 0, 1 or 2 jokers
+    assert tables.group_jokers[index[(1, 0)]] == 0b100
+    assert tables.group_jokers[index[(0, 4)]] == 0b111
+    # two naturals of one colour and one of another: two groups need four jokers, too many
+    assert tables.group_jokers[index[(1, 1)]] == 0
+    (members, jokers), *_ = tables.templates[(index[(3, 0)], 1)]
+    assert len(members) + jokers == 4
