@@ -11,13 +11,14 @@ from dataclasses import replace
 
 from rummyai.cards import rank_of
 from rummyai.engine.discard_melds import analyze, requirement
-from rummyai.engine.discard_moves import DiamondSwap, Discard, JokerSwap, LayOff, MeldCards
+from rummyai.engine.discard_moves import DiamondSwap, Discard, JokerSwap, LayOff, MeldCards, Opening
 from rummyai.engine.discard_rules import (
     DiscardData,
     Work,
     after_swap,
     black_heart_moves,
     diamond_swap_options,
+    open_then_place,
     opening_moves,
     placements,
     put,
@@ -97,9 +98,11 @@ def play_candidates(state: GameState) -> list[Move]:
             moves.extend(_joker_swaps(state))
     else:
         moves.extend(opening_moves(v, req, hand, must))
-        if must is not None:  # open without the committed card, then place it (kept only if it can be)
-            rest = [c for c in hand if c != must]
-            moves.extend(opening_moves(v, req, rest, None)[:OPENINGS_WITHOUT_COMMITTED])
+        if must is not None:  # open without the committed card, then place it (the openings that allow it)
+            for bundle, _ in open_then_place(Work(state), req, must, limit=OPENINGS_WITHOUT_COMMITTED):
+                moves.append(
+                    MeldCards(bundle[0]) if len(bundle) == 1 else Opening(tuple(map(MeldCards, bundle)))
+                )
         moves.extend(black_heart_moves(Work(state)))
     if v.joker_policy == "diamond_swap":
         moves.extend(_diamond_swaps(state))

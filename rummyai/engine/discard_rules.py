@@ -636,10 +636,14 @@ def end_round(w: Work, winner: int | None, reason: RoundEnd, by_play: bool = Fal
 
 
 # --------------------------------------------------------------------------- placement search
-def can_place_work(w: Work, card: int, swaps: bool = True) -> bool:
+FREE_SWAPS = 3  # diamond swaps a placement search may make first (there are three diamonds)
+
+
+def can_place_work(w: Work, card: int, swaps: int = FREE_SWAPS) -> bool:
     """Whether `card` (in the player's hand) has some legal play this turn: a lay-off or a new
-    meld once opened, else an opening bundle holding it; or a diamond swap that puts it on the
-    table while the diamond it frees can be placed. Answers are cached per position."""
+    meld once opened, else an opening bundle holding it; or, after up to `swaps` diamond swaps,
+    one that puts it on the table while the diamond it frees can be placed, or one that frees a
+    diamond to play it with. Answers are cached per position."""
     v, seat = w.variant, w.turn
     cache: dict[Any, bool] = v.__dict__.setdefault("_dmd_place_cache", {})
     key = (tuple(sorted(w.hand)), tuple(w.table), w.opened[seat], w.scores[seat], card, swaps)
@@ -647,11 +651,12 @@ def can_place_work(w: Work, card: int, swaps: bool = True) -> bool:
     if hit is None:
         if len(cache) > 50_000:
             cache.clear()
-        hit = cache[key] = _can_place(w, card, swaps)
+        hit = cache[key] = _can_place(w, card) or (swaps > 0 and _can_place_after_swap(w, card, swaps))
     return hit
 
 
-def _can_place(w: Work, card: int, swaps: bool) -> bool:
+def _can_place(w: Work, card: int) -> bool:
+    """Whether `card` has a play on the table as it stands (no diamond swap first)."""
     v, seat = w.variant, w.turn
     hand = w.hand
     if plays_freely(w):
@@ -659,25 +664,29 @@ def _can_place(w: Work, card: int, swaps: bool) -> bool:
             return True
         if meld_candidates(v, hand, must=card, limit=4):
             return True
-        if layoff_chain(v, hand, w.table, seat, card):  # §5.2: other lay-offs first, then card
+        return bool(layoff_chain(v, hand, w.table, seat, card))  # §5.2: other lay-offs first, then card
+    req = requirement(v, w.scores[seat])
+    assert req is not None  # plays_freely covers a seat without an opening requirement
+    candidates = meld_candidates(v, hand, prefer=card)
+    if opening_bundles(v, req, candidates, must=card, limit=1):
+        return True
+    return bool(black_heart_moves(w, [m for m, _ in candidates]) or open_then_place(w, req, card, limit=1))
+
+
+def _can_place_after_swap(w: Work, card: int, swaps: int) -> bool:
+    """Whether a diamond swap (§6.5) leads to a play of `card`: the swap puts it down itself (as
+    the replacement, whose freed diamond must then be placed, or as the new escort), or another
+    card frees a diamond, after which `card` has a play (possibly after further swaps)."""
+    if w.variant.joker_policy != "diamond_swap":
+        return False
+    for option in diamond_swap_options(w, (card,)):
+        if option[3] == card:  # the swap itself puts the committed heart down as the new escort
             return True
-    else:
-        req = requirement(v, w.scores[seat])
-        assert req is not None  # plays_freely covers a seat without an opening requirement
-        candidates = meld_candidates(v, hand, prefer=card)
-        if opening_bundles(v, req, candidates, must=card, limit=1):
-            return True
-        if black_heart_moves(w, [m for m, _ in candidates]) or open_then_place(w, req, card, limit=1):
-            return True
-    if swaps and v.joker_policy == "diamond_swap":
-        for option in diamond_swap_options(w, (card,)):
-            if option[3] == card:  # the swap itself puts the committed heart down as the new escort
+        if option[2] == card:
+            if placements(after_swap(w, option), option[1], limit=1):
                 return True
-            if option[2] == card:
-                if placements(after_swap(w, option), option[1], limit=1):
-                    return True
-            elif _can_place(after_swap(w, option), card, swaps=False):
-                return True  # another card frees a diamond first, which then helps to place `card`
+        elif can_place_work(after_swap(w, option), card, swaps - 1):
+            return True
     return False
 
 
@@ -708,6 +717,15 @@ def opening_moves(v: Variant, req: Requirement, hand: list[int], must: int | Non
     return moves
 
 
+OPENINGS_BEFORE_PLACING = 24  # opening bundles `open_then_place` tries before giving up
+
+
+def _opening_cost(v: Variant, bundle: tuple[TableMeld, ...]) -> tuple[int, int]:
+    """Wilds, then cards, an opening bundle takes from the hand (fewer leave more to play with)."""
+    ids = [i for m in bundle for i in m.all_ids()]
+    return sum(v.is_wild(v.deck[i]) for i in ids), len(ids)
+
+
 def open_then_place(
     w: Work, req: Requirement, card: int, limit: int = 2
 ) -> list[tuple[tuple[TableMeld, ...], tuple[MeldCards | LayOff, ...]]]:
@@ -718,7 +736,10 @@ def open_then_place(
     v, seat = w.variant, w.turn
     rest = [c for c in w.hand if c != card]
     out: list[tuple[tuple[TableMeld, ...], tuple[MeldCards | LayOff, ...]]] = []
-    for bundle in opening_bundles(v, req, meld_candidates(v, rest), limit=4):
+    bundles = opening_bundles(v, req, meld_candidates(v, rest), limit=OPENINGS_BEFORE_PLACING)
+    # the openings that use the fewest wilds and cards leave the most to place `card` with
+    bundles.sort(key=lambda bundle: _opening_cost(v, bundle))
+    for bundle in bundles:
         used = {i for m in bundle for i in m.all_ids()}
         left = [c for c in w.hand if c not in used]
         table = [*w.table, *bundle]

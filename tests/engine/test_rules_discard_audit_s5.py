@@ -129,6 +129,53 @@ def test_take_through_a_free_swap_follows_the_opening_chart(
     assert rule_of(s, TakeDiscard(0)) == rule
 
 
+def test_take_is_legal_when_two_free_swaps_give_the_wilds_for_a_run() -> None:
+    # 7S is played in 3S 4S Q♦=5S K♦=6S 7S once 3C and 5C have taken both diamonds back from
+    # 2C K♦=3C 4C Q♦=5C 6C 7C (two swaps, §6.5); 3S 4S 7S then open with 5 cards (§6.4, 0-99)
+    hand = "8H 9C 3S 3C 9H 5C KC KS TS 4S"
+    table = ["2C KD=3C 4C QD=5C 6C 7C", "3H 4H 5H 6H"]
+    s = build_state(
+        BH, [hand, "AS"], table=table, table_credit=[1, 1], discard="7S", phase="draw", opened=[False, True]
+    )
+    assert rule_of(s, TakeDiscard(0)) is None
+    s = apply(s, TakeDiscard(0))
+    s = apply(s, DiamondSwap(0, table_id(s, 0, "KD"), hand_ids(s, 0, "3C")[0]))
+    s = apply(s, DiamondSwap(0, table_id(s, 0, "QD"), hand_ids(s, 0, "5C")[0]))
+    s = apply(s, meld(s, "3S 4S QD=5S KD=6S 7S"))
+    assert table_texts(s) == ["2C 3C 4C 5C 6C 7C", "3H 4H 5H 6H", "3S 4S QD=5S KD=6S 7S"]
+    assert s.round.opened[0] and s.round.family_data.committed == ()
+    # without the 5C only the K♦ comes back: K♦ and 7S alone make no meld, so the take is refused
+    s = build_state(
+        BH,
+        ["8H 9C 3S 3C 9H KC KS TS 2S", "AS"],
+        table=table,
+        table_credit=[1, 1],
+        discard="7S",
+        phase="draw",
+        opened=[False, True],
+    )
+    assert rule_of(s, TakeDiscard(0)) == "5.2"
+    assert TakeDiscard(0) not in legal_moves(s)
+
+
+def test_take_is_legal_through_an_opening_then_a_lay_off_with_a_wild_below_a_run() -> None:
+    # score 0, not opened: open with 3H 4H 5H 6H, then 2C K♦=3C go below 4C Q♦=5C 6C 7C (§6.4:
+    # after the opening anything goes); the K♦ must not be spent on the opening
+    s = build_state(
+        BH,
+        ["5H 4H JC 3H 6H 7S TC 4S KD 4H", "AS"],
+        table=["4C QD=5C 6C 7C"],
+        table_credit=[1],
+        discard="2C",
+        phase="draw",
+        opened=[False, True],
+    )
+    assert rule_of(s, TakeDiscard(0)) is None
+    s = place_committed(apply(s, TakeDiscard(0)))
+    assert s.round.opened[0]
+    assert "2C KD=3C 4C QD=5C 6C 7C" in table_texts(s)
+
+
 # ---------------------------------------------------------------------------- §6.5 a diamond for a diamond
 def test_q_diamond_replaces_a_k_diamond_that_stood_for_an_escorted_queen() -> None:
     # QS/2H QC/3H K♦=QS/4H: Q♦ is a card of the group's rank; the 4H escort stays with it, so it
