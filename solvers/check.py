@@ -1,9 +1,10 @@
 """Independent checks of a `Solution`: every meld valid, table cards conserved, played cards from hand.
 
 A diamond taken back by a swap (Black Heart) may leave the table for the hand; nothing else may.
+A tile-style answer must also pass the engine's own judge (`rummyai.engine.judge`), which owns
+the rules that depend on where a card came from and the turn (joker rules, openings, caps).
 
-Used by the tests and the benchmark; the joker rules that depend on which meld a card came from
-are the engine's job (`rummyai.engine.judge`), not repeated here.
+Used by the tests and the benchmarks.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummyai.cards import NUM_KINDS, Slot, card_str
-from rummyai.engine.judge import judge_play
+from rummyai.engine.judge import Judgement, judge_play
 from rummyai.errors import IllegalMoveError
 from rummyai.melds import analyze_meld, opening_value
 from rummyai.solvers.position import Position, Solution
@@ -56,16 +57,26 @@ def check_solution(position: Position, solution: Solution) -> None:
         value = sum(opening_value(variant, analyze_meld(variant, m)) for m in rest)
         if value < variant.opening_points:
             raise IllegalMoveError("opening", f"opening melds worth {value} < {variant.opening_points}")
+    if variant.tile_style and solution.played:
+        verdict = judge(position, solution.melds)
+        if not verdict.legal:
+            raise IllegalMoveError(
+                verdict.rule or "judge", f"the engine's judge refuses it: {verdict.reason}"
+            )
 
 
-def judged_legal(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
-    """The engine's judge on the text form of a tile-style play: the joker and opening rules that
-    depend on which start meld a card came from (Rhine, Tile Rummy)."""
-    verdict = judge_play(
+def judge(position: Position, melds: Sequence[Sequence[Slot]]) -> Judgement:
+    """The engine's judge on the text form of a tile-style play."""
+    return judge_play(
         position.variant,
         [card_str(c) for c in position.hand],
         [[str(s) for s in info.slots] for info in position.table],
         [[str(s) for s in meld] for meld in melds],
         opened=position.opened,
     )
-    return bool(verdict.legal)
+
+
+def judged_legal(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
+    """The engine's judge on the text form of a tile-style play: the joker and opening rules that
+    depend on which start meld a card came from (Rhine, Tile Rummy)."""
+    return bool(judge(position, melds).legal)

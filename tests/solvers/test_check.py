@@ -43,3 +43,43 @@ def test_a_swapped_diamond_may_go_to_the_hand_but_no_other_card() -> None:
     check_solution(position, kept)
     with pytest.raises(IllegalMoveError, match="QD"):
         check_solution(position, replace(kept, swaps=()))
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "table", "opened", "new_table", "rule"),
+    [
+        # rummy-tiles: the opening meld is made of natural tiles only (a joker may not open)
+        (
+            "rummy-tiles",
+            "TS JS QS JK",
+            "",
+            False,
+            "TS JS QS JK",
+            r"2\.4.*jokers may not appear in the opening",
+        ),
+        # rummy-board: at most 12 cards from the hand in one turn
+        (
+            "rummy-board",
+            "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+            "",
+            True,
+            "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+            r"3\.2.*at most 12",
+        ),
+        # rhine: a seat that has not qualified needs a meld of three natural cards
+        ("rhine", "7S 8S JK", "", False, "7S 8S JK=9S", r"1\.4.*3 natural cards"),
+    ],
+)
+def test_rejects_what_the_engine_judge_refuses(
+    variant: str, hand: str, table: str, opened: bool, new_table: str, rule: str
+) -> None:
+    """Tile-style answers go through the engine's judge too, so turn rules the card counts cannot
+    see (an opening's make-up, a cap on the cards played) are checked."""
+    position = make_position(variant, hand, table, opened)
+    melds = tuple(tuple(m) for m in parse_table(new_table))
+    played = tuple(parse_cards(hand))
+    answer = replace(
+        solve(variant, hand, table, opened=opened), played=played, melds=melds, cards_played=len(played)
+    )
+    with pytest.raises(IllegalMoveError, match=rule):
+        check_solution(position, answer)
