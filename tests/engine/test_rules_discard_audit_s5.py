@@ -5,12 +5,16 @@ pinned by the older rule tests are not repeated here."""
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from rummyai.cards import Meaning, card_str, parse_card
+from rummyai.cli import main
 from rummyai.engine.discard import (
     DeclineKnock,
     DiamondSwap,
@@ -28,7 +32,9 @@ from rummyai.engine.discard_setup import build_state, hand_ids, hand_meld
 from rummyai.engine.game import apply, legal_moves, validate, view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
-from rummyai.errors import RummyError
+from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.solvers import solve
+from rummyai.variants import get_variant
 
 BH = "black-heart"
 PALACE = "rummy-palace"
@@ -299,3 +305,117 @@ def test_palace_knock_order_wraps_round_the_table_and_the_card_is_the_knockers()
     assert s.round.turn == 1
     s = apply(s, DrawStock())
     assert rule_of(s, Discard(hand_ids(s, 1, "6S")[0])) is None
+
+
+# ---------------------------------------------------------------------------- §6.5/§6.6 swaps across turns
+def test_a_diamond_swapped_on_an_earlier_turn_keeps_the_black_heart() -> None:
+    # turn 1: seat 0 (score 300) swaps 7H for the K♦ and discards; its next turn it goes out with
+    # 8S 8C 8H K♦=8x by one meld: its first play, so a Black Heart (§6.6: swaps are not plays)
+    s = build_state(
+        BH,
+        ["7H 8S 8C 9C", "3S 2S"],
+        table=["5H 6H KD=7H"],
+        table_credit=[1],
+        opened=[False, True],
+        scores=[300, 0],
+        stock="5C 8H AC",
+    )
+    s = apply(s, DiamondSwap(0, table_id(s, 0, "KD"), hand_ids(s, 0, "7H")[0]))
+    s = apply(s, Discard(hand_ids(s, 0, "9C")[0]))
+    assert s.round.played_before == (False, False)
+    s = apply(apply(s, DrawStock()), Discard(hand_ids(s, 1, "3S")[0]))
+    s = apply(s, DrawStock())
+    assert tokens(s, s.round.hands[0]) == ["8C", "8H", "8S", "KD"]
+    result = apply(s, meld(s, "8S 8C 8H KD=8S")).history[-1]
+    assert result.detail == "Black Heart"
+    # seat 0: 7H (5) + 8S 8C 8H K♦ (5+5+5+20) + 25 out + 25 x 2 seats; seat 1: 5H 6H - (2S AC)
+    assert result.scores == (5 + 35 + 25 + 50, 10 - 20)
+
+
+def test_a_taken_card_that_is_not_committed_frees_the_diamond_it_replaces() -> None:
+    # TAKE(0) takes 5S (committed) and 7H; the 7H swaps out K♦=7H: the K♦ is free, not committed
+    # (§6.5 binds the diamond only to a committed replacement) and may even be discarded
+    s = build_state(
+        BH, ["5C 5H 2C", "3S"], table=["5H 6H KD=7H"], table_credit=[1], discard="5S 7H", phase="draw"
+    )
+    s = apply(s, TakeDiscard(0))
+    s = apply(s, DiamondSwap(0, table_id(s, 0, "KD"), hand_ids(s, 0, "7H")[0]))
+    assert tokens(s, s.round.family_data.committed) == ["5S"]
+    assert rule_of(s, Discard(hand_ids(s, 0, "KD")[0])) == "5.2"  # 5S first
+    s = apply(s, meld(s, "5S 5C 5H"))
+    s = apply(s, Discard(hand_ids(s, 0, "KD")[0]))
+    assert tokens(s, s.round.discard) == ["KD"]
+
+
+def test_a_diamond_escort_is_taken_back_with_a_natural_heart_only() -> None:
+    # QC/K♦ KC/2H AC: "any heart" (§6.5 [D]) replaces an escort diamond; J♦ standing for a heart
+    # is no heart card. The 4H is the swapper's; the K♦ (20) leaves seat 1's credit
+    s = build_state(BH, ["JD 4H 9C", "2S"], table=["QC/KD KC/2H AC"], table_credit=[1])
+    kd = table_id(s, 0, "KD")
+    assert rule_of(s, DiamondSwap(0, kd, hand_ids(s, 0, "JD")[0])) == "6.5"
+    assert rule_of(s, DiamondSwap(0, kd, hand_ids(s, 0, "9C")[0])) == "6.5"
+    s = apply(s, DiamondSwap(0, kd, hand_ids(s, 0, "4H")[0]))
+    assert table_texts(s) == ["QC/4H KC/2H AC"]
+    assert s.round.credited == (5, 10 + 10 + 5 + 15)
+
+
+# ---------------------------------------------------------------------------- best play (rummyai.solvers.solve)
+@pytest.mark.parametrize(
+    ("variant", "hand", "table", "kwargs", "played", "cards", "value"),
+    [
+        # §4.4: Q-K-A is 31 and opens; 5C is kept for the discard
+        (PALACE, "QS KS AS 5C", "", {"opened": False}, "AS QS KS", 3, 3),
+        # §4.3: a low ace counts 1: A-5 is 15, no opening
+        (PALACE, "AS 2S 3S 4S 5S 9C", "", {"opened": False}, "", 0, 0),
+        # §4.2/§4.8.6: the taken 9C cannot be the discard, so it is laid off and a ten kept
+        (PALACE, "TS TH TD 9C", "6C 7C 8C", {"taken": "9C"}, "9C", 1, 1),
+        # §4.3: two jokers need two naturals; 5S is kept back
+        (PALACE, "JK JK 5S 9D 9H", "", {}, "9H 9D JK JK", 4, 4),
+        # §4.3: a group holds each suit once, at most 4 cards
+        (PALACE, "7C 7C 2D", "7S 7H 7D", {}, "7C", 1, 1),
+        # §4.6 penalty: K K JK down leaves 5S 6S (11); 5S 6S JK down would leave K K (20)
+        (PALACE, "JK 5S 6S KD KH", "", {"objective": "penalty"}, "KH KD JK", 3, 11),
+        # §4.3: a group of aces is 33 points
+        (PALACE, "AS AH AD 2C", "", {"opened": False, "objective": "points"}, "AS AH AD", 3, 33),
+        # §5.2: out by playing the last card onto two other players' melds
+        (STANDARD, "9S 2C", "5S 6S 7S 8S | 2S 2H 2D", {}, "9S 2C", 2, 2),
+        # §5.2: the committed 9S is played; the rest can wait
+        (STANDARD, "9S 2C 3D", "5S 6S 7S 8S", {"committed": "9S"}, "9S", 1, 1),
+        # §6.2: J♦ escorts a black jack as a heart
+        (BH, "JS QS KS JD 2H 3H", "", {}, "JS QS KS 2H 3H JD", 6, 6),
+        # §6.4: 100-199 asks one meld of 4 cards, escorts counted
+        (BH, "5S 6S 7S 9C", "", {"opened": False, "score": 100}, "", 0, 0),
+        (BH, "9S TS JS 2H 5C", "", {"opened": False, "score": 100}, "9S TS JS 2H", 4, 4),
+        # §6.6: a Black Heart needs no chart line
+        (BH, "5S 6S 7S 8C", "5C 6C 7C", {"opened": False, "score": 300}, "5S 6S 7S 8C", 4, 4),
+        # §6.6: the Royale is 150 on the table
+        (BH, "JD QD KD 5C", "", {"opened": False, "score": 300, "objective": "points"}, "JD QD KD", 3, 150),
+    ],
+)
+def test_best_play_on_small_positions(
+    variant: str, hand: str, table: str, kwargs: dict[str, Any], played: str, cards: int, value: int
+) -> None:
+    solution = solve(variant, hand, table, **kwargs)
+    assert solution.status == "optimal"
+    assert sorted(solution.played_text().split()) == sorted(played.split())
+    assert (solution.cards_played, solution.value) == (cards, value)
+
+
+def test_best_play_with_a_free_swap_for_a_committed_card_matches_the_engine() -> None:
+    # the position of test_take_is_legal_when_a_free_diamond_swap_lets_the_card_meld
+    solution = solve(BH, "7H 8C 2C 8S", "5H 6H KD=7H", committed="8S")
+    assert solution.cards_played == 3 and len(solution.swaps) == 1
+    assert sorted(solution.played_text().split()) == ["7H", "8C", "8S"]
+    with pytest.raises(IllegalMoveError, match=r"5\.2"):
+        solve(BH, "7H 9C 2C 8S", "5H 6H KD=7H", committed="8S")
+
+
+def test_cyclic_laying_reaches_the_solver_and_the_command_line() -> None:
+    cyclic = get_variant(PALACE, ["cyclic_laying"])
+    assert solve(cyclic, "KS AS 2S 9D", "").cards_played == 3
+    assert solve(PALACE, "KS AS 2S 9D", "").cards_played == 0
+    out = io.StringIO()
+    argv = ["solve", "--variant", PALACE, "--option", "cyclic_laying", "--hand", "KS AS 2S 9D", "--json"]
+    assert main(argv, out=out) == 0
+    answer = json.loads(out.getvalue())
+    assert answer["cards_played"] == 3 and answer["melds"] == [["KS", "AS", "2S"]]
