@@ -295,6 +295,11 @@ class Variant:
             raise VariantError(f"{self.id}: min_players exceeds max_players")
         if self.rounds is not None and self.rounds < 1:
             raise VariantError(f"{self.id}: rounds must be at least 1")
+        if self.joker_replacement_from != "rack" and self.joker_policy != "official":
+            raise VariantError(
+                f"{self.id}: option 'joker_replacement_from' says where a taken table joker's replacement "
+                "comes from, so it needs the option 'official_jokers' (without it table jokers move freely)"
+            )
 
 
 # --------------------------------------------------------------------- option machinery
@@ -473,7 +478,7 @@ OPTIONS: dict[str, dict[str, Option]] = {
                 "joker_replacement_from",
                 choices=("rack", "rack_or_table"),
             ),
-            "where the replacement of a taken joker may come from: rack or rack_or_table",
+            "where the replacement of a taken joker may come from: rack or rack_or_table (needs official_jokers)",
         ),
         "invalid_play_penalty": _INVALID_PLAY_PENALTY,
         "rounds": _ROUNDS,

@@ -320,7 +320,7 @@ ALL_OPTION_VALUES: list[tuple[str, str, Any, dict[str, Any]]] = [
         True,
         {"joker_policy": "official", "harvested_joker": "new_meld_this_turn"},
     ),
-    ("rummikub", "joker_replacement_from", "rack_or_table", {"joker_replacement_from": "rack_or_table"}),
+    ("rummikub", "joker_replacement_from", "rack", {"joker_replacement_from": "rack"}),
     ("rummikub", "invalid_play_penalty", 3, {"invalid_play_penalty": 3}),
     ("rummikub", "rounds", 4, {"rounds": 4}),
     ("rhine", "rhine.points_qualify", True, {"opening": "points", "opening_single_meld": False}),
@@ -345,6 +345,15 @@ ALL_OPTION_VALUES: list[tuple[str, str, Any, dict[str, Any]]] = [
 def test_the_option_table_covers_every_named_option() -> None:
     named = {(v, name) for v, options in OPTIONS.items() for name in options}
     assert named == {(v, name) for v, name, _, _ in ALL_OPTION_VALUES}
+
+
+def test_joker_replacement_from_the_table_needs_the_official_joker_rule() -> None:
+    """`rack_or_table` only means something under `official_jokers`; alone it is refused, not ignored."""
+    with pytest.raises(VariantError, match="official_jokers"):
+        get_variant("rummikub", {"joker_replacement_from": "rack_or_table"})
+    both = get_variant("rummikub", {"official_jokers": True, "joker_replacement_from": "rack_or_table"})
+    assert both.joker_replacement_from == "rack_or_table"
+    assert both.joker_policy == "official"
 
 
 @pytest.mark.parametrize(("variant_id", "name", "value", "fields"), ALL_OPTION_VALUES)
