@@ -44,7 +44,14 @@ from rummyai.variants import RunRule, Variant
 
 SUITS = 4
 SLOTS = 2  # run slots per colour: one per copy of a natural
+LENGTH = 3  # the minimum meld the compiled code is built for (slot lengths 0, 1, 2, 3+)
+MAX_JOKERS = 2
+# Compile-time sizes of the key's parts (numba freezes module globals into the machine code):
+N_PAIRS = (LENGTH + 1) * (LENGTH + 2) // 2  # unordered pairs of slot lengths
+N_SUMMARIES = (SUITS + 1) * (SUITS + 2) // 2  # (colours sending one, colours sending two) to groups
+J1 = MAX_JOKERS + 1  # jokers placed: 0..MAX_JOKERS
 DEFAULT_CAP = 3_000_000  # states kept over all layers before the program gives up (returns None)
+BEAM = 128  # states per layer of the first, heuristic pass that sets the exact pass's threshold
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
@@ -83,7 +90,7 @@ class Tables:
     @property
     def keys(self) -> int:
         """Size of the dense key space: pair states ** colours x summaries x joker counts."""
-        return int(len(self.pair_p) ** SUITS * len(self.summaries) * (self.max_jokers + 1))
+        return N_PAIRS**SUITS * N_SUMMARIES * J1
 
 
 def dp_supported(variant: Variant) -> bool:
@@ -94,7 +101,8 @@ def dp_supported(variant: Variant) -> bool:
         and len(variant.run_rules) == SUITS
         and max(naturals) <= SLOTS
         and variant.group_max is not None
-        and variant.min_meld >= 2
+        and variant.min_meld == LENGTH
+        and variant.jokers <= MAX_JOKERS
         and variant.copies[JOKER] == variant.jokers
     )
 
@@ -127,6 +135,7 @@ def build_tables(variant: Variant) -> Tables:
         for x, template in _group_templates(n1, n2, length, gmax, jokers).items():
             group_jokers[i] |= 1 << x
             templates[(i, x)] = template
+    assert len(pairs) == N_PAIRS and len(summaries) == N_SUMMARIES
     return Tables(
         min_meld=length,
         group_max=gmax,
@@ -241,9 +250,6 @@ def _cell(
     group_jokers: I32,
     closing: bool,
     strict: bool,
-    n_pairs: int,
-    n_groups: int,
-    j1: int,
     power: int,
     slot_of: I32,
     keys: I64,
@@ -262,11 +268,11 @@ def _cell(
     out = end
     for i in range(start, end):
         key = keys[i]
-        jk = key % j1
-        rest = key // j1
-        g = rest % n_groups
-        runs = rest // n_groups
-        pair = (runs // power) % n_pairs
+        jk = key % J1
+        rest = key // J1
+        g = rest % N_SUMMARIES
+        runs = rest // N_SUMMARIES
+        pair = (runs // power) % N_PAIRS
         p = pair_p[pair]
         q = pair_q[pair]
         base_runs = runs - pair * power
@@ -308,9 +314,9 @@ def _cell(
                     sc = scores[i] + (n - t) * gain
                     if sc < floor:
                         continue  # cannot reach the threshold even with every card still to come
-                    choice = ((da * 3 + db) * ways + k) * j1
+                    choice = ((da * 3 + db) * ways + k) * J1
                     if not closing:
-                        out = _insert((new_runs * n_groups + ng) * j1 + jk + jok, sc, i, choice, slot_of, keys, scores, parents, choices, out)  # fmt: skip
+                        out = _insert((new_runs * N_SUMMARIES + ng) * J1 + jk + jok, sc, i, choice, slot_of, keys, scores, parents, choices, out)  # fmt: skip
                         if out < 0:
                             return -1
                         continue
@@ -318,7 +324,7 @@ def _cell(
                     options = group_jokers[ng]
                     for x in range(jokers - jk - jok + 1):
                         if (options >> x) & 1:
-                            new_key = new_runs * n_groups * j1 + jk + jok + x
+                            new_key = new_runs * N_SUMMARIES * J1 + jk + jok + x
                             out = _insert(new_key, sc, i, choice + x, slot_of, keys, scores, parents, choices, out)  # fmt: skip
                             if out < 0:
                                 return -1
@@ -329,9 +335,6 @@ def _cell(
 
 @njit(cache=True)
 def _prune(
-    j1: int,
-    n_groups: int,
-    n_pairs: int,
     dominators: I32,
     first: int,
     last: int,
@@ -350,10 +353,10 @@ def _prune(
     jokers placed; compact the survivors and clear
     every key from `slot_of`. Returns the new end."""
     alive = np.ones(end - start, dtype=np.bool_)
-    stride = n_groups * j1
+    stride = N_SUMMARIES * J1
     for i in range(start, end):
         key = keys[i]
-        jk = 0 if strict else key % j1  # strict: jokers left over are not placed later
+        jk = 0 if strict else key % J1  # strict: jokers left over are not placed later
         score = scores[i]
         dead = False
         for d in range(1, jk + 1):
@@ -366,10 +369,10 @@ def _prune(
         for c in range(last + 1):
             if dead:
                 break
-            pair = runs % n_pairs
-            runs //= n_pairs
+            pair = runs % N_PAIRS
+            runs //= N_PAIRS
             if c < first:
-                power *= n_pairs
+                power *= N_PAIRS
                 continue
             for k in range(dominators.shape[1]):
                 other = dominators[pair, k]
@@ -383,7 +386,7 @@ def _prune(
                         break
                 if dead:
                     break
-            power *= n_pairs
+            power *= N_PAIRS
         alive[i - start] = not dead
     for i in range(start, end):
         slot_of[keys[i]] = -1
@@ -396,6 +399,20 @@ def _prune(
             choices[w] = choices[i]
             w += 1
     return w
+
+
+@njit(cache=True)
+def _keep_best(keys: I64, scores: I64, parents: I32, choices: I32, start: int, end: int, beam: int) -> int:
+    """Keep the `beam` highest-scoring states of [start, end) (compacted); the new end."""
+    order = np.argsort(-scores[start:end])[:beam]
+    order.sort()
+    for w in range(beam):
+        i = start + order[w]
+        keys[start + w] = keys[i]
+        scores[start + w] = scores[i]
+        parents[start + w] = parents[i]
+        choices[start + w] = choices[i]
+    return start + beam
 
 
 @njit(cache=True)
@@ -412,9 +429,6 @@ def _search(
     summary_next: I32,
     group_jokers: I32,
     dominators: I32,
-    n_pairs: int,
-    n_groups: int,
-    j1: int,
     slot_of: I32,
     keys: I64,
     scores: I64,
@@ -426,13 +440,15 @@ def _search(
     table_jokers: int,
     hand_jokers: int,
     joker_unit: int,
+    beam: int,
 ) -> tuple[int, int]:
-    """Fill the layers; return (index of the best final state or -1 if none, 1 when the buffers
-    ran out else 0). Only states that may still reach `threshold` are kept. Without `strict`,
+    """Fill the layers; return (index of the best final state or -1 if none, its score), or
+    (-1, -2) when the buffers ran out. With `beam` > 0 each layer keeps only its `beam` best
+    states: a quick play that is not proven best. Only states that may still reach `threshold` are kept. Without `strict`,
     jokers count nothing here and those left over join melds afterwards; `strict` places every
     joker here (table jokers must be placed, hand jokers score `joker_unit`). Key = ((pairs by
-    colour) * n_groups + group) * j1 + jokers placed, colour c's pair index being digit c in base
-    `n_pairs`."""
+    colour) * N_SUMMARIES + group) * J1 + jokers placed, colour c's pair index being digit c in base
+    `N_PAIRS`."""
     keys[0] = 0
     scores[0] = 0
     parents[0] = -1
@@ -453,15 +469,12 @@ def _search(
             out = _cell(
                 card, c, v, table[card], hand[card], unit[card], threshold - potential, jokers, length,
                 ranks, table, hand,
-                pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, n_pairs, n_groups, j1, power,
+                pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
                 slot_of, keys, scores, parents, choices, start, end,
             )  # fmt: skip
             if out < 0:
-                return -1, 1
+                return -1, -2
             end_ = _prune(
-                j1,
-                n_groups,
-                n_pairs,
                 dominators,
                 c,
                 c,
@@ -474,26 +487,28 @@ def _search(
                 end,
                 out,
             )
+            if beam and end_ - end > beam:
+                end_ = _keep_best(keys, scores, parents, choices, end, end_, beam)
             start, end = end, end_
             layer += 1
             bounds[layer + 1] = end
-            power *= n_pairs
+            power *= N_PAIRS
     best = -1
     best_score = -1
     for i in range(start, end):
-        jk = keys[i] % j1
-        runs = keys[i] // j1 // n_groups
+        jk = keys[i] % J1
+        runs = keys[i] // J1 // N_SUMMARIES
         ok = not strict or jk >= table_jokers
         for _ in range(4):
-            pair = runs % n_pairs
-            runs //= n_pairs
+            pair = runs % N_PAIRS
+            runs //= N_PAIRS
             if 0 < pair_q[pair] < length or 0 < pair_p[pair] < length:
                 ok = False
         score = scores[i] + (jk - table_jokers) * joker_unit if strict else scores[i]
         if ok and score >= threshold and score > best_score:
             best = i
             best_score = score
-    return best, 0
+    return best, best_score
 
 
 class _Buffers:
@@ -564,11 +579,16 @@ def solve_dp(position: Position, objective: str = "cards", cap: int = DEFAULT_CA
 def _best_state(
     tables: Tables, buf: _Buffers, table: I32, naturals: I32, unit: I64, hand_jokers: int, strict: bool
 ) -> int | None:
-    """Index of the best final state, searched at falling thresholds; None when the buffers ran out."""
+    """Index of the best final state; None when the buffers ran out.
+
+    A beam pass (the `BEAM` best states per layer) first finds a good play; the exact pass then
+    keeps only the states that can still reach its score. Should the beam find nothing, exact
+    passes run at falling thresholds (`_thresholds`)."""
     table_jokers = int(table[JOKER])
     bonus = hand_jokers * int(unit[JOKER]) if strict else 0
-    for threshold in _thresholds(naturals, unit, bonus):
-        best, full = _search(
+
+    def run(threshold: int, beam: int) -> tuple[int, int]:
+        best, score = _search(
             table,
             naturals,
             unit,
@@ -581,9 +601,6 @@ def _best_state(
             tables.summary_next,
             tables.group_jokers,
             tables.dominators,
-            len(tables.pair_p),
-            len(tables.summaries),
-            tables.max_jokers + 1,
             buf.slot_of,
             buf.keys,
             buf.scores,
@@ -595,12 +612,20 @@ def _best_state(
             table_jokers,
             hand_jokers,
             int(unit[JOKER]),
+            beam,
         )
+        full = score == -2
         _LOCAL.states += int(buf.keys.shape[0]) if full else int(buf.bounds[-1])
-        if full:
+        return int(best), int(score)
+
+    found, score = run(0, BEAM)
+    thresholds = [score] if found >= 0 else _thresholds(naturals, unit, bonus)
+    for threshold in thresholds:
+        best, score = run(threshold, 0)
+        if score == -2:
             return None
         if best >= 0:
-            return int(best)
+            return best
     raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
 
 
@@ -698,7 +723,6 @@ def _replay(
     """Rebuild the played naturals, the melds and the jokers placed from the layer choices."""
     length = tables.min_meld
     ways = tables.summary_next.shape[1]
-    j1 = tables.max_jokers + 1
     table = [0] * (JOKER + 1)
     for info in position.table:
         for slot in info.slots:
@@ -711,7 +735,7 @@ def _replay(
         to_groups = [0] * SUITS  # naturals each colour sends to this number's groups
         x = 0
         for c in range(SUITS):
-            choice, x = divmod(path[v * SUITS + c], j1)
+            choice, x = divmod(path[v * SUITS + c], J1)
             colour = runs[c]
             if choice == 0:  # nothing at this cell: runs in progress end
                 for slot in colour:
