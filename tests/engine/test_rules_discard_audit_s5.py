@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
-from rummyai.cards import Meaning, card_str, parse_card
+from rummyai.cards import Meaning, card_str, parse_card, rank_of
 from rummyai.cli import main
 from rummyai.engine.discard import (
     DeclineKnock,
@@ -29,7 +30,7 @@ from rummyai.engine.discard import (
     move_to_json,
 )
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_meld
-from rummyai.engine.game import apply, legal_moves, validate, view
+from rummyai.engine.game import apply, legal_moves, new_match, validate, view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
 from rummyai.errors import IllegalMoveError, RummyError
@@ -419,3 +420,96 @@ def test_cyclic_laying_reaches_the_solver_and_the_command_line() -> None:
     assert main(argv, out=out) == 0
     answer = json.loads(out.getvalue())
     assert answer["cards_played"] == 3 and answer["melds"] == [["KS", "AS", "2S"]]
+
+
+# ---------------------------------------------------------------------------- §6.6 scores over whole games
+PASSIVE = ("DrawStock", "Discard", "EndDeal", "DeclineKnock")
+BH_DIAMONDS = {"JD": 10, "QD": 15, "KD": 20}
+
+
+def bh_value(kind: int) -> int:
+    """Black Heart card value written out from the §6.6 table."""
+    token = card_str(kind)
+    if token in BH_DIAMONDS:
+        return BH_DIAMONDS[token]
+    rank = rank_of(kind)
+    return 15 if rank == 1 else 5 if rank <= 9 else 10
+
+
+def bh_expected(state: GameState, before: GameState) -> list[int]:
+    """The finished deal's scores from its table, escorts and hands (§6.6 with §5.4)."""
+    finished = state.finished
+    assert finished is not None
+    deck, n = state.variant.deck, state.num_players
+    shown = view(replace(before, round=finished), 0)["table"]
+    credit = [0] * n
+    for meld_, seen in zip(finished.table, shown, strict=True):
+        if [card_str(deck[i]) for i in meld_.ids] == ["JD", "QD", "KD"] and not any(meld_.meanings):
+            credit[meld_.credit[0]] += 150  # the Royale, only while it stands as one
+            continue
+        for card, seat in zip(meld_.ids, meld_.credit, strict=True):
+            credit[seat] += bh_value(deck[card])
+        for escort, seat in zip(meld_.escorts, seen["escort_credit"], strict=True):
+            if escort is not None:
+                credit[seat] += bh_value(deck[escort])
+    scores = [
+        c - sum(bh_value(deck[i]) for i in hand) for c, hand in zip(credit, finished.hands, strict=True)
+    ]
+    result = state.history[-1]
+    if result.reason == "out":
+        assert result.winner is not None
+        scores[result.winner] += 25 + (25 * n if result.detail == "Black Heart" else 0)
+    return scores
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_black_heart_deal_scores_follow_the_value_table(seed: int) -> None:
+    state = new_match(BH, 2 + seed, seed, options={"max_deals": 3}, max_turns=300)
+    rng = np.random.default_rng(seed)
+    deals = 0
+    while not state.match_over:
+        moves = legal_moves(state)
+        plays = [m for m in moves if type(m).__name__ not in PASSIVE]
+        pool = plays if plays and rng.random() < 0.85 else moves
+        before, state = state, apply(state, pool[int(rng.integers(len(pool)))])
+        if len(state.history) > len(before.history):
+            deals += 1
+            assert list(state.history[-1].scores) == bh_expected(state, before)
+    assert deals >= 1
+
+
+# ---------------------------------------------------------------------------- §5.2 TAKE(i): engine and solver agree
+@pytest.mark.parametrize(("variant", "seed"), [(BH, 1), (BH, 4), (STANDARD, 0)])
+def test_take_legality_agrees_with_the_solver_along_a_game(variant: str, seed: int) -> None:
+    """Every TAKE(i) the engine refuses has no placement of card i in the exact solver either,
+    and every one it allows has one (the solver searches swaps, openings and lay-offs at once)."""
+    state = new_match(variant, 2 + seed % 3, seed, options={"max_deals": 1}, max_turns=120)
+    rng = np.random.default_rng(seed)
+    checked = 0
+    while not state.match_over:
+        r = state.round
+        if r.family_data.phase == "draw":
+            seat, deck = r.turn, state.variant.deck
+            table = [m["text"] for m in view(state, seat)["table"]]
+            for i in range(len(r.discard)):
+                hand = [card_str(deck[c]) for c in (*r.hands[seat], *r.discard[i:])]
+                must = [card_str(deck[r.discard[i]])]
+                try:
+                    solve(
+                        state.variant,
+                        hand,
+                        table,
+                        opened=r.opened[seat],
+                        committed=must,
+                        score=state.scores[seat],
+                    )
+                    placeable = True
+                except IllegalMoveError:
+                    placeable = False
+                assert (rule_of(state, TakeDiscard(i)) is None) == placeable, (hand, table, must)
+                checked += 1
+        moves = legal_moves(state)
+        plays = [m for m in moves if type(m).__name__ not in PASSIVE]
+        pool = plays if plays and rng.random() < 0.7 else moves
+        state = apply(state, pool[int(rng.integers(len(pool)))])
+    assert checked > 20
