@@ -478,6 +478,10 @@ def _run_reason(
     variant: Variant, rule: RunRule, slots: tuple[Slot, ...], roles: tuple[bool, ...], suit: int
 ) -> tuple[int, str]:
     ranks = [rank_of(s.card) for s, wild in zip(slots, roles, strict=True) if not wild]
+    meant = {s.meaning.rank for s, wild in zip(slots, roles, strict=True) if wild and s.meaning is not None}
+    if meant and meant == set(ranks):
+        # every card and stated meaning has one rank: it was meant as a group, whose reason tells more
+        return _GENERIC, "its cards do not make consecutive ranks of one suit"
     for slot, wild in zip(slots, roles, strict=True):
         meaning = slot.meaning
         if wild and meaning is not None:

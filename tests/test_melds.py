@@ -148,6 +148,13 @@ def test_stated_meanings_are_binding(variant_id: str) -> None:
     assert info.kind == "group" and info.slots[2].meaning == Meaning(9)
 
 
+def test_a_meld_of_one_rank_is_judged_as_a_group() -> None:
+    """Wilds stated at the naturals' rank mean a group: the reason names the group's problem
+    (the suit is taken), not that a wild cannot stand in a run."""
+    reason = error("rummikub", "JK=5H JK=5H 5S")
+    assert "group of 5s" in reason and "run" not in reason
+
+
 @pytest.mark.parametrize("variant_id", ["rummikub", "rummy-tiles", "rummy-board", "rummy-palace"])
 def test_group_wilds_take_missing_suits_only(variant_id: str) -> None:
     three = meld(variant_id, "4C 4S JK")
