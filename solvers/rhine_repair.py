@@ -17,16 +17,17 @@ from ortools.sat.python import cp_model
 from rummyai.cards import Slot
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, count_broken, score_key
-from rummyai.solvers.tile_model import LinearExpr, TileModel, decode, solve_model
+from rummyai.solvers.tile_model import LinearExpr, TileModel, decode, pooled_layouts, solve_model
 
 MAX_CUTS = 8  # rejected Rhine tables cut off before the repair gives up
 SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
 RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
 TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
 TIDY_TRIES = 2  # tidy tables judged before the untidy one stays
+LAYOUTS = 12  # placements of pooled jokers judged per rejected assignment
 
 
-def _cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
+def cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
     """Forbid the current assignment (a no-good over every variable)."""
     m = tm.model
     differs = []
@@ -82,14 +83,18 @@ class _Budget:
 def _legal_table(
     position: Position, tm: TileModel, solver: cp_model.CpSolver
 ) -> list[tuple[Slot, ...]] | None:
-    """A judged-legal layout of the model's current assignment, or None: the decoded table, then
-    the same melds without wild-free melds merged onto joker melds."""
+    """A judged-legal layout of the model's current assignment, or None: the decoded table, the
+    same melds without wild-free melds merged onto joker melds, then (pooled jokers) up to
+    `LAYOUTS` tables with the jokers in other melds' copies of the cards they stand for."""
     melds = decode(tm, solver)[1]
     if judged_legal(position, melds):
         return melds
     plain = decode(tm, solver, merge=False)[1]
     if plain != melds and judged_legal(position, plain):
         return plain
+    for other in pooled_layouts(tm, solver, LAYOUTS):
+        if other not in (melds, plain) and judged_legal(position, other):
+            return other
     return None
 
 
@@ -159,7 +164,7 @@ def rhine_repair(
             best_played, best_melds, best = played, melds_ok, score
             proven = bound is not None and score == bound
             continue
-        _cut(search, found)
+        cut(search, found)
         cuts += 1
     if not safe_done and not proven:
         played, melds = _safe_answer(position, objective, max_cards, budget, duties)
@@ -213,7 +218,7 @@ def _tidy(
             break
         new_melds = _legal_table(position, tidy, found)
         if new_melds is None:
-            _cut(tidy, found)
+            cut(tidy, found)
             continue
         if count_broken(position, new_melds) < have:
             return new_melds

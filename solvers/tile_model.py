@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -266,6 +266,8 @@ class TileModel:
             if self.opening and v.opening_wild_value == "zero":
                 for card, var in self.allowance.items():
                     self.open_value.append(-v.opening_values[rank_of(card)] * var)
+        if v.joker_policy == "official" and self.use_witnesses and not self.opening:
+            self._add_official_takes()
         # hand variables and conservation
         for card in range(53):
             terms = list(self.usage[card])
@@ -412,6 +414,8 @@ class TileModel:
             out.extend(group.naturals.values())
             if group.jokers is not None:
                 out.append(group.jokers)
+        out.extend(count for _, count in self.group_sets)  # pooled groups as suit sets
+        out.extend(self.allowance.values())  # pooled jokers: where each stands
         for kept in self.kept.values():
             out.append(kept.keep)
             for filled, natural in kept.ext.values():
@@ -867,6 +871,74 @@ class TileModel:
             self._moved_group_jokers()
         self._add_claims()
 
+    def _add_official_takes(self) -> None:
+        """Official Rummikub table jokers (§8.2 ``official_jokers``), in the repair model only: a
+        start joker whose meld is not kept whole still stands for its meaning somewhere (kept),
+        or is taken, and then a natural with its meaning (a group's: a missing suit) is played
+        from the rack, or under ``rack_or_table`` may also lie on the table outside its old meld;
+        each taken joker has its own. Every judged-legal table meets this (the judge also wants
+        the kept joker beside an old natural, the taken one in a new meld), so the model stays
+        a relaxation; without it the repair cut layouts that take jokers for nothing one by one."""
+        m = self.model
+        kept_at: dict[tuple[str, int], list[IntVar]] = {}
+        taken_for: dict[int, list[IntVar]] = {}  # run jokers by the one card that replaces them
+        for k, info in enumerate(self.position.table):
+            if not info.wild_count:
+                continue
+            inside = Counter(s.card for s, w in zip(info.slots, info.as_wild, strict=True) if not w)
+            takes: dict[tuple[int, ...], list[IntVar]] = {}
+            for j, wild in enumerate(info.as_wild):
+                if not wild:
+                    continue
+                key, kinds = self._official_meaning(info, j)
+                kept, taken = m.new_bool_var(f"okept{k}_{j}"), m.new_bool_var(f"otaken{k}_{j}")
+                m.add(kept + taken + (self.kept[k].keep if k in self.kept else 0) == 1)
+                kept_at.setdefault(key, []).append(kept)
+                takes.setdefault(kinds, []).append(taken)
+                if info.kind == "run":
+                    taken_for.setdefault(kinds[0], []).append(taken)
+            for kinds, flags in takes.items():
+                supply = [self._supply(c, inside[c]) for c in kinds]
+                m.add(sum(flags) <= sum(supply))
+        for card, flags in taken_for.items():
+            m.add(sum(flags) <= self._supply(card, 0))
+        for key, flags in kept_at.items():
+            m.add(sum(flags) <= self._standing(*key))
+
+    def _official_meaning(self, info: MeldInfo, j: int) -> tuple[tuple[str, int], tuple[int, ...]]:
+        """Where start joker `j` of `info` is kept (a run's card, a group's rank) and the naturals
+        that may replace it (that card; the group's rank in a suit its naturals lack)."""
+        if info.kind == "run":
+            assert info.suit is not None
+            card = make_card(unrolled_rank(info.positions[j]), info.suit)
+            return ("run", card), (card,)
+        assert info.rank is not None
+        present = {suit_of(s.card) for s, w in zip(info.slots, info.as_wild, strict=True) if not w}
+        return ("group", info.rank), tuple(make_card(info.rank, x) for x in range(4) if x not in present)
+
+    def _supply(self, card: int, held_back: int) -> LinearExpr:
+        """Naturals of `card` that may replace a taken joker: those played from the hand, and
+        under ``rack_or_table`` the table's copies but `held_back` (those in the joker's meld)."""
+        played = self.played_var(card) if self.hand_counts[card] else 0
+        if self.variant.joker_replacement_from == "rack_or_table":
+            return played + self.table_counts[card] - held_back
+        return played
+
+    def _standing(self, kind: str, key: int) -> LinearExpr:
+        """Jokers of the new melds standing for this run card or this group rank (pooled: the
+        jokers standing for that card kind, or any kind of that rank, in runs and groups)."""
+        cards = [key] if kind == "run" else [make_card(key, x) for x in range(4)]
+        if self.pooled:
+            return sum(self.allowance.get(c, 0) for c in cards)
+        if kind == "run":
+            return sum(
+                j
+                for run in self.runs
+                for c, j in zip(run.window.cards, run.jokers, strict=True)
+                if c == key and j is not None
+            )
+        return sum(g.jokers for g in self.groups if g.rank == key and g.jokers is not None)
+
     def _moved_group_jokers(self) -> None:
         """R5 for the jokers of the aggregated groups, which in the witness model are all moved
         ones (kept jokers sit in kept melds or witness melds): where one start meld holds every
@@ -1291,6 +1363,54 @@ def decode(
     """The played cards, the new table and the number of start melds broken (`merge`: grow Rhine
     joker melds by wild-free ones, see `merge_joker_melds`)."""
     val = solver.value
+    played, kept_slots, entries, broken = _entries(tm, val)
+    for card, var in tm.allowance.items():
+        _place_jokers(entries, card, int(val(var)))
+    return played, _finish(tm, val, entries, played, kept_slots, merge), broken
+
+
+Entry = tuple[str, list[Slot], list[bool]]  # meld kind, slots, which slots a pooled joker may take
+
+
+def pooled_layouts(tm: TileModel, solver: cp_model.CpSolver, limit: int) -> list[list[tuple[Slot, ...]]]:
+    """Other tables of the same assignment: pooled jokers only count the jokers standing for each
+    card kind, so which meld's copy of that card a joker takes is free ('5H 6H 7H' with a joker
+    in the group of fives, or a natural 5H there and the joker in the run). Up to `limit`
+    tables, each once, `decode`'s own choice among them; empty when no joker is pooled."""
+    val = solver.value
+    picks: list[list[tuple[tuple[int, int], ...]]] = []
+    cards: list[int] = []
+    played, kept_slots, entries, _ = _entries(tm, val)
+    for card, var in tm.allowance.items():
+        if int(val(var)):
+            spots = [
+                (e, i)
+                for e, (_, slots, flags) in enumerate(entries)
+                for i, slot in enumerate(slots)
+                if flags[i] and slot.card == card
+            ]
+            picks.append(list(combinations(spots, int(val(var)))))
+            cards.append(card)
+    out: list[list[tuple[Slot, ...]]] = []
+    seen: set[tuple[str, ...]] = set()
+    for choice in product(*picks) if picks else ():
+        placed = [(kind, list(slots), list(flags)) for kind, slots, flags in entries]
+        for card, chosen in zip(cards, choice, strict=True):
+            for e, i in chosen:
+                _put_joker(placed, e, i, card)
+        melds = _finish(tm, val, placed, played, kept_slots, True)
+        key = tuple(sorted(" ".join(map(str, meld)) for meld in melds))
+        if key not in seen:
+            seen.add(key)
+            out.append(melds)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _entries(tm: TileModel, val: Any) -> tuple[list[int], list[Slot], list[Entry], int]:
+    """`decode`'s first step: the played cards, the wild slots of kept start melds, the melds
+    before pooled jokers are placed, and the number of start melds broken."""
     wild_played: dict[int, IntVar] = getattr(tm, "wild_played", {})
     played = sorted(
         [c for c, var in tm.played.items() if not (c == JOKER and wild_played) for _ in range(int(val(var)))]
@@ -1375,8 +1495,14 @@ def decode(
                 is_group = any(x.meaning is not None and x.meaning.suit is None for x in slots_)
                 entries.append(("group" if is_group else "run", list(slots_), [False] * len(slots_)))
     entries.extend(_witness_entries(tm, val))
-    for card, var in tm.allowance.items():
-        _place_jokers(entries, card, int(val(var)))
+    return played, kept_slots, entries, broken
+
+
+def _finish(
+    tm: TileModel, val: Any, entries: list[Entry], played: list[int], kept_slots: list[Slot], merge: bool
+) -> list[tuple[Slot, ...]]:
+    """`decode`'s last step: the table of these melds (jokers placed), Rhine's joker melds merged,
+    qualifying melds added and wild kinds given back."""
     melds = [list(e[1]) for e in entries]
     if tm.variant.joker_policy == "rhine" and merge:
         melds = merge_joker_melds(tm.variant, melds)
@@ -1391,7 +1517,7 @@ def decode(
         melds.extend(_qualifier_melds(q, val))
     if getattr(tm, "wild_kinds", ()):
         _relabel_wilds(tm.position, melds, kept_slots, played)
-    return played, [tuple(x) for x in melds], broken
+    return [tuple(x) for x in melds]
 
 
 def _witness_entries(tm: TileModel, val: Any) -> list[tuple[str, list[Slot], list[bool]]]:
@@ -1540,7 +1666,12 @@ def _place_jokers(entries: list[tuple[str, list[Slot], list[bool]]], card: int, 
             if flags[i] and slot.card == card
         ]
         _, e, i = min(spots)
-        kind, slots, flags = entries[e]
-        meaning = Meaning(rank_of(card), suit_of(card)) if kind == "run" else Meaning(rank_of(card))
-        slots[i] = Slot(JOKER, meaning)
-        flags[i] = False
+        _put_joker(entries, e, i, card)
+
+
+def _put_joker(entries: list[Entry], e: int, i: int, card: int) -> None:
+    """A pooled joker in slot `i` of meld `e`, in place of natural `card`."""
+    kind, slots, flags = entries[e]
+    meaning = Meaning(rank_of(card), suit_of(card)) if kind == "run" else Meaning(rank_of(card))
+    slots[i] = Slot(JOKER, meaning)
+    flags[i] = False

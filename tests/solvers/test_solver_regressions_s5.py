@@ -1,0 +1,88 @@
+"""Cases found by the solver sweep's status count (`sweep_grid.py --statuses`), shrunk, pinned.
+
+Each one failed (or was answered worse than the exhaustive reference) before its fix.
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+from solver_checks import judged_legal
+
+from rummyai.cards import parse_cards
+from rummyai.solvers import make_position, solve
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.position import Solution
+from rummyai.solvers.reference import reference_solve
+from rummyai.solvers.rhine_repair import cut
+from rummyai.solvers.tile_model import TileModel, decode, solve_model
+from rummyai.variants import Variant, get_variant
+
+OFFICIAL = get_variant("rummikub", ["official_jokers"])
+FROM_TABLE = get_variant("rummikub", {"official_jokers": True, "joker_replacement_from": "rack_or_table"})
+
+
+def test_official_repair_takes_a_joker_by_its_replacement() -> None:
+    """rummikub+rack_or_table, two cards at most: TS on the tens and 5C for the table's JK=5C,
+    the joker into a new run, plays 2 (15 points). The model's tables took jokers for 8H without
+    a replacement; the repair cut them one by one, ran out of cuts and kept TS alone
+    (``feasible``). The repair model now asks a taken joker for its replacement."""
+    hand, table = "TS 8H 5C", "JK=AC 2C 3C 4C JK=5C | TD TH TC"
+    best = reference_solve(FROM_TABLE, hand, table, objective="penalty", max_cards=2)
+    assert (best.cards_played, best.points_played) == (2, 15)
+    sol = solve(FROM_TABLE, hand, table, objective="penalty", max_cards=2)
+    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 2, 15)
+    _legal(FROM_TABLE, hand, table, sol)
+
+
+def test_no_good_cut_keeps_other_group_sets_and_joker_spots() -> None:
+    """rummikub+rack_or_table, one card for points: 7C with 'JK=5C 6C 7C | 6C 7C 8C | 6S 6H JK=6'
+    is legal. The model first put the group's joker at 6C in a run (rejected); the no-good cut
+    then named only the played cards and run counts, not the pooled group sets and joker counts,
+    so it cut the legal table of the same runs too and 6D (6 points) was answered. (Judging the
+    other joker spots, as below, now finds this table before any cut: the cut itself is pinned
+    by `test_no_good_cut_removes_only_its_own_table`.)"""
+    hand, table = "6S 6D 7C 8C", "JK=6 6S 6C 6H | JK=5C 6C 7C 8C"
+    best = reference_solve(FROM_TABLE, hand, table, objective="points", max_cards=1)
+    assert best.played_text() == "7C"
+    sol = solve(FROM_TABLE, hand, table, objective="points", max_cards=1, minimize_changes=False)
+    assert sol.played_text() == "7C"
+    _legal(FROM_TABLE, hand, table, sol)
+
+
+def test_pooled_joker_placed_in_the_other_copy() -> None:
+    """rummikub+official, penalty: 5D for one of the fives' jokers, which goes with 8D and the
+    run's 8H ('5H 6H 7H | 5S JK=5 5D 5C | JK=8 8H 8D', 13 points). The model's assignment is
+    that table, but its decoding put the kept joker at the run's 5H and the natural 5H in the
+    group, which the judge rejects; every cut of it cut the legal one too (pooled jokers only
+    count per card kind), and '4S 5D' (9 points) was answered. Other placements are judged now."""
+    hand, table = "4S 5D 8D 2C KC", "5H 6H 7H 8H | JK=5 5S JK=5 5C"
+    best = reference_solve(OFFICIAL, hand, table, objective="penalty")
+    assert (best.cards_played, best.points_played) == (2, 13)
+    sol = solve(OFFICIAL, hand, table, objective="penalty", minimize_changes=False)
+    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 2, 13)
+    _legal(OFFICIAL, hand, table, sol)
+
+
+def _legal(variant: Variant, hand: str, table: str, sol: Solution) -> None:
+    """The answer passes the independent checks and the engine's judge."""
+    position = make_position(variant, hand, table)
+    check_solution(position, sol)
+    assert judged_legal(variant, list(position.hand), [i.slots for i in position.table], sol.melds, True)
+
+
+def test_no_good_cut_removes_only_its_own_table() -> None:
+    """The repair's no-good cut forbids one decoded table: with 7C the only card played, cutting
+    the first table must leave the other tables of 7C (above, the legal one differs from the
+    rejected one only in a pooled group set and joker spot)."""
+    position = make_position(FROM_TABLE, "6S 6D 7C 8C", "JK=6 6S 6C 6H | JK=5C 6C 7C 8C")
+    tm = TileModel(position, "points", 1, False, witnesses=True)
+    seven = parse_cards("7C")[0]
+    for card, var in tm.played.items():
+        tm.model.add(var == int(card == seven))
+    solver, status = solve_model(tm, None)
+    assert status == cp_model.OPTIMAL
+    first = decode(tm, solver)[1]
+    cut(tm, solver)
+    solver, status = solve_model(tm, None)
+    assert status == cp_model.OPTIMAL
+    assert decode(tm, solver)[1] != first
