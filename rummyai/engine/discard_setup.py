@@ -13,7 +13,7 @@ from rummyai.cards import Slot, card_str, parse_cards, parse_meld
 from rummyai.engine.discard_melds import analyze, meld_value, normalize
 from rummyai.engine.discard_rules import DiscardData, Phase
 from rummyai.engine.state import GameState, RoundState, TableMeld
-from rummyai.errors import DeckError
+from rummyai.errors import DeckError, MeldError
 from rummyai.variants import Variant, get_variant
 
 
@@ -36,7 +36,25 @@ class _Ids:
         return sorted(i for ids in self.free.values() for i in ids)
 
 
+def _check_escort_meanings(variant: Variant, slots: Sequence[Slot]) -> None:
+    """An escort written with a meaning (``QC/KD=5H``) must mean a heart the card may stand for
+    (§6.2): a `TableMeld` keeps no escort meanings, so a wrong one would otherwise be dropped."""
+    rule = variant.escorts
+    for slot in slots:
+        escort = slot.escort
+        if rule is None or escort is None or escort.meaning is None:
+            continue
+        meant = escort.meaning.card()
+        wild = variant.wild_map.get(escort.card)
+        fits = meant == escort.card if wild is None else meant in wild.stands_for
+        if meant not in rule.escorts or not fits:
+            raise MeldError(
+                f"escort {escort} of {card_str(slot.card)} does not stand for a heart it may be (§6.2)"
+            )
+
+
 def _table_meld(variant: Variant, ids: _Ids, slots: Sequence[Slot], seat: int) -> TableMeld:
+    _check_escort_meanings(variant, slots)
     core = [ids.take(s.card) for s in slots]
     escorts = [None if s.escort is None else ids.take(s.escort.card) for s in slots]
     meld = TableMeld(
@@ -126,6 +144,7 @@ def hand_meld(state: GameState, seat: int, text: str) -> TableMeld:
     """A written meld (``"JK=9H TH JH"``, ``"QS/6H KS/3H AS"``) as a `TableMeld` of `seat`'s ids."""
     variant = state.variant
     slots = parse_meld(text)
+    _check_escort_meanings(variant, slots)
     used: list[int] = []
 
     def one(kind: int) -> int:

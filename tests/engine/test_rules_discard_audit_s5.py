@@ -33,7 +33,7 @@ from rummyai.engine.discard_setup import build_state, hand_ids, hand_meld
 from rummyai.engine.game import apply, legal_moves, new_match, validate, view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
-from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.errors import IllegalMoveError, MeldError, RummyError
 from rummyai.solvers import solve
 from rummyai.variants import get_variant
 
@@ -513,3 +513,27 @@ def test_take_legality_agrees_with_the_solver_along_a_game(variant: str, seed: i
         pool = plays if plays and rng.random() < 0.7 else moves
         state = apply(state, pool[int(rng.integers(len(pool)))])
     assert checked > 20
+
+
+# ---------------------------------------------------------------------------- §6.2 written escorts
+@pytest.mark.parametrize(
+    ("text", "legal"),
+    [
+        ("QC/JD=5H KC/2H AC", True),  # J♦ standing for a heart escorts
+        ("QC/KD=5H KC/2H AC", True),  # so does K♦
+        ("QC/5H=5H KC/2H AC", True),  # a heart written as itself
+        ("QC/KD=QS KC/2H AC", False),  # K♦ standing for a spade is no escort
+        ("QC/5H=6H KC/2H AC", False),  # a natural heart stands for nothing else
+    ],
+)
+def test_a_written_escort_meaning_must_be_a_heart(text: str, legal: bool) -> None:
+    # the table form keeps no escort meanings, so the written form is checked before it is dropped
+    s = build_state(BH, ["QC KC AC JD KD 5H 2H 9C", "2S"])
+    if legal:
+        assert rule_of(s, meld(s, text)) is None
+        assert build_state(BH, ["9C", "2S"], table=[text]).round.table
+    else:
+        with pytest.raises(MeldError, match=r"6\.2"):
+            meld(s, text)
+        with pytest.raises(MeldError, match=r"6\.2"):
+            build_state(BH, ["9C", "2S"], table=[text])
