@@ -51,7 +51,6 @@ N_PAIRS = (LENGTH + 1) * (LENGTH + 2) // 2  # unordered pairs of slot lengths
 N_SUMMARIES = (SUITS + 1) * (SUITS + 2) // 2  # (colours sending one, colours sending two) to groups
 J1 = MAX_JOKERS + 1  # jokers placed: 0..MAX_JOKERS
 DEFAULT_CAP = 3_000_000  # states kept over all layers before the program gives up (returns None)
-BEAM = 128  # states per layer of the first, heuristic pass that sets the exact pass's threshold
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
@@ -402,20 +401,6 @@ def _prune(
 
 
 @njit(cache=True)
-def _keep_best(keys: I64, scores: I64, parents: I32, choices: I32, start: int, end: int, beam: int) -> int:
-    """Keep the `beam` highest-scoring states of [start, end) (compacted); the new end."""
-    order = np.argsort(-scores[start:end])[:beam]
-    order.sort()
-    for w in range(beam):
-        i = start + order[w]
-        keys[start + w] = keys[i]
-        scores[start + w] = scores[i]
-        parents[start + w] = parents[i]
-        choices[start + w] = choices[i]
-    return start + beam
-
-
-@njit(cache=True)
 def _search(
     table: I32,
     hand: I32,
@@ -440,11 +425,9 @@ def _search(
     table_jokers: int,
     hand_jokers: int,
     joker_unit: int,
-    beam: int,
 ) -> tuple[int, int]:
     """Fill the layers; return (index of the best final state or -1 if none, its score), or
-    (-1, -2) when the buffers ran out. With `beam` > 0 each layer keeps only its `beam` best
-    states: a quick play that is not proven best. Only states that may still reach `threshold` are kept. Without `strict`,
+    (-1, -2) when the buffers ran out. Only states that may still reach `threshold` are kept. Without `strict`,
     jokers count nothing here and those left over join melds afterwards; `strict` places every
     joker here (table jokers must be placed, hand jokers score `joker_unit`). Key = ((pairs by
     colour) * N_SUMMARIES + group) * J1 + jokers placed, colour c's pair index being digit c in base
@@ -487,8 +470,6 @@ def _search(
                 end,
                 out,
             )
-            if beam and end_ - end > beam:
-                end_ = _keep_best(keys, scores, parents, choices, end, end_, beam)
             start, end = end, end_
             layer += 1
             bounds[layer + 1] = end
@@ -579,15 +560,12 @@ def solve_dp(position: Position, objective: str = "cards", cap: int = DEFAULT_CA
 def _best_state(
     tables: Tables, buf: _Buffers, table: I32, naturals: I32, unit: I64, hand_jokers: int, strict: bool
 ) -> int | None:
-    """Index of the best final state; None when the buffers ran out.
-
-    A beam pass (the `BEAM` best states per layer) first finds a good play; the exact pass then
-    keeps only the states that can still reach its score. Should the beam find nothing, exact
-    passes run at falling thresholds (`_thresholds`)."""
+    """Index of the best final state, searched at falling thresholds (`_thresholds`); None when
+    the buffers ran out."""
     table_jokers = int(table[JOKER])
     bonus = hand_jokers * int(unit[JOKER]) if strict else 0
 
-    def run(threshold: int, beam: int) -> tuple[int, int]:
+    def run(threshold: int) -> tuple[int, int]:
         best, score = _search(
             table,
             naturals,
@@ -612,16 +590,13 @@ def _best_state(
             table_jokers,
             hand_jokers,
             int(unit[JOKER]),
-            beam,
         )
         full = score == -2
         _LOCAL.states += int(buf.keys.shape[0]) if full else int(buf.bounds[-1])
         return int(best), int(score)
 
-    found, score = run(0, BEAM)
-    thresholds = [score] if found >= 0 else _thresholds(naturals, unit, bonus)
-    for threshold in thresholds:
-        best, score = run(threshold, 0)
+    for threshold in _thresholds(naturals, unit, bonus):
+        best, score = run(threshold)
         if score == -2:
             return None
         if best >= 0:
@@ -672,8 +647,8 @@ def _playable(hand: I32, table: I32) -> I32:
 
 
 def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
-    """Scores to reach, highest first: every playable natural (plus `bonus`), then short by 1, 3,
-    7, ... of the most valuable card, down to 0 (always reachable: play nothing). A search that
+    """Scores to reach, highest first: every playable natural (plus `bonus`), then short by 1, 4,
+    13, 40 ... of the most valuable card, down to 0 (always reachable: play nothing). A search that
     keeps only the states able to reach a threshold and still finds a play has found the best one."""
     top = int(np.dot(naturals[:JOKER], unit[:JOKER])) + bonus
     values = [int(u) for u, n in zip(unit[:JOKER], naturals[:JOKER], strict=True) if n > 0]
@@ -682,7 +657,7 @@ def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
     slack = 0
     while slack < top:
         out.append(top - slack)
-        slack = 2 * slack + step
+        slack = 3 * slack + step
     out.append(0)
     return out
 
