@@ -25,11 +25,12 @@ from rummyai.engine.discard import (
     Knock,
     LayOff,
     MeldCards,
+    Opening,
     TakeDiscard,
     move_from_json,
     move_to_json,
 )
-from rummyai.engine.discard_setup import build_state, hand_ids, hand_meld
+from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
 from rummyai.engine.game import apply, legal_moves, new_match, validate, view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
@@ -306,6 +307,37 @@ def test_palace_knock_order_wraps_round_the_table_and_the_card_is_the_knockers()
     assert s.round.turn == 1
     s = apply(s, DrawStock())
     assert rule_of(s, Discard(hand_ids(s, 1, "6S")[0])) is None
+
+
+def test_palace_swapped_joker_may_become_the_high_ace_of_its_run() -> None:
+    # TD JK=JD QD JK=KD: the KD takes the king joker's place, which goes on top as the ace (§4.3 Q-K-A)
+    s = build_state(PALACE, ["2D 7S KD", "2C"], table=["TD JK=JD QD JK=KD"], table_credit=[1])
+    old = s.round.table[0]
+    king = next(i for i, m in zip(old.ids, old.meanings, strict=True) if m is not None and m.rank == 13)
+    kd = hand_ids(s, 0, "KD")[0]
+    ids = tuple(kd if i == king else i for i in old.ids)
+    meanings = tuple(None if i == king else m for i, m in zip(old.ids, old.meanings, strict=True))
+    place = LayOff(0, replace(old, ids=(*ids, king), meanings=(*meanings, Meaning(1, 2))))  # JK=AD
+    s = apply(s, JokerSwap(0, king, kd, place))
+    assert table_texts(s) == ["TD JK=JD QD KD JK=AD"]
+    # the joker ace is high, so the 2D does not follow it (no wrap without cyclic_laying)
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "2D"))) == "4.3"
+
+
+def test_palace_going_rummy_needs_no_empty_table() -> None:
+    # §4.8.5 [D]: others' melds on the table do not stop a Going Rummy; the first meld, a lay-off
+    # on another player's run and the discard in one turn double every penalty and the gain
+    s = build_state(
+        PALACE,
+        ["TS TH TD 8C 2D", "AS JK", "KC 3S"],
+        table=["5C 6C 7C"],
+        table_credit=[1],
+        opened=[False, True, True],
+    )
+    s = apply(s, Opening((meld(s, "TS TH TD"), LayOff(0, hand_layoff(s, 0, 0, "8C")))))
+    result = apply(s, Discard(hand_ids(s, 0, "2D")[0])).history[-1]
+    assert result.detail == "Going Rummy"
+    assert result.scores == (2 * (31 + 13), -2 * 31, -2 * 13)  # A 11 + JK 20; K 10 + 3
 
 
 # ---------------------------------------------------------------------------- §6.5/§6.6 swaps across turns
