@@ -80,6 +80,7 @@ class Tables:
     pair_q: I32  # pair index -> shorter slot length
     pair_index: I32  # [p, q] (p >= q) -> pair index
     dominators: I32  # [pair, k] -> the pairs that can do whatever this pair can (-1 ends the row)
+    group_dominators: I32  # [colours to come, summary * J1 + jokers, k] -> parts that close no worse
     summaries: tuple[tuple[int, int], ...]  # summary index -> (colours with one, colours with two)
     summary_next: I32  # [summary, k] -> summary after a colour sends k naturals to groups (-1: none)
     group_jokers: I32  # summary -> bit x set when x jokers can close the groups validly
@@ -135,6 +136,7 @@ def build_tables(variant: Variant) -> Tables:
             group_jokers[i] |= 1 << x
             templates[(i, x)] = template
     assert len(pairs) == N_PAIRS and len(summaries) == N_SUMMARIES
+    group_dominators = _group_dominators(summaries, index, group_jokers, jokers)
     return Tables(
         min_meld=length,
         group_max=gmax,
@@ -144,12 +146,50 @@ def build_tables(variant: Variant) -> Tables:
         pair_q=np.array([q for _, q in pairs], dtype=np.int32),
         pair_index=pair_index,
         dominators=dominators,
+        group_dominators=group_dominators,
         summaries=tuple(summaries),
         summary_next=summary_next,
         group_jokers=group_jokers,
         templates=templates,
         summary_index=index,
     )
+
+
+def _group_dominators(
+    summaries: list[tuple[int, int]], index: dict[tuple[int, int], int], group_jokers: I32, jokers: int
+) -> I32:
+    """For r colours still to come in a number: the (summary, jokers placed) parts that close the
+    number's groups with no more jokers in all than a given part, whatever the r colours send to
+    the groups (each one or two naturals, or none). Such a part, with the same runs and at least
+    the score, leaves at least as much open (jokers not placed are placed at the end)."""
+    size = len(summaries) * J1
+    out = np.full((SUITS, size, size), -1, dtype=np.int32)
+    never = 1 << 20
+
+    def total(s: int, jk: int, adds: tuple[int, int]) -> int:
+        """Jokers placed once the groups close, `never` when they cannot."""
+        n1, n2 = summaries[s]
+        after = index.get((n1 + adds[0], n2 + adds[1]))
+        mask = 0 if after is None else int(group_jokers[after])
+        fewest = next((x for x in range(jokers + 1) if mask >> x & 1), None)
+        return never if fewest is None or jk + fewest > jokers else jk + fewest
+
+    for r in range(1, SUITS):
+        futures = [(a1, a2) for a1 in range(r + 1) for a2 in range(r + 1 - a1)]
+        ends = {
+            (s, jk): [total(s, jk, a) for a in futures] for s in range(len(summaries)) for jk in range(J1)
+        }
+        for (s, jk), mine in ends.items():
+            better = [
+                o * J1 + ok
+                for (o, ok), theirs in ends.items()
+                if (o, ok) != (s, jk)
+                and all(t <= m for t, m in zip(theirs, mine, strict=True) if m < never)
+                # of two parts that close alike, only the first may drop the other
+                and (theirs != mine or (o, ok) < (s, jk))
+            ]
+            out[r, s * J1 + jk, : len(better)] = better
+    return out
 
 
 def _group_templates(n1: int, n2: int, length: int, gmax: int, jokers: int) -> dict[int, Template]:
@@ -335,8 +375,8 @@ def _cell(
 @njit(cache=True)
 def _prune(
     dominators: I32,
-    first: int,
-    last: int,
+    group_dominators: I32,
+    colour: int,
     strict: bool,
     slot_of: I32,
     keys: I64,
@@ -346,46 +386,46 @@ def _prune(
     start: int,
     end: int,
 ) -> int:
-    """Drop every state of [start, end) matched by another with at least its score, no more jokers
-    placed (left-over jokers join melds at the end) and, in one colour of `first`..`last`, a
-    run-slot pair that can do whatever its own can (`dominators`); with `strict`, only the same
-    jokers placed; compact the survivors and clear
-    every key from `slot_of`. Returns the new end."""
+    """Drop every state of [start, end) matched by another with at least its score and either no
+    more jokers placed and a run-slot pair of `colour` that can do whatever its own can
+    (`dominators`), or the same runs and a (groups, jokers placed) part that closes the number
+    with no more jokers in all, whatever the colours still to come send to the groups
+    (`group_dominators`, a row per groups-and-jokers part, empty on the last colour). Without
+    `strict` only: there left-over jokers join melds at the end. Compacts the survivors and
+    clears every key from `slot_of`; returns the new end."""
     alive = np.ones(end - start, dtype=np.bool_)
     stride = N_SUMMARIES * J1
     for i in range(start, end):
         key = keys[i]
-        jk = 0 if strict else key % J1  # strict: jokers left over are not placed later
         score = scores[i]
         dead = False
-        for d in range(1, jk + 1):
-            at = slot_of[key - d]
-            if at >= 0 and scores[at] >= score:
-                dead = True
-                break
-        runs = key // stride
-        power = stride
-        for c in range(last + 1):
-            if dead:
-                break
-            pair = runs % N_PAIRS
-            runs //= N_PAIRS
-            if c < first:
-                power *= N_PAIRS
-                continue
-            for k in range(dominators.shape[1]):
-                other = dominators[pair, k]
+        if not strict:
+            low = key % stride
+            for k in range(group_dominators.shape[1]):
+                other = group_dominators[low, k]
                 if other < 0:
                     break
-                base = key + (other - pair) * power
-                for d in range(jk + 1):
-                    at = slot_of[base - d]
-                    if at >= 0 and scores[at] >= score:
-                        dead = True
-                        break
-                if dead:
+                at = slot_of[key - low + other]
+                if at >= 0 and scores[at] >= score:
+                    dead = True
                     break
+        jk = 0 if strict else key % J1
+        power = stride
+        for _ in range(colour):
             power *= N_PAIRS
+        pair = (key // power) % N_PAIRS
+        for k in range(dominators.shape[1]):
+            if dead:
+                break
+            other = dominators[pair, k]
+            if other < 0:
+                break
+            base = key + (other - pair) * power
+            for d in range(jk + 1):
+                at = slot_of[base - d]
+                if at >= 0 and scores[at] >= score:
+                    dead = True
+                    break
         alive[i - start] = not dead
     for i in range(start, end):
         slot_of[keys[i]] = -1
@@ -414,6 +454,7 @@ def _search(
     summary_next: I32,
     group_jokers: I32,
     dominators: I32,
+    group_dominators: I32,
     slot_of: I32,
     keys: I64,
     scores: I64,
@@ -459,7 +500,7 @@ def _search(
                 return -1, -2
             end_ = _prune(
                 dominators,
-                c,
+                group_dominators[3 - c],
                 c,
                 strict,
                 slot_of,
@@ -579,6 +620,7 @@ def _best_state(
             tables.summary_next,
             tables.group_jokers,
             tables.dominators,
+            tables.group_dominators,
             buf.slot_of,
             buf.keys,
             buf.scores,
