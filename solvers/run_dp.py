@@ -104,6 +104,7 @@ def dp_supported(variant: Variant) -> bool:
         and variant.min_meld == LENGTH
         and variant.jokers <= MAX_JOKERS
         and variant.copies[JOKER] == variant.jokers
+        and variant.escorts is None
     )
 
 
@@ -575,7 +576,7 @@ def solve_dp(position: Position, objective: str = "cards", cap: int = DEFAULT_CA
         return None
     tables, buf = _tables_and_buffers(variant, cap)
     hand = np.bincount(np.array(position.hand, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
-    on_table = [c for info in position.table for c in info.cards]
+    on_table = [slot.card for info in position.table for slot in info.slots]  # no escorts here
     table = np.bincount(np.array(on_table, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
     unit = _units(position, objective)
     naturals = _playable(hand, table)
@@ -762,7 +763,7 @@ def _replay(
                 continue
             card = c * 13 + v
             code, k = divmod(choice, ways)
-            if min(len(colour[1]), length) > min(len(colour[0]), length):
+            if len(colour[1]) > len(colour[0]) and len(colour[0]) < length:
                 colour.reverse()  # the longer slot first, as in the state's pair
             n = k
             for slot, d in zip(colour, divmod(code, 3), strict=True):
