@@ -177,9 +177,8 @@ def _group_dominators(
 
     for r in range(1, SUITS):
         futures = [(a1, a2) for a1 in range(r + 1) for a2 in range(r + 1 - a1)]
-        ends = {
-            (s, jk): [total(s, jk, a) for a in futures] for s in range(len(summaries)) for jk in range(J1)
-        }
+        seen = [s for s, (n1, n2) in enumerate(summaries) if n1 + n2 <= SUITS - r]  # reachable, r to come
+        ends = {(s, jk): [total(s, jk, a) for a in futures] for s in seen for jk in range(J1)}
         for (s, jk), mine in ends.items():
             better = [
                 o * J1 + ok
