@@ -386,13 +386,14 @@ def _prune(
     start: int,
     end: int,
 ) -> int:
-    """Drop every state of [start, end) matched by another with at least its score and either no
-    more jokers placed and a run-slot pair of `colour` that can do whatever its own can
-    (`dominators`), or the same runs and a (groups, jokers placed) part that closes the number
-    with no more jokers in all, whatever the colours still to come send to the groups
-    (`group_dominators`, a row per groups-and-jokers part, empty on the last colour). Without
-    `strict` only: there left-over jokers join melds at the end. Compacts the survivors and
-    clears every key from `slot_of`; returns the new end."""
+    """Drop every state of [start, end) matched by another with at least its score and either
+    (a) no more jokers placed and, in one colour, a run-slot pair that can do whatever its own can
+    (`dominators`; the colour just expanded, or any colour once the number is closed), or
+    (b) the same runs and a (groups, jokers placed) part that closes the number with no more
+    jokers in all, whatever the colours still to come send to the groups (`group_dominators`, a
+    row per part, empty on the last colour). Fewer jokers placed (a) and (b) hold only without
+    `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
+    every key from `slot_of`; returns the new end."""
     alive = np.ones(end - start, dtype=np.bool_)
     stride = N_SUMMARIES * J1
     for i in range(start, end):
@@ -411,21 +412,22 @@ def _prune(
                     break
         jk = 0 if strict else key % J1
         power = stride
-        for _ in range(colour):
+        for c in range(4):
+            if c == colour or (colour == 3 and not dead):
+                pair = (key // power) % N_PAIRS
+                for k in range(dominators.shape[1]):
+                    if dead:
+                        break
+                    other = dominators[pair, k]
+                    if other < 0:
+                        break
+                    base = key + (other - pair) * power
+                    for d in range(jk + 1):
+                        at = slot_of[base - d]
+                        if at >= 0 and scores[at] >= score:
+                            dead = True
+                            break
             power *= N_PAIRS
-        pair = (key // power) % N_PAIRS
-        for k in range(dominators.shape[1]):
-            if dead:
-                break
-            other = dominators[pair, k]
-            if other < 0:
-                break
-            base = key + (other - pair) * power
-            for d in range(jk + 1):
-                at = slot_of[base - d]
-                if at >= 0 and scores[at] >= score:
-                    dead = True
-                    break
         alive[i - start] = not dead
     for i in range(start, end):
         slot_of[keys[i]] = -1
