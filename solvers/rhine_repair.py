@@ -153,6 +153,12 @@ def rhine_repair(
         found, status = budget.solve(search)
         if status == cp_model.INFEASIBLE and cuts == 0 and witness_bounds:
             proven = True  # the relaxation (no cut yet) has nothing better than `best`
+        if status == cp_model.INFEASIBLE and not witness_bounds and search is not tm:
+            # the witness model misses tables where joker melds trade replacements: go on in
+            # the first model (a relaxation, whose own answer the judge rejected)
+            search, lex = tm, _lex(tm, objective)
+            cut(tm, solver)
+            continue
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
         played = decode(search, found)[0]

@@ -86,3 +86,17 @@ def test_no_good_cut_removes_only_its_own_table() -> None:
     solver, status = solve_model(tm, None)
     assert status == cp_model.OPTIMAL
     assert decode(tm, solver)[1] != first
+
+
+def test_rhine_repair_goes_on_in_the_first_model_when_joker_melds_trade() -> None:
+    """rhine+extra_packs=1, one card for points: 4C goes down ('AH 2H 3H 4H JK=5H | 4H 4C JK=4':
+    each joker's replacement comes from the other joker meld). The witness model cannot hold such
+    a table, found nothing better than 2H and stopped (``feasible``, 2 points); the repair now goes
+    on in the first model, a relaxation, whose optimum then proves 4C."""
+    variant = get_variant("rhine", {"extra_packs": 1})
+    hand, table = "2H 4H 4C JK", "AH 2H JK=3H 4H | JK=2H 3H 4H"
+    best = reference_solve(variant, hand, table, objective="points", max_cards=1)
+    assert (best.cards_played, best.points_played) == (1, 4)
+    sol = solve(variant, hand, table, objective="points", max_cards=1, minimize_changes=False)
+    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 1, 4)
+    _legal(variant, hand, table, sol)

@@ -142,20 +142,22 @@ def _escorted_meld(
     court = draw(st.sampled_from(sorted(rule.needs_escort)))
     rank, suit = rank_of(court), suit_of(court)
     if draw(st.booleans()):  # a group: the courts of this rank, and wilds that may play as it
-        kin = [c for c in (*rule.needs_escort, *variant.wild_map) if rank_of(c) == rank]
-        cards = draw(st.lists(st.sampled_from(sorted(kin)), min_size=3, max_size=4))
+        kin = sorted(c for c in (*rule.needs_escort, *variant.wild_map) if rank_of(c) == rank)
+        copies = [c for c in kin for _ in range(variant.copies[c])]  # each physical card once
+        picks = draw(st.lists(st.integers(0, len(copies) - 1), min_size=3, max_size=4, unique=True))
+        cards = [copies[i] for i in sorted(picks)]
     else:  # a run of the court's suit through it (wrapping past the king where allowed)
         low = draw(st.integers(rank - 2, rank))
         cards = [make_card((low - 1 + k) % 13 + 1, suit) for k in range(draw(st.integers(3, 4)))]
     escorts = [c for c in range(53) if variant.copies[c] and c in rule.escorts]
     escorts += [w for w, r in variant.wild_map.items() if r.stands_for & rule.escorts]
-    wilds = sorted(variant.wild_map)
     slots: list[Slot] = []
     for card in cards:
-        wild = card not in variant.wild_map and draw(st.integers(0, 3)) == 0
-        slot = (
-            Slot(draw(st.sampled_from(wilds)), Meaning(rank_of(card), suit_of(card))) if wild else Slot(card)
-        )
+        wilds = sorted(w for w, r in variant.wild_map.items() if card in r.stands_for)
+        if card not in variant.wild_map and wilds and draw(st.integers(0, 2)) == 0:
+            slot = Slot(draw(st.sampled_from(wilds)), Meaning(rank_of(card), suit_of(card)))
+        else:
+            slot = Slot(card)
         if card in rule.needs_escort:
             slot = Slot(slot.card, slot.meaning, Slot(draw(st.sampled_from(escorts))))
         slots.append(slot)
@@ -178,12 +180,14 @@ def _escorts(draw: st.DrawFn, variant: Variant, max_hand: int) -> tuple[list[int
     used: Counter[int] = Counter()
     table = [
         meld
-        for _ in range(draw(st.sampled_from([2, 1, 0])))
+        for _ in range(draw(st.sampled_from([2, 1, 3, 0])))
         if (meld := _escorted_meld(draw, variant, variant.escorts, used)) is not None
     ]
-    near = [make_card(r, suit_of(c)) for c in variant.escorts.needs_escort for r in (1, 9, 10)]
-    pool = sorted({*variant.escorts.needs_escort, *variant.escorts.escorts, *variant.wild_map, *near})
-    return draw_hand(draw, variant, pool, used, 2, max_hand), table
+    courts = variant.escorts.needs_escort
+    near = [make_card(r, suit_of(c)) for c in courts for r in (1, 2, 9, 10)]  # runs through courts
+    hearts = draw(st.lists(st.sampled_from(sorted(variant.escorts.escorts)), min_size=1, max_size=3))
+    pool = sorted({*courts, *hearts, *variant.wild_map, *near})
+    return draw_hand(draw, variant, pool, used, 3, max_hand), table
 
 
 def _long_hand(draw: st.DrawFn, variant: Variant) -> tuple[list[int], list[tuple[Slot, ...]]]:
