@@ -227,7 +227,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     """Find the best move from hand and table under the variant's rules."""
     from rummyai.solvers import solve_json
 
-    extra = {"objective": args.objective, "time_limit": args.time_limit, "score": args.score}
+    extra = {
+        "objective": args.objective,
+        "time_limit": args.time_limit,
+        "score": args.score,
+        "committed": args.committed,
+        "taken": args.taken,
+    }
     if args.jsonl:
         return _run_lines(solve_json, _line_defaults(args, extra), out)
     given = {k: v for k, v in extra.items() if v is not None}
@@ -358,6 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--objective", default="cards", choices=("cards", "points", "penalty"))
             p.add_argument("--time-limit", type=float, default=None, help="seconds")
             p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
+            p.add_argument("--committed", default=None, help="cards that must be played (draw-and-discard)")
+            p.add_argument("--taken", default=None, help="the card taken from the discards; not the discard")
     p = sub.add_parser("hint", help="best move with steps a person can follow")
     variant_args(p)
     p.add_argument("--hand", required=True)

@@ -16,7 +16,7 @@ from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 from rummyai.solvers.tile_solve import solve_tile
-from rummyai.variants import Variant, get_variant
+from rummyai.variants import BUILTINS, Variant, get_variant
 
 
 def solve(
@@ -67,6 +67,7 @@ def solve(
     ):
         if limit is not None and not (limit > 0 and math.isfinite(limit)):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
+    _check_duties(position.variant, committed, taken)
     must = sorted(make_position(position.variant, committed).hand) if committed else []
     held = position.hand_counts()
     for card in set(must):
@@ -82,6 +83,23 @@ def solve(
         position, objective, time_limit, max_cards, minimize_changes, work_limit, must, taken_card, score
     )
     return replace(solution, ms=(time.perf_counter() - start) * 1000)
+
+
+def _check_duties(variant: Variant, committed: HandInput, taken: str | int | None) -> None:
+    """`committed` and `taken` describe a turn after taking from the discards: refuse them, naming
+    the variants they apply to, where the variant has no such duty (they would be ignored)."""
+    if committed and not variant.take_must_play:
+        which = ", ".join(v.id for v in BUILTINS.values() if v.take_must_play)
+        raise RummyError(
+            f"'committed' (cards that must be played after taking from the discards) applies to {which}, "
+            f"not {variant.id}"
+        )
+    if taken is not None and not variant.no_rediscard_of_taken:
+        which = ", ".join(v.id for v in BUILTINS.values() if v.no_rediscard_of_taken)
+        raise RummyError(
+            f"'taken' (the card taken from the discards, which may not be the discard) applies to {which}, "
+            f"not {variant.id}"
+        )
 
 
 def _is_kind(item: object) -> bool:
@@ -181,6 +199,8 @@ _KEYS = {
     "work_limit",
     "max_cards",
     "score",
+    "committed",
+    "taken",
 }
 
 
@@ -207,6 +227,10 @@ def _check_types(obj: dict[str, Any]) -> None:
             raise RummyError(f"{name!r} must be a string, got {obj[name]!r}")
     if not _is_tokens(obj.get("hand", [])):
         raise RummyError("'hand' must be a string of cards or a list of card tokens (strings)")
+    if not _is_tokens(obj.get("committed", [])):
+        raise RummyError("'committed' must be a string of cards or a list of card tokens (strings)")
+    if obj.get("taken") is not None and not isinstance(obj["taken"], str):
+        raise RummyError(f"'taken' must be one card token (a string), got {obj['taken']!r}")
     table = obj.get("table", [])
     if not (isinstance(table, str) or (isinstance(table, list) and all(_is_tokens(m) for m in table))):
         raise RummyError(
@@ -234,8 +258,10 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
     Input keys: ``hand`` (tokens or a string), ``table`` (melds as token lists or strings, or
     one ``|``-separated string), ``opened`` (default true), ``objective`` (default ``cards``),
     optional ``variant`` (else the `variant` argument, else ``rummikub``) with its ``options``
-    (a list of ``name[=value]`` or an object), ``time_limit``, ``work_limit``, ``max_cards`` and
-    ``score`` (Black Heart's cumulative score for the opening chart). Output: `solution_json`.
+    (a list of ``name[=value]`` or an object), ``time_limit``, ``work_limit``, ``max_cards``,
+    ``score`` (Black Heart's cumulative score for the opening chart), and on draw-and-discard
+    turns ``committed`` (cards that must be played, as after taking from the discard row) and
+    ``taken`` (the card taken, which may not be the discard). Output: `solution_json`.
     """
     try:
         if not isinstance(obj, dict):
@@ -253,6 +279,8 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             work_limit=None if work is None else float(work),
             max_cards=cards,
             score=obj.get("score", 0),
+            committed=obj.get("committed", ()),
+            taken=obj.get("taken"),
         )
     except RummyError as error:
         return {"error": str(error)}

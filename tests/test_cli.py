@@ -109,6 +109,18 @@ def test_play_finishes_every_variant_with_four_players(variant_id: str) -> None:
     assert status == 0 and record["players"] == 4 and record["winners"]
 
 
+def test_solve_takes_the_turn_duties_of_a_take() -> None:
+    """--committed and --taken: the cards taken from the discards that must be played / kept."""
+    args = ("solve", "--variant", "standard", "--hand", "8S 9S 2C", "--table", "5S 6S 7S", "--json")
+    status, text = run(*args, "--committed", "9S")
+    assert status == 0 and sorted(json.loads(text)["played"]) == ["8S", "9S"]
+    palace = ("solve", "--variant", "rummy-palace", "--hand", "5C 6C 7C 8H", "--json")
+    assert json.loads(run(*palace)[1])["cards_played"] == 3
+    assert json.loads(run(*palace, "--taken", "8H")[1])["cards_played"] == 0
+    status, text = run(*palace[:-1], "--committed", "5C")
+    assert status == 2
+
+
 def test_solve_json_contract_keys() -> None:
     status, text = run(
         "solve", "--variant", "rummikub", "--hand", "7H 8H 9H JK", "--table", "3C 4C 5C | 8S 8D 8H", "--json"

@@ -167,3 +167,33 @@ def test_a_taken_card_not_in_the_hand_is_refused() -> None:
 def test_a_table_meld_of_odd_items_is_named(table: list, message: str) -> None:
     with pytest.raises(RummyError, match=message):
         make_position("rummikub", "2C", table)
+
+
+def test_json_positions_carry_the_turn_duties_after_a_take() -> None:
+    """`committed` (must be played) and `taken` (may not be the discard) reach the solver from JSON."""
+    free = solve_json({"variant": "standard", "hand": "9S 2C 3D 4H", "table": "5S 6S 7S"})
+    assert free["cards_played"] == 0  # nothing fits without the 8S
+    bound = solve_json({"variant": "standard", "hand": "8S 9S 2C", "table": "5S 6S 7S", "committed": ["9S"]})
+    assert sorted(bound["played"]) == ["8S", "9S"]
+    stuck = solve_json({"variant": "standard", "hand": "9S 2C 3D", "table": "", "committed": "9S"})
+    assert "5.2" in stuck["error"]
+    # Rummy Palace keeps one card back for the discard, and the taken 8H may not be it: the run waits
+    palace = {"variant": "rummy-palace", "hand": "5C 6C 7C 8H", "opened": True}
+    assert solve_json(palace)["played"] == ["5C", "6C", "7C"]
+    assert solve_json({**palace, "taken": "8H"})["played"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (
+            {"variant": "rummikub", "hand": "7H 8H 9H", "committed": "9H"},
+            "applies to standard, black-heart, not rummikub",
+        ),
+        ({"variant": "standard", "hand": "7H 8H 9H", "taken": "9H"}, "applies to rummy-palace, not standard"),
+        ({"variant": "rummy-palace", "hand": "7H 8H 9H 2C", "taken": 9}, "'taken' must be one card token"),
+        ({"variant": "standard", "hand": "7H 8H 9H", "committed": [9]}, "'committed' must be a string"),
+    ],
+)
+def test_turn_duties_where_the_variant_has_none_are_refused(body: dict[str, Any], needle: str) -> None:
+    assert needle in solve_json(body)["error"]
