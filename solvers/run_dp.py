@@ -1,25 +1,35 @@
 """Exact dynamic program for the free-joker fast path (issue #4 speed spike), compiled with numba.
 
 It answers the positions `rummyai.solvers.fast.fast_path_ok` accepts (an opened turn, free
-jokers, no cap on the cards played, nor a variant cap the hand could reach) when the variant's runs are plain (ace low, no wrap) and no
-natural has more than two copies. Every table card stays on the table, hand cards are optional,
-and the play maximises (cards, points) or, for the points and penalty objectives, (points, cards).
+jokers, no cap on the cards played, nor a variant cap the hand could reach) when the variant's
+runs are plain (ace low, no wrap), melds need 3 cards, no natural has more than two copies and
+there are at most two jokers (`dp_supported`): `rummikub` and `rummy-board`. Every table card
+stays on the table, hand cards are optional, and the play maximises (cards, points) or, for the
+points and penalty objectives, (points, cards).
 
 The program walks the 52 natural cells number by number, colour by colour. A state holds, per
 colour, the lengths of its two run slots in progress (0, 1, 2 or "long enough", as an unordered
-pair: one slot per copy of a card), the natural counts of the current number's groups (as a
-sorted tuple: at most (4*2 + jokers) // min_meld groups), and the jokers placed so far. At a cell
-the copies used (table copies forced, hand copies optional) extend or open slots or join distinct
-groups; a joker may extend or open a slot in place of the card. After the last colour of a number
-each group is closed with jokers up to its size limits. Slots of length 1-2 must go on, and a
-run ends when its slot is left empty. Because the fast path allows at most min_meld - 1 jokers,
-every meld of min_meld cards already holds a natural. Layers are sparse lists of reachable states
-(a dense key -> position array finds duplicates), with a back-pointer and the choice made, so the
-best path is replayed into real melds with every joker's stand-in written out.
+pair: one slot per copy of a card), how many colours sent one and how many sent two naturals to
+the current number's groups (colours are interchangeable there), and the jokers placed so far.
+At a cell the copies used (table copies forced, hand copies optional) extend or open slots or
+go to the groups; a joker may extend or open a slot in place of the card. On a number's last
+colour its groups are closed with the fewest jokers that make them valid (worked out once per
+variant by trying every assignment). Slots of length 1-2 must go on; a run ends when its slot is
+left empty. With at most two jokers every meld of three cards holds a natural. Jokers no stand-in
+needs are added to melds with room at the end (all of them: a played joker only adds); if no
+meld has room, a second, `strict` pass places every joker itself.
 
-Two run slots per colour cover every cell at most twice, which natural cards never exceed (two
-copies). A third concurrent run of one colour could only stand on a joker; the tests compare
-against CP-SAT, whose windows allow that, on positions rich in jokers.
+Layers are sparse lists of reachable states (a dense key -> position array finds duplicates)
+with a back-pointer and the choice made, so the best path is replayed into real melds with
+every joker's stand-in written out. After each cell, states matched by one with at least the
+score and a part that can do whatever theirs can are dropped (`_prune`). A pass keeps only the
+states that can still reach a threshold (score so far plus every playable hand card to come);
+thresholds fall from "every playable card" until a pass finds a play, which is then the best.
+
+Two run slots per colour cover every number at most twice; natural cards never need more (two
+copies), and a third run over a joker is never needed either: the tests check that on every
+pattern of one colour's counts over 7 numbers, and compare against CP-SAT (whose run windows
+allow it) on hundreds of positions rich in jokers.
 
 `solve_dp(position, objective)` returns a `Solution` marked optimal, or None when it cannot answer
 exactly (a position outside its rules, or more reachable states than its buffers hold), so the
