@@ -60,7 +60,7 @@ MAX_JOKERS = 2
 N_PAIRS = (LENGTH + 1) * (LENGTH + 2) // 2  # unordered pairs of slot lengths
 N_SUMMARIES = (SUITS + 1) * (SUITS + 2) // 2  # (colours sending one, colours sending two) to groups
 J1 = MAX_JOKERS + 1  # jokers placed: 0..MAX_JOKERS
-DEFAULT_CAP = 3_000_000  # states kept over all layers before the program gives up (returns None)
+DEFAULT_CAP = 1_000_000  # states one pass may keep over all layers, else no answer (None); 56k seen at most
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
