@@ -98,3 +98,15 @@ def test_unreadable_json_is_422_naming_the_problem(client: TestClient, body: byt
         answer = client.post(endpoint, content=body)
         assert answer.status_code == 422, (endpoint, answer.text)
         assert "malformed JSON" in answer.json()["error"] and needle in answer.json()["error"]
+
+
+def test_solve_takes_the_turn_duties_of_a_take(client: TestClient) -> None:
+    """`committed` and `taken` as in the CLI's JSON: a run that must wait for the kept card, and
+    a variant without the duty answered 422 naming it."""
+    palace = {"variant": "rummy-palace", "hand": "5C 6C 7C 8H", "opened": True}
+    assert client.post("/v1/solve", json=palace).json()["cards_played"] == 3
+    assert client.post("/v1/solve", json={**palace, "taken": "8H"}).json()["cards_played"] == 0
+    body = {"variant": "standard", "hand": "8S 9S 2C", "table": "5S 6S 7S", "committed": ["9S"]}
+    assert sorted(client.post("/v1/solve", json=body).json()["played"]) == ["8S", "9S"]
+    refused = client.post("/v1/solve", json={**palace, "committed": "5C"})
+    assert refused.status_code == 422 and "not rummy-palace" in refused.json()["error"]

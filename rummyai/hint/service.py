@@ -78,6 +78,13 @@ class SolveBody(PositionBody):
     objective: Objective = "cards"
     time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
     max_cards: int | None = Field(None, ge=0)
+    committed: Cards = Field(
+        default_factory=list,
+        description="standard, black-heart: cards taken from the discards that must be played",
+    )
+    taken: str | None = Field(
+        None, description="rummy-palace: the card taken from the discards (not the discard)"
+    )
 
 
 class ValidateBody(PositionBody):
