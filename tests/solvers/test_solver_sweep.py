@@ -403,7 +403,7 @@ def test_cut_search_gives_a_legal_move(variant: str) -> None:
         hand, table = random_position(v, seed, 60, 20, joker_rate=0.2, related=0.7)
         placeable = solve(v, hand, table, work_limit=0.01).played[:1]  # a card with a legal play
         for limits in LIMITS:
-            committed = list(placeable) if limits.get("commit") else []
+            committed = list(placeable) if limits.get("commit") and v.take_must_play else []
             opened = bool(limits.get("opened", True))
             case = Case(hand, table, opened, "cards", limits.get("max_cards"), True, committed, None, 0)
             runs = [
@@ -454,28 +454,13 @@ def test_official_jokers_go_to_a_new_meld(variant: Variant, hand: str, table: st
     assert sol.status == "feasible" or sol.cards_played == best.cards_played
 
 
-TILE_CONFIGS = [c for c in CONFIGS if c.name in ("rummikub", "rummy-tiles", "rhine", "rummikub+official")]
-
-
-@pytest.mark.parametrize("config", TILE_CONFIGS, ids=[c.name for c in TILE_CONFIGS])
-def test_committed_card_in_tile_variants(config: Config) -> None:
-    """`committed` is part of `solve`'s contract for every variant, not only those with a row."""
-
-    @settings(max_examples=HUNT or 8, deadline=None, derandomize=not HUNT, database=None)
-    @given(case=cases(config, Combo(duty="committed")))
-    def sweep(case: Case) -> None:
-        check_case(config, case)
-
-    sweep()
-
-
-def test_rhine_repair_keeps_the_committed_card() -> None:
+def test_rhine_repair_rejects_a_joker_freed_for_nothing() -> None:
     """The first Rhine model plays 6S for the joker (R5 rejects it: the joker has no new meld);
-    the repair used to drop the committed card and call playing nothing optimal."""
-    for solver in (solve, reference_solve):
-        with pytest.raises(IllegalMoveError):
-            solver("rhine", "6S 4H", "5S JK=6S 7S", committed="6S")
-    assert solve("rhine", "6S 4H", "5S JK=6S 7S").cards_played == 0
+    the repair finds that nothing goes down. (`committed`, which this case also pinned, is now
+    refused for variants without a take-and-play duty: see tests/test_contract_solve.py.)"""
+    sol = solve("rhine", "6S 4H", "5S JK=6S 7S")
+    assert (sol.status, sol.cards_played) == ("optimal", 0)
+    assert reference_solve("rhine", "6S 4H", "5S JK=6S 7S").cards_played == 0
 
 
 def test_rhine_joker_melds_trading_replacements_are_not_called_optimal() -> None:
