@@ -173,9 +173,9 @@ def _escorted_meld(
 
 
 def _escorts(draw: st.DrawFn, variant: Variant, max_hand: int) -> tuple[list[int], list[tuple[Slot, ...]]]:
-    """Black Heart heavy in escorts and diamonds: up to two table melds of black courts with
-    their escorts (wilds among them, so diamond swaps are open), and a hand of courts, hearts,
-    diamonds and the ranks next to the courts."""
+    """Black Heart heavy in escorts and diamonds: up to three table melds of black courts with
+    their escorts (wilds among them, so diamond swaps are open), sometimes the Diamond Royale,
+    and a hand of courts, a few hearts, the diamonds and the ranks next to the courts."""
     assert variant.escorts is not None
     used: Counter[int] = Counter()
     table = [
@@ -183,6 +183,14 @@ def _escorts(draw: st.DrawFn, variant: Variant, max_hand: int) -> tuple[list[int
         for _ in range(draw(st.sampled_from([2, 1, 3, 0])))
         if (meld := _escorted_meld(draw, variant, variant.escorts, used)) is not None
     ]
+    royale = variant.royale
+    if (
+        royale is not None
+        and draw(st.integers(0, 3)) == 0
+        and all(used[c] < variant.copies[c] for c in royale.cards)
+    ):
+        table.append(tuple(Slot(c) for c in royale.cards))  # never extended, split or swapped
+        used.update(royale.cards)
     courts = variant.escorts.needs_escort
     near = [make_card(r, suit_of(c)) for c in courts for r in (1, 2, 9, 10)]  # runs through courts
     hearts = draw(st.lists(st.sampled_from(sorted(variant.escorts.escorts)), min_size=1, max_size=3))
