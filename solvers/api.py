@@ -15,6 +15,7 @@ from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
+from rummyai.solvers.run_dp import solve_dp
 from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import BUILTINS, Variant, get_variant
 
@@ -168,7 +169,9 @@ def _dispatch(
             position, objective, time_limit, max_cards, committed=must, score=score, work_limit=work_limit
         )
     if not must and taken_card is None and fast_path_ok(position, max_cards):
-        return solve_fast(position, objective, time_limit, minimize_changes, work_limit)
+        # the compiled dynamic program proves most of these in a millisecond; CP-SAT when it declines
+        exact = solve_dp(position, objective)
+        return solve_fast(position, objective, time_limit, minimize_changes, work_limit, exact=exact)
 
     def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
         return solve_tile(

@@ -175,12 +175,14 @@ def solve_fast(
     time_limit: float | None,
     minimize_changes: bool = True,
     work_limit: float | None = None,
+    exact: Solution | None = None,
 ) -> Solution:
     """Best play for an opened free-joker position on the cached universe model.
 
     When no hand card could be played at all (`rummyai.playable`) the empty play is returned
     without a model. Otherwise phase 1 finds the best cards (or points) on the universe model
-    edited in place. Phase 2, when start melds should be kept whole and phase 1's table breaks
+    edited in place, unless `exact` already holds a proven best play for this position and
+    objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1. Phase 2, when start melds should be kept whole and phase 1's table breaks
     some, fixes the hand cards to phase 1's answer and maximises the melds kept on a copy with
     keep variables, within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out
     first, its best table so far (or phase 1's) stands. The primary objective is proven either
@@ -191,17 +193,20 @@ def solve_fast(
     table = [c for info in position.table for c in info.cards]
     if not playable_cards(position.variant, position.hand, table, True):
         return _solution(position, objective, [], [], "optimal", start)
-    base = universe.tm.model
-    universe.prepare(base, position)
-    _set_objective(universe, base, position, objective, 1)
-    solver = cp_model.CpSolver()
-    status = _solve(solver, base, time_limit, work_limit)
     label: Literal["optimal", "feasible"] = "feasible"
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        played, melds, _ = decode(_View(universe, position, {}), solver)
-        label = "optimal" if status == cp_model.OPTIMAL else "feasible"
+    if exact is not None:
+        played, melds, label = list(exact.played), list(exact.melds), "optimal"
+    else:
+        base = universe.tm.model
+        universe.prepare(base, position)
+        _set_objective(universe, base, position, objective, 1)
+        solver = cp_model.CpSolver()
+        status = _solve(solver, base, time_limit, work_limit)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            played, melds, _ = decode(_View(universe, position, {}), solver)
+            label = "optimal" if status == cp_model.OPTIMAL else "feasible"
     if played and minimize_changes and position.table and count_broken(position, melds):
         counts = [0] * 53
         for card in played:
