@@ -258,6 +258,8 @@ class TileModel:
                 self._add_points_qualification()
             elif not self.position.opened:
                 self._add_qualifying_meld()
+                if self.use_witnesses:
+                    self._wilds_beside_the_qualifying_group()
         if self.pooled and self.jokers:
             for card in range(52):
                 if self.usage[card]:
@@ -1206,6 +1208,20 @@ class TileModel:
             self.qualify.append(("group", tuple(cards), var, counts))
         self.qualified = m.new_bool_var("qualified")
         m.add(sum(choices) == self.qualified) if choices else m.add(self.qualified == 0)
+
+    def _wilds_beside_the_qualifying_group(self) -> None:
+        """R5 with the basic qualifying set as a start meld (§1.4, §1.5): where no table meld holds
+        a card of its rank, a group of that rank with a wild needs a played natural besides the
+        qualifying group's (else its naturals all come from that set: the wild simply joined it;
+        one wild per meld, so one such natural per wild)."""
+        m = self.model
+        for kind, cards, _, counts in self.qualify:
+            if kind != "group" or any(self.table_counts[c] for c in cards):
+                continue
+            played = sum(self.played_var(c) for c in cards if self.hand_counts[c])
+            for group in self.groups:
+                if group.rank == rank_of(cards[0]) and group.jokers is not None:
+                    m.add(group.jokers <= played - sum(counts.values()))
 
     def _add_points_qualification(self) -> None:
         """Rhine's points qualification (§1.7 variation 1, §1.8.3): new melds from hand cards,

@@ -100,3 +100,19 @@ def test_rhine_repair_goes_on_in_the_first_model_when_joker_melds_trade() -> Non
     sol = solve(variant, hand, table, objective="points", max_cards=1, minimize_changes=False)
     assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 1, 4)
     _legal(variant, hand, table, sol)
+
+
+def test_rhine_wild_may_not_just_join_the_qualifying_group() -> None:
+    """Rhine, not yet qualified: 3S 3H 3C qualify, TC replaces the run's joker (R4) and KC goes
+    beside it: five cards ('JK=9C TC JC QC KC'). The repair's model let the hand joker join the
+    qualifying threes ('3S 3H 3C JK=3', which R5 rejects: its naturals are all the qualifying
+    set's), cut such tables one by one and ran out of cuts at four cards. A group of a rank no
+    table meld holds now needs a played natural besides the qualifying group's for each wild."""
+    hand, table = "3S 3H 3C TC KC JK", "QH JK=KH AH | JK=TC JC QC"
+    best = reference_solve("rhine", hand, table, opened=False)
+    assert best.cards_played == 5
+    sol = solve("rhine", hand, table, opened=False, minimize_changes=False)
+    assert sol.cards_played == 5
+    position = make_position("rhine", hand, table, False)
+    check_solution(position, sol)
+    assert judged_legal("rhine", list(position.hand), [i.slots for i in position.table], sol.melds, False)
