@@ -196,11 +196,11 @@ def solve_fast(
     label: Literal["optimal", "feasible"] = "feasible"
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
+    base = universe.tm.model
+    universe.prepare(base, position)  # the fewest-broken phase copies these bounds too
     if exact is not None:
         played, melds, label = list(exact.played), list(exact.melds), "optimal"
     else:
-        base = universe.tm.model
-        universe.prepare(base, position)
         _set_objective(universe, base, position, objective, 1)
         solver = cp_model.CpSolver()
         status = _solve(solver, base, time_limit, work_limit)

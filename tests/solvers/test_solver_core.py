@@ -271,3 +271,13 @@ def test_bad_work_limit(bad: float) -> None:
     with pytest.raises(RummyError, match="work_limit"):
         solve("rummikub", "7H 8H 9H", work_limit=bad)
     assert "work_limit" in solve_json({"hand": "7H 8H 9H", "work_limit": "soon"})["error"]
+
+
+def test_the_dynamic_programs_play_keeps_the_table_after_another_position() -> None:
+    """The fewest-broken phase after the dynamic program's play reads this position's bounds, not
+    those the cached model kept from the previous solve (it once dropped 'KS KC KD' here)."""
+    solve("rummikub", "2C 3C 4C 9H", "5C 6C 7C | 9S 9D 9C")
+    hand, table = "TS 8D 9D TD 5C JC", "KS KC KD JK=K"
+    answer = solve("rummikub", hand, table, objective="points")
+    check_solution(make_position("rummikub", hand, table), answer)
+    assert answer.status == "optimal" and answer.cards_played == 3
