@@ -1,4 +1,8 @@
-"""Solver benchmark: rummyai's CP-SAT solver against PyPI `rummikub-solver` 1.0.0 (GLPK_MI).
+"""Solver benchmark: rummyai's solver against PyPI `rummikub-solver` 1.0.0 (GLPK_MI).
+
+On rummikub's opened turns rummyai's answer comes from its compiled dynamic program
+(`rummyai.solvers.run_dp`), CP-SAT standing by; the CP-SAT model alone is timed on the same
+positions too, and the two exact methods must agree on every position (cards and points).
 
 Both solve the same 200 deterministic `rummikub` positions (table empty or 3-60 tiles dealt as
 random runs of 3-5 and groups of 3-4 with jokers anywhere, hand 6-20 tiles), warm (each solver
@@ -29,6 +33,7 @@ from pathlib import Path
 from rummyai.cards import JOKER
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
+from rummyai.solvers.fast import solve_fast
 from rummyai.solvers.random_positions import random_position
 
 CACHE = Path(os.environ.get("RUMMYAI_CACHE", Path.home() / ".cache" / "rummyai"))
@@ -122,6 +127,26 @@ def ours(variant: str, cases: list[tuple[list[int], list]], **kwargs: object) ->
     return out
 
 
+def cpsat_alone(variant: str, cases: list[tuple[list[int], list]]) -> list[tuple[int, float, str, int]]:
+    """The CP-SAT fast path without the dynamic program (cards only), timed and checked."""
+    run = [make_position(variant, hand, table) for hand, table in cases]
+    solve_fast(run[0], "cards", None, minimize_changes=False)
+    out = []
+    for position in run:
+        start = time.perf_counter()
+        sol = solve_fast(position, "cards", None, minimize_changes=False)
+        ms = (time.perf_counter() - start) * 1000
+        check_solution(position, sol)
+        out.append((sol.cards_played, ms, sol.status, sol.points_played))
+    return out
+
+
+def points_of(variant: str, cases: list[tuple[list[int], list]]) -> list[tuple[int, int]]:
+    """(cards, points) of `solve` in cards-only mode, to compare with `cpsat_alone`."""
+    answers = [solve(variant, hand, table, minimize_changes=False) for hand, table in cases]
+    return [(a.cards_played, a.points_played) for a in answers]
+
+
 def stats(times: list[float]) -> str:
     """median / p90 / max in ms."""
     ordered = sorted(times)
@@ -142,14 +167,22 @@ def main() -> None:
     print(f"{'solver':44s}  median     p90     max  optimal")
     mine = ours("rummikub", cases)
     print(
-        f"{'rummyai CP-SAT (cards, fewest melds broken)':44s} {stats([m for _, m, _ in mine])}  "
+        f"{'rummyai (cards, fewest melds broken)':44s} {stats([m for _, m, _ in mine])}  "
         f"{sum(s == 'optimal' for *_, s in mine)}/{len(mine)}"
     )
     plain = ours("rummikub", cases, minimize_changes=False)
     print(
-        f"{'rummyai CP-SAT (cards only)':44s} {stats([m for _, m, _ in plain])}  "
+        f"{'rummyai (cards only)':44s} {stats([m for _, m, _ in plain])}  "
         f"{sum(s == 'optimal' for *_, s in plain)}/{len(plain)}"
     )
+    cp = cpsat_alone("rummikub", cases)
+    exact = points_of("rummikub", cases)
+    agree = sum((c[0], c[3]) == e for c, e in zip(cp, exact, strict=True))
+    print(
+        f"{'rummyai CP-SAT model alone (cards only)':44s} {stats([c[1] for c in cp])}  "
+        f"{sum(c[2] == 'optimal' for c in cp)}/{len(cp)}"
+    )
+    print(f"dynamic program and CP-SAT agree (cards, points) on {agree}/{len(cases)} positions")
     base: list[dict[str, float]] = []
     if not ns.no_baseline:
         base = baseline(cases)
@@ -163,7 +196,7 @@ def main() -> None:
     for variant, offset in (("rummy-board", 1), ("rummy-tiles", 2), ("rhine", 3), ("rummy-palace", 4)):
         count = ns.positions if variant == "rummy-board" else max(ns.positions // 4, 1)
         res = ours(variant, positions(variant, count, ns.seed + offset))
-        label = f"rummyai CP-SAT on {variant} ({count})"
+        label = f"rummyai on {variant} ({count})"
         print(
             f"{label:44s} {stats([m for _, m, _ in res])}  {sum(s == 'optimal' for *_, s in res)}/{len(res)}"
         )
@@ -174,7 +207,8 @@ def main() -> None:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(6, 4))
-        ax.scatter(table_sizes, [m for _, m, _ in plain], s=10, label="rummyai CP-SAT (cards only)")
+        ax.scatter(table_sizes, [m for _, m, _ in plain], s=10, label="rummyai (cards only)")
+        ax.scatter(table_sizes, [c[1] for c in cp], s=10, marker="x", label="rummyai CP-SAT model alone")
         if base:
             ax.scatter(table_sizes, [b["ms"] for b in base], s=10, label="rummikub-solver GLPK_MI")
         ax.set_xlabel("tiles on the table")
