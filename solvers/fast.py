@@ -197,10 +197,10 @@ def solve_fast(
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
     base = universe.tm.model
-    universe.prepare(base, position)  # the fewest-broken phase copies these bounds too
     if exact is not None:
         played, melds, label = list(exact.played), list(exact.melds), "optimal"
     else:
+        universe.prepare(base, position)
         _set_objective(universe, base, position, objective, 1)
         solver = cp_model.CpSolver()
         status = _solve(solver, base, time_limit, work_limit)
@@ -208,6 +208,8 @@ def solve_fast(
             played, melds, _ = decode(_View(universe, position, {}), solver)
             label = "optimal" if status == cp_model.OPTIMAL else "feasible"
     if played and minimize_changes and position.table and count_broken(position, melds):
+        if exact is not None:
+            universe.prepare(base, position)  # the fewest-broken phase copies this position's bounds
         counts = [0] * 53
         for card in played:
             counts[card] += 1
