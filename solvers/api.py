@@ -15,7 +15,6 @@ from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
-from rummyai.solvers.run_dp import solve_dp
 from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import BUILTINS, Variant, get_variant
 
@@ -169,7 +168,9 @@ def _dispatch(
             position, objective, time_limit, max_cards, committed=must, score=score, work_limit=work_limit
         )
     if not must and taken_card is None and fast_path_ok(position, max_cards):
-        # the compiled dynamic program proves most of these in a millisecond; CP-SAT when it declines
+        # the compiled dynamic program proves these in about a millisecond; CP-SAT when it declines
+        from rummyai.solvers.run_dp import solve_dp  # numba is imported on first use only
+
         exact = solve_dp(position, objective)
         return solve_fast(position, objective, time_limit, minimize_changes, work_limit, exact=exact)
 

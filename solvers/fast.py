@@ -218,10 +218,10 @@ def solve_fast(
         better = _keep_phase(universe, position, counts, budget, work_limit)
         if better is not None:
             melds = better
-    return _solution(position, objective, played, _as_written(position, melds), label, start)
+    return _solution(position, objective, played, as_written(position, melds), label, start)
 
 
-def _as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
+def as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
     """Melds made of exactly a start meld's cards, written as that start meld was."""
     written: dict[tuple[int, ...], tuple[Slot, ...]] = {}
     for info in position.table:

@@ -1,7 +1,9 @@
-"""Exact dynamic program for the free-joker fast path (issue #4 speed spike), compiled with numba.
+"""Exact dynamic program for the free-joker fast path, compiled with numba (`solvers/api.py` asks
+it first; CP-SAT answers whatever it declines).
 
 It answers the positions `rummyai.solvers.fast.fast_path_ok` accepts (an opened turn, free
-jokers, no cap on the cards played, nor a variant cap the hand could reach) when the variant's
+jokers, no cap on the cards played) whose hand cannot reach the variant's own cap on cards per
+turn (rummy-board's 12), when the variant's
 runs are plain (ace low, no wrap), melds need 3 cards, no natural has more than two copies and
 there are at most two jokers (`dp_supported`): `rummikub` and `rummy-board`. Every table card
 stays on the table, hand cards are optional, and the play maximises (cards, points) or, for the
@@ -48,7 +50,7 @@ import numpy.typing as npt
 from numba import njit
 
 from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
-from rummyai.solvers.fast import fast_path_ok
+from rummyai.solvers.fast import as_written, fast_path_ok
 from rummyai.solvers.position import Position, Solution, check_objective, objective_value
 from rummyai.variants import RunRule, Variant
 
@@ -85,7 +87,6 @@ class Tables:
     min_meld: int
     group_max: int
     ranks: int
-    max_jokers: int
     pair_p: I32  # pair index -> longer slot length (capped at min_meld)
     pair_q: I32  # pair index -> shorter slot length
     pair_index: I32  # [p, q] (p >= q) -> pair index
@@ -152,7 +153,6 @@ def build_tables(variant: Variant) -> Tables:
         min_meld=length,
         group_max=gmax,
         ranks=13,
-        max_jokers=jokers,
         pair_p=np.array([p for p, _ in pairs], dtype=np.int32),
         pair_q=np.array([q for _, q in pairs], dtype=np.int32),
         pair_index=pair_index,
@@ -652,6 +652,7 @@ def _best_state(
     for threshold in _thresholds(naturals, unit, bonus):
         best, score = run(threshold)
         if score == -2:
+            buf.slot_of.fill(-1)  # the unfinished layer left its entries: the next call starts clean
             return None
         if best >= 0:
             return best
@@ -835,7 +836,7 @@ def _solution(
     position: Position, objective: str, played: list[int], melds: list[tuple[Slot, ...]], start: float
 ) -> Solution:
     """The `Solution` record (the start table unchanged when nothing is played)."""
-    melds = _as_written(position, melds) if played else [tuple(info.slots) for info in position.table]
+    melds = as_written(position, melds) if played else [tuple(info.slots) for info in position.table]
     points = sum(position.variant.hand_values[c] for c in played)
     value = objective_value(position, objective, played)
     broken = _broken(position, melds)
@@ -843,17 +844,9 @@ def _solution(
     return Solution(tuple(played), tuple(melds), "optimal", objective, value, len(played), points, ms, broken)
 
 
-def _as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
-    """A meld made of exactly a start meld's cards is written as that start meld was."""
-    written: dict[tuple[int, ...], tuple[Slot, ...]] = {}
-    for info in position.table:
-        written.setdefault(tuple(sorted(info.cards)), info.slots)
-    return [written.get(tuple(sorted(s.card for s in meld)), meld) for meld in melds]
-
-
 def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
-    """`count_broken` for melds without escorts: start melds whose cards do not all lie in one new
-    meld. Naturals never repeat within a meld, so a meld holds another's cards when it holds its
+    """`count_broken` made faster for this program's variants (no escorts, no natural twice in a
+    meld): start melds whose cards do not all lie in one new meld. Naturals never repeat within a meld, so a meld holds another's cards when it holds its
     naturals as a set and at least as many jokers."""
     same = {tuple(m) for m in melds}
     bags: list[tuple[frozenset[int], int]] = []

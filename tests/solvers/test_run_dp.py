@@ -11,8 +11,9 @@ import pytest
 
 from rummyai.cards import JOKER
 from rummyai.errors import RummyError
-from rummyai.solvers import make_position, solve
+from rummyai.solvers import make_position
 from rummyai.solvers.check import check_solution
+from rummyai.solvers.fast import solve_fast
 from rummyai.solvers.position import Position
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.run_dp import build_tables, dp_supported, solve_dp
@@ -25,8 +26,9 @@ def _same_as_cpsat(position: Position, objective: str) -> None:
     assert sol is not None
     check_solution(position, sol)
     assert sol.status == "optimal"
-    ref = solve(position.variant, position.hand, [i.slots for i in position.table], objective=objective,
-                minimize_changes=False)  # fmt: skip
+    ref = solve_fast(
+        position, objective, None, minimize_changes=False
+    )  # the CP-SAT model, no dynamic program
     assert (sol.cards_played, sol.points_played) == (ref.cards_played, ref.points_played)
     assert sol.value == ref.value
 
@@ -184,3 +186,18 @@ def test_two_run_slots_per_colour_lose_no_play() -> None:
             if _runs_fit(counts, jokers, 99):
                 assert _runs_fit(counts, jokers, 2), (counts, jokers)
     assert _runs_fit((1, 1, 0, 1, 1), 1, 99) and not _runs_fit((1, 1, 0, 1, 1), 0, 99)
+
+
+def test_a_call_after_running_out_of_states_starts_clean() -> None:
+    """Running out of buffer declines the position and leaves no stale state for the next call on
+    the same thread (it once gave wrong 'optimal' answers after an overflow)."""
+    positions = _positions("rummikub", 40, 7)
+    declined = 0
+    for position in positions:
+        small = solve_dp(position, "cards", cap=3000)
+        if small is None:
+            declined += 1
+            continue
+        check_solution(position, small)
+        assert small.cards_played == solve_fast(position, "cards", None, minimize_changes=False).cards_played
+    assert 0 < declined < len(positions)
