@@ -59,7 +59,13 @@ def draw_table_meld(
     for card, meaning in zip(cards, meanings, strict=True):
         wild = wilds and (variant.always_wild(card) or draw(st.integers(0, 4)) == 0)
         slots.append(Slot(draw(st.sampled_from(wilds)), meaning) if wild else Slot(card))
-    counts = Counter(s.card for s in slots)
+    return admit_meld(variant, slots, used)
+
+
+def admit_meld(variant: Variant, slots: Sequence[Slot], used: Counter[int]) -> tuple[Slot, ...] | None:
+    """`slots` as a table meld, its cards (escorts too) counted into `used`; None when the deck
+    has too few copies left or it is not a valid meld."""
+    counts = Counter(c for slot in slots for c in slot.cards())
     if any(used[c] + n > variant.copies[c] for c, n in counts.items()):
         return None
     try:

@@ -27,11 +27,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from solver_checks import draw_hand, draw_table_meld, judged_legal, start_melds_grow
+from solver_checks import admit_meld, draw_hand, draw_table_meld, judged_legal, start_melds_grow
 
 from rummyai.cards import Meaning, Slot, make_card, rank_of, suit_of
-from rummyai.errors import IllegalMoveError, MeldError
-from rummyai.melds import analyze_meld
+from rummyai.errors import IllegalMoveError
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution, score_key
@@ -161,15 +160,7 @@ def _escorted_meld(
         if card in rule.needs_escort:
             slot = Slot(slot.card, slot.meaning, Slot(draw(st.sampled_from(escorts))))
         slots.append(slot)
-    counts = Counter(c for slot in slots for c in slot.cards())
-    if any(used[c] + n > variant.copies[c] for c, n in counts.items()):
-        return None
-    try:
-        analyze_meld(variant, tuple(slots))
-    except MeldError:
-        return None
-    used.update(counts)
-    return tuple(slots)
+    return admit_meld(variant, slots, used)
 
 
 def _escorts(draw: st.DrawFn, variant: Variant, max_hand: int) -> tuple[list[int], list[tuple[Slot, ...]]]:
