@@ -42,7 +42,8 @@ the solver rollouts were level at 40 sets; the default wide search at 80 iterati
 `moves="equal"`, `infer`, 80 iterations, 2-turn rollouts) it scored 0.515 [0.487, 0.543], score
 margin +0.56 [-1.97, +3.09], over 300 fresh sets (seed 626262): better than the heuristic leaf's
 0.488 but still not significant; run on to 600 sets (same seed, `--sets 600`) it stayed level:
-0.512 [0.493, 0.531], margin +0.84 [-0.93, +2.61], at 0.026 s per move.
+0.512 [0.493, 0.531], margin +0.84 [-0.93, +2.61], at 0.026 s per move. Run again with its size
+fixed beforehand (3,000 fresh sets, seed 20261123) it scored 0.501 [0.492, 0.510]: level.
 """
 
 from __future__ import annotations
