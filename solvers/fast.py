@@ -183,9 +183,10 @@ def solve_fast(
     without a model. Otherwise phase 1 finds the best cards (or points) on the universe model
     edited in place, unless `exact` already holds a proven best play for this position and
     objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1.
-    Phase 2, when start melds should be kept whole and phase 1's table breaks some, fixes the hand cards to phase 1's answer and maximises the melds kept on a copy with
-    keep variables, within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out
-    first, its best table so far (or phase 1's) stands. The primary objective is proven either
+    Phase 2, when start melds should be kept whole and phase 1's table breaks some, fixes the
+    hand cards to phase 1's answer and maximises the melds kept on a copy with keep variables,
+    within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out first, its best table
+    so far (or phase 1's) stands. The primary objective is proven either
     way; the fewest-broken tie-break is best effort.
     """
     start = time.perf_counter()
