@@ -116,3 +116,15 @@ def test_rhine_wild_may_not_just_join_the_qualifying_group() -> None:
     position = make_position("rhine", hand, table, False)
     check_solution(position, sol)
     assert judged_legal("rhine", list(position.hand), [i.slots for i in position.table], sol.melds, False)
+
+
+def test_unopened_rhine_hand_joker_in_a_qualifying_run_is_certified() -> None:
+    """rhine, unopened, penalty, at most 4 cards: the reference plays 4 where the repair found 3
+    (``feasible``), since a hand joker that joins a qualifying run is not modelled; the 12-card
+    position is now within the reference's certification size, so the answer is the best, proven."""
+    hand, table = "6S 4H 5H 6H 6H JK", "3C 3D JK=3 | JK=3 3H 3D"
+    sol = solve("rhine", hand, table, opened=False, objective="penalty", max_cards=4)
+    best = reference_solve("rhine", hand, table, opened=False, objective="penalty", max_cards=4)
+    assert (sol.status, sol.cards_played) == ("optimal", best.cards_played) == ("optimal", 4)
+    position = make_position("rhine", hand, table, opened=False)
+    check_solution(position, sol)  # the engine's judge included
