@@ -22,16 +22,9 @@ from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, han
 from rummyai.engine.game import apply, legal_moves, new_match, validate
 from rummyai.variants import get_variant
 
+from .discard_cases import meld, rule_of
+
 BH = "black-heart"
-
-
-def rule_of(state, move) -> str | None:
-    violation = validate(state, move)
-    return None if violation is None else violation.rule
-
-
-def meld(state, text: str) -> MeldCards:
-    return MeldCards(hand_meld(state, state.round.turn, text))
 
 
 def opened_state(hand: str, table=(), **kwargs):

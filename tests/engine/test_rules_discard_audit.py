@@ -24,29 +24,14 @@ from rummyai.engine.discard import (
 )
 from rummyai.engine.discard_rules import DiscardData
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
-from rummyai.engine.game import apply, legal_moves, match_winners, new_match, validate, view
+from rummyai.engine.game import apply, legal_moves, match_winners, new_match, view
 from rummyai.engine.state import GameState, RoundResult
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
 
+from .discard_cases import meld, rule_of, table_id
+
 BH = "black-heart"
-
-
-def rule_of(state: GameState, move) -> str | None:
-    violation = validate(state, move)
-    return None if violation is None else violation.rule
-
-
-def meld(state: GameState, text: str) -> MeldCards:
-    return MeldCards(hand_meld(state, state.round.turn, text))
-
-
-def table_id(state: GameState, meld_index: int, token: str) -> int:
-    kind = parse_card(token)
-    for i in state.round.table[meld_index].all_ids():
-        if state.variant.deck[i] == kind:
-            return i
-    raise AssertionError(token)
 
 
 def pass_turn_to(state: GameState, seat: int) -> GameState:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rummyai.cards import Meaning, card_str, parse_card, rank_of
+from rummyai.cards import Meaning, card_str, rank_of
 from rummyai.cli import main
 from rummyai.engine.discard import (
     DeclineKnock,
@@ -24,43 +24,23 @@ from rummyai.engine.discard import (
     JokerSwap,
     Knock,
     LayOff,
-    MeldCards,
     Opening,
     TakeDiscard,
     move_from_json,
     move_to_json,
 )
-from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
-from rummyai.engine.game import apply, legal_moves, new_match, validate, view
-from rummyai.engine.moves import Move
+from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff
+from rummyai.engine.game import apply, legal_moves, new_match, view
 from rummyai.engine.state import GameState
 from rummyai.errors import IllegalMoveError, MeldError, RummyError
 from rummyai.solvers import solve
 from rummyai.variants import get_variant
 
+from .discard_cases import meld, rule_of, table_id
+
 BH = "black-heart"
 PALACE = "rummy-palace"
 STANDARD = "standard"
-
-
-def rule_of(state: GameState, move: Move) -> str | None:
-    """The VARIANTS.md section a refusal names, or None when the move is legal."""
-    violation = validate(state, move)
-    return None if violation is None else violation.rule
-
-
-def meld(state: GameState, text: str) -> MeldCards:
-    """A new meld of the seat to act, written in notation."""
-    return MeldCards(hand_meld(state, state.round.turn, text))
-
-
-def table_id(state: GameState, meld_index: int, token: str) -> int:
-    """Physical id of the first card `token` in table meld `meld_index`."""
-    kind = parse_card(token)
-    for i in state.round.table[meld_index].all_ids():
-        if state.variant.deck[i] == kind:
-            return i
-    raise AssertionError(f"{token} not in table meld {meld_index}")
 
 
 def tokens(state: GameState, ids: Sequence[int]) -> list[str]:

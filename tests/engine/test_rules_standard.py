@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from rummyai.cards import parse_card
-from rummyai.engine.discard import Discard, DrawStock, EndDeal, LayOff, MeldCards, TakeDiscard
-from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
-from rummyai.engine.game import apply, legal_moves, match_winners, new_match, validate
+from rummyai.engine.discard import Discard, DrawStock, EndDeal, LayOff, TakeDiscard
+from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff
+from rummyai.engine.game import apply, legal_moves, match_winners, new_match
 from rummyai.engine.state import RoundResult
 from rummyai.variants import get_variant
 
-
-def rule_of(state, move) -> str | None:
-    violation = validate(state, move)
-    return None if violation is None else violation.rule
-
-
-def meld(state, text: str) -> MeldCards:
-    return MeldCards(hand_meld(state, state.round.turn, text))
+from .discard_cases import meld, rule_of
 
 
 def kinds(state, ids) -> list[int]:
