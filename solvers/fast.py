@@ -182,7 +182,8 @@ def solve_fast(
     When no hand card could be played at all (`rummyai.playable`) the empty play is returned
     without a model. Otherwise phase 1 finds the best cards (or points) on the universe model
     edited in place, unless `exact` already holds a proven best play for this position and
-    objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1.
+    objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1
+    (and is returned as it is when phase 2 has nothing to do).
     Phase 2, when start melds should be kept whole and phase 1's table breaks some, fixes the
     hand cards to phase 1's answer and maximises the melds kept on a copy with keep variables,
     within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out first, its best table
@@ -191,16 +192,18 @@ def solve_fast(
     """
     start = time.perf_counter()
     universe = _universe(position.variant)
-    table = [c for info in position.table for c in info.cards]
-    if not playable_cards(position.variant, position.hand, table, True):
-        return _solution(position, objective, [], [], "optimal", start)
     label: Literal["optimal", "feasible"] = "feasible"
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
     base = universe.tm.model
     if exact is not None:
+        if not (minimize_changes and exact.melds_broken):
+            return exact  # no tie-break phase to run: the program's record is the answer
         played, melds, label = list(exact.played), list(exact.melds), "optimal"
     else:
+        table = [c for info in position.table for c in info.cards]
+        if not playable_cards(position.variant, position.hand, table, True):
+            return _solution(position, objective, [], [], "optimal", start)
         universe.prepare(base, position)
         _set_objective(universe, base, position, objective, 1)
         solver = cp_model.CpSolver()
