@@ -27,13 +27,16 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rummyai.cards import JOKER
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.fast import solve_fast
+from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.random_positions import random_position
 
 CACHE = Path(os.environ.get("RUMMYAI_CACHE", Path.home() / ".cache" / "rummyai"))
@@ -114,37 +117,31 @@ def baseline(cases: list[tuple[list[int], list]]) -> list[dict[str, float]]:
     return result
 
 
-def ours(variant: str, cases: list[tuple[list[int], list]], **kwargs: object) -> list[tuple[int, float, str]]:
-    """Solve every case with rummyai (one untimed warm-up first); check every answer."""
-    solve(variant, *cases[0])
-    out = []
-    for hand, table in cases:
-        start = time.perf_counter()
-        sol = solve(variant, hand, table, **kwargs)
-        ms = (time.perf_counter() - start) * 1000
-        check_solution(make_position(variant, hand, table), sol)
-        out.append((sol.cards_played, ms, sol.status))
-    return out
-
-
-def cpsat_alone(variant: str, cases: list[tuple[list[int], list]]) -> list[tuple[int, float, str, int]]:
-    """The CP-SAT fast path without the dynamic program (cards only), timed and checked."""
+def timed(
+    variant: str, cases: list[tuple[list[int], list]], answer: Callable[[Position], Solution]
+) -> list[tuple[Solution, float]]:
+    """Each case's answer with its wall milliseconds (one untimed warm-up first); every answer checked."""
     run = [make_position(variant, hand, table) for hand, table in cases]
-    solve_fast(run[0], "cards", None, minimize_changes=False)
+    answer(run[0])
     out = []
     for position in run:
         start = time.perf_counter()
-        sol = solve_fast(position, "cards", None, minimize_changes=False)
+        sol = answer(position)
         ms = (time.perf_counter() - start) * 1000
         check_solution(position, sol)
-        out.append((sol.cards_played, ms, sol.status, sol.points_played))
+        out.append((sol, ms))
     return out
 
 
-def points_of(variant: str, cases: list[tuple[list[int], list]]) -> list[tuple[int, int]]:
-    """(cards, points) of `solve` in cards-only mode, to compare with `cpsat_alone`."""
-    answers = [solve(variant, hand, table, minimize_changes=False) for hand, table in cases]
-    return [(a.cards_played, a.points_played) for a in answers]
+def ours(variant: str, cases: list[tuple[list[int], list]], **kwargs: Any) -> list[tuple[Solution, float]]:
+    """rummyai's `solve` on every case (`kwargs` passed on)."""
+    return timed(variant, cases, lambda p: solve(variant, p.hand, [i.slots for i in p.table], **kwargs))
+
+
+def row(label: str, results: list[tuple[Solution, float]]) -> str:
+    """One line of the table: median / p90 / max ms and how many answers are proven optimal."""
+    proven = sum(sol.status == "optimal" for sol, _ in results)
+    return f"{label:44s} {stats([ms for _, ms in results])}  {proven}/{len(results)}"
 
 
 def stats(times: list[float]) -> str:
@@ -166,29 +163,26 @@ def main() -> None:
     print(f"{len(cases)} rummikub positions, seed {ns.seed}; times in ms per warm solve")
     print(f"{'solver':44s}  median     p90     max  optimal")
     mine = ours("rummikub", cases)
-    print(
-        f"{'rummyai (cards, fewest melds broken)':44s} {stats([m for _, m, _ in mine])}  "
-        f"{sum(s == 'optimal' for *_, s in mine)}/{len(mine)}"
-    )
+    print(row("rummyai (cards, fewest melds broken)", mine))
     plain = ours("rummikub", cases, minimize_changes=False)
-    print(
-        f"{'rummyai (cards only)':44s} {stats([m for _, m, _ in plain])}  "
-        f"{sum(s == 'optimal' for *_, s in plain)}/{len(plain)}"
-    )
-    cp = cpsat_alone("rummikub", cases)
-    exact = points_of("rummikub", cases)
-    agree = sum((c[0], c[3]) == e for c, e in zip(cp, exact, strict=True))
-    print(
-        f"{'rummyai CP-SAT model alone (cards only)':44s} {stats([c[1] for c in cp])}  "
-        f"{sum(c[2] == 'optimal' for c in cp)}/{len(cp)}"
+    print(row("rummyai (cards only)", plain))
+    cp = timed("rummikub", cases, lambda p: solve_fast(p, "cards", None, minimize_changes=False))
+    print(row("rummyai CP-SAT model alone (cards only)", cp))
+    agree = sum(
+        (a.cards_played, a.points_played) == (b.cards_played, b.points_played)
+        for (a, _), (b, _) in zip(plain, cp, strict=True)
     )
     print(f"dynamic program and CP-SAT agree (cards, points) on {agree}/{len(cases)} positions")
     base: list[dict[str, float]] = []
     if not ns.no_baseline:
         base = baseline(cases)
         print(f"{'rummikub-solver 1.0.0 GLPK_MI':44s} {stats([b['ms'] for b in base])}")
-        more = [i for i, (m, b) in enumerate(zip(mine, base, strict=True)) if m[0] > b["tiles"]]
-        fewer = [i for i, (m, b) in enumerate(zip(mine, base, strict=True)) if m[0] < b["tiles"]]
+        more = [
+            i for i, ((m, _), b) in enumerate(zip(mine, base, strict=True)) if m.cards_played > b["tiles"]
+        ]
+        fewer = [
+            i for i, ((m, _), b) in enumerate(zip(mine, base, strict=True)) if m.cards_played < b["tiles"]
+        ]
         print(
             f"tiles played: equal on {len(cases) - len(more) - len(fewer)}/{len(cases)}, rummyai more on "
             f"{len(more)} {more[:10]}, fewer on {len(fewer)} {fewer[:10]} (every rummyai answer is checked valid)"
@@ -196,10 +190,7 @@ def main() -> None:
     for variant, offset in (("rummy-board", 1), ("rummy-tiles", 2), ("rhine", 3), ("rummy-palace", 4)):
         count = ns.positions if variant == "rummy-board" else max(ns.positions // 4, 1)
         res = ours(variant, positions(variant, count, ns.seed + offset))
-        label = f"rummyai on {variant} ({count})"
-        print(
-            f"{label:44s} {stats([m for _, m, _ in res])}  {sum(s == 'optimal' for *_, s in res)}/{len(res)}"
-        )
+        print(row(f"rummyai on {variant} ({count})", res))
     if ns.plot:
         import matplotlib
 
@@ -207,8 +198,8 @@ def main() -> None:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(6, 4))
-        ax.scatter(table_sizes, [m for _, m, _ in plain], s=10, label="rummyai (cards only)")
-        ax.scatter(table_sizes, [c[1] for c in cp], s=10, marker="x", label="rummyai CP-SAT model alone")
+        ax.scatter(table_sizes, [ms for _, ms in plain], s=10, label="rummyai (cards only)")
+        ax.scatter(table_sizes, [ms for _, ms in cp], s=10, marker="x", label="rummyai CP-SAT model alone")
         if base:
             ax.scatter(table_sizes, [b["ms"] for b in base], s=10, label="rummikub-solver GLPK_MI")
         ax.set_xlabel("tiles on the table")
