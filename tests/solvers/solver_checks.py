@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from rummyai.cards import Meaning, Slot, card_str
-from rummyai.engine.judge import judge_play
+from rummyai.cards import Meaning, Slot
 from rummyai.errors import MeldError
 from rummyai.melds import analyze_meld
-from rummyai.solvers.position import Position
+from rummyai.solvers.check import judge
+from rummyai.solvers.position import Position, make_position
 from rummyai.variants import Variant
 
 
@@ -34,14 +34,7 @@ def judged_legal(
     opened: bool,
 ) -> bool:
     """The engine's judge on a tile-style play written in card kinds and slots."""
-    verdict = judge_play(
-        variant,
-        [card_str(c) for c in hand],
-        [[str(s) for s in meld] for meld in table],
-        [[str(s) for s in meld] for meld in melds],
-        opened=opened,
-    )
-    return bool(verdict.legal)
+    return bool(judge(make_position(variant, hand, table, opened), melds).legal)
 
 
 def draw_table_meld(
