@@ -75,7 +75,10 @@ def solve(
             raise RummyError(f"committed card {card_str(card)} is not in the hand")
     taken_card: int | None = None
     if taken is not None:
-        taken_card = make_position(position.variant, [taken]).hand[0]
+        named = make_position(position.variant, [taken]).hand
+        if len(named) != 1:
+            raise RummyError(f"taken must be one card, got {taken!r}")
+        taken_card = named[0]
         if not held[taken_card]:
             raise RummyError(f"taken card {card_str(taken_card)} is not in the hand")
     start = time.perf_counter()

@@ -193,6 +193,7 @@ def test_json_positions_carry_the_turn_duties_after_a_take() -> None:
         ({"variant": "standard", "hand": "7H 8H 9H", "taken": "9H"}, "applies to rummy-palace, not standard"),
         ({"variant": "rummy-palace", "hand": "7H 8H 9H 2C", "taken": 9}, "'taken' must be one card token"),
         ({"variant": "standard", "hand": "7H 8H 9H", "committed": [9]}, "'committed' must be a string"),
+        ({"variant": "rummy-palace", "hand": "7H 8H 9H 2C", "taken": "7H 8H"}, "taken must be one card"),
     ],
 )
 def test_turn_duties_where_the_variant_has_none_are_refused(body: dict[str, Any], needle: str) -> None:
