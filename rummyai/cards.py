@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -180,7 +181,14 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
 
 def parse_meld(text: str | Iterable[str]) -> tuple[Slot, ...]:
     """One written meld (tokens may carry meanings and escorts)."""
-    tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
+    return _parse_written_meld(text if isinstance(text, str) else " ".join(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _parse_written_meld(text: str) -> tuple[Slot, ...]:
+    """`parse_meld` of one string, remembered: solver calls and search rollouts turn the same table
+    melds to text and back thousands of times a second (the result is immutable, errors are not kept)."""
+    tokens = _tokens(text)
     if not tokens:
         raise CardError("empty meld")
     return tuple(parse_slot(t) for t in tokens)

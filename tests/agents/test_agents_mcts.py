@@ -278,6 +278,21 @@ def test_solver_rollouts_near_the_end_play_the_round_out() -> None:
     assert game.validate(state, move) is None and agent.solver_rollouts
 
 
+@pytest.mark.parametrize("variant", ["rummikub", "rhine"])
+def test_rollout_moves_are_the_greedy_agents_moves(variant: str) -> None:
+    """The rollout's shortcut (legal moves listed only for a draw) picks what greedy.act picks."""
+    agent = MCTSAgent(iterations=4, solver_within=99)
+    state = game.new_match(variant, 2, 11, options=["rounds=1"])
+    draws = plays = 0
+    while not state.match_over and draws + plays < 60:
+        move = agent.greedy_move(state)
+        assert move == agent.greedy.act(game.view(state, state.to_act), game.legal_moves(state))
+        plays += isinstance(move, Play)
+        draws += not isinstance(move, Play)
+        state = game.apply(state, move)
+    assert plays and draws
+
+
 def test_wide_within_widens_the_candidates_near_the_end() -> None:
     from rummyai.engine.moves import Draw
 
