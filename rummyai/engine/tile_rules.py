@@ -446,7 +446,9 @@ def _accompaniment(
     movers: list[int],
     replacements: set[int],
 ) -> Violation | None:
-    """R5: no moved joker's meld may hold only natural cards of one start meld plus replacements."""
+    """R5: no moved joker's meld may hold only natural cards of one start meld plus replacements.
+    This formal test decides; its plain-words summary ("a joker cannot take a natural's place") is
+    read as its usual case, so a joker in a natural's old place is legal once an outside natural joins."""
     for j in movers:
         s = final[where[j]]
         for u in start:

@@ -156,6 +156,10 @@ def test_rhine_1_5_r5_joker_cannot_join_existing_meld() -> None:
     illegal("1.5 R5", "JK", "7C 8C 9C", "7C 8C 9C JK")
     # replacing a table natural with a joker
     illegal("1.5 R5", "JK 9S 9H", "7C 8C 9C", "7C 8C JK | 9C 9S 9H")
+    # decision: R5's formal test governs its plain-words summary; a joker in a natural's old place is
+    # legal once a natural from outside that start meld joins it, as JC does for the released joker above
+    legal("JK 7S", "3S 4S 5S 6S | 6H 6D 6C", "3S 4S 5S JK=6S 7S | 6H 6D 6C 6S")
+    illegal("1.5 R5", "JK", "3S 4S 5S 6S | 6H 6D 6C", "3S 4S 5S JK=6S | 6H 6D 6C 6S")
 
 
 # ------------------------------------------------------------------ the seed's joker examples
