@@ -417,9 +417,17 @@ def _rhine_canasta(variant: Variant) -> dict[str, Any]:
     }
 
 
+#: Extra packs allowed: one already serves the 10-player maximum; the bound keeps a typo from
+#: building a deck of millions of cards.
+MAX_EXTRA_PACKS = 4
+
+
 def _extra_packs(variant: Variant, packs: int) -> Variant:
-    if packs < 0:
-        raise VariantError(f"option 'extra_packs' must be at least 0, got {packs}")
+    if not 0 <= packs <= MAX_EXTRA_PACKS:
+        raise VariantError(
+            f"option 'extra_packs' must be between 0 and {MAX_EXTRA_PACKS} (one pack already seats 10 players), "
+            f"got {packs}"
+        )
     base = BUILTINS[variant.id]
     options = {o for o in variant.options if not o.startswith("extra_packs=")}
     return replace(

@@ -435,6 +435,7 @@ def test_unknown_option_is_a_variant_error_naming_it(variant_id: str, options: A
         ("standard", {"decks": 3}, ["'decks'", "3"]),
         ("standard", {"decks": "two"}, ["'decks'", "int", "'two'"]),
         ("rhine", {"extra_packs": -1}, ["'extra_packs'", "-1"]),
+        ("rhine", {"extra_packs": 1_000_000_000}, ["'extra_packs'", "between 0 and 4", "1000000000"]),
         ("rhine", {"rhine.wild_twos": "maybe"}, ["'rhine.wild_twos'", "bool", "'maybe'"]),
         ("rummikub", {"rounds": 0}, ["'rounds'", "0"]),
         ("rummikub", {"rounds": True}, ["'rounds'", "int"]),
