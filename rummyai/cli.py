@@ -120,9 +120,13 @@ def _print_match(record: dict[str, Any], out: TextIO) -> None:
 
 # ------------------------------------------------------------------------------ validate / solve
 def _position_from_args(args: argparse.Namespace, extra: dict[str, Any]) -> dict[str, Any]:
+    if args.hand is None:
+        raise RummyError(
+            '--hand is required: the cards in hand, e.g. "7H 8H JK" (or --jsonl to read positions)'
+        )
     position: dict[str, Any] = {
         "variant": args.variant,
-        "hand": args.hand or "",
+        "hand": args.hand,
         "table": args.table or "",
         "opened": not args.not_opened,
         **extra,
@@ -320,6 +324,7 @@ def _limits(factory: Callable[..., Any], args: argparse.Namespace) -> Any:
 
 
 # ------------------------------------------------------------------------------ parser
+OBJECTIVE_HELP = "cards: most cards (ties: points); points: most points; penalty: least left in hand"
 SCORE_HELP = "black-heart: the player's cumulative score, which picks the opening chart line (default 0)"
 
 
@@ -338,11 +343,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play one whole match")
     variant_args(p)
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
     p.add_argument("--agents", default="", help="comma-separated agent names, one per seat")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="deal seed: the same seed replays the same match")
     p.add_argument("--max-turns", type=int, default=None, help="truncate each round after this many turns")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the match record as JSON")
     p.set_defaults(run=cmd_play)
 
     for name, run, help_text in (
@@ -355,38 +360,44 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--table", help='table melds separated by |, e.g. "3C 4C 5C | 8S 8D 8H"')
         p.add_argument("--not-opened", action="store_true", help="the player has not opened yet")
         mode = p.add_mutually_exclusive_group()
-        mode.add_argument("--json", action="store_true")
+        mode.add_argument("--json", action="store_true", help="print the answer as one JSON object")
         mode.add_argument("--jsonl", action="store_true", help="read one JSON position per stdin line")
         p.set_defaults(run=run)
         if name == "validate":
             p.add_argument("--new-table", help="the table after the play")
         else:
-            p.add_argument("--objective", default="cards", choices=("cards", "points", "penalty"))
+            p.add_argument(
+                "--objective", default="cards", choices=("cards", "points", "penalty"), help=OBJECTIVE_HELP
+            )
             p.add_argument("--time-limit", type=float, default=None, help="seconds")
             p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
             p.add_argument("--committed", default=None, help="cards that must be played (draw-and-discard)")
             p.add_argument("--taken", default=None, help="the card taken from the discards; not the discard")
     p = sub.add_parser("hint", help="best move with steps a person can follow")
     variant_args(p)
-    p.add_argument("--hand", required=True)
-    p.add_argument("--table", default="")
-    p.add_argument("--not-opened", action="store_true")
-    p.add_argument("--objective", default="cards", choices=("cards", "points", "penalty"))
-    p.add_argument("--alternatives", type=int, default=3)
+    p.add_argument("--hand", required=True, help='hand cards, e.g. "7H 8H 9H JK"')
+    p.add_argument("--table", default="", help='table melds separated by |, e.g. "3C 4C 5C | 8S 8D 8H"')
+    p.add_argument("--not-opened", action="store_true", help="the player has not opened yet")
+    p.add_argument(
+        "--objective", default="cards", choices=("cards", "points", "penalty"), help=OBJECTIVE_HELP
+    )
+    p.add_argument(
+        "--alternatives", type=int, default=3, help="other good moves to show besides the best (0-5)"
+    )
     p.add_argument("--time-limit", type=float, default=None, help="seconds for the whole hint")
     p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the hint as JSON")
     p.set_defaults(run=cmd_hint)
 
     p = sub.add_parser("serve", help="HTTP hint service (FastAPI)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
     p.add_argument("--workers", type=int, default=2, help="solver worker processes")
     p.add_argument("--time-limit", type=float, default=2.0, help="solve time limit per request, seconds")
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("agents", help="list the agents")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(run=cmd_agents)
 
     from rummyai.arena.cli import add_tournament_arguments

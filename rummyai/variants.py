@@ -347,7 +347,8 @@ class Option:
                 pass
         elif self.kind is str:
             return str(value)
-        raise VariantError(f"option {name!r} needs a {self.kind.__name__}, got {value!r}")
+        wanted = {int: "an integer (int)", bool: "true or false (bool)", str: "a string"}[self.kind]
+        raise VariantError(f"option {name!r} needs {wanted}, got {value!r}")
 
 
 def _flag(name: str, changes: Callable[[Variant], dict[str, Any]]) -> Callable[[Variant, bool], Variant]:

@@ -67,7 +67,7 @@ def solve(
     ):
         if limit is not None and not (limit > 0 and math.isfinite(limit)):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
-    _check_duties(position.variant, committed, taken)
+    _check_duties(position.variant, committed, taken, score)
     must = sorted(make_position(position.variant, committed).hand) if committed else []
     held = position.hand_counts()
     for card in set(must):
@@ -88,9 +88,15 @@ def solve(
     return replace(solution, ms=(time.perf_counter() - start) * 1000)
 
 
-def _check_duties(variant: Variant, committed: HandInput, taken: str | int | None) -> None:
-    """`committed` and `taken` describe a turn after taking from the discards: refuse them, naming
-    the variants they apply to, where the variant has no such duty (they would be ignored)."""
+def _check_duties(variant: Variant, committed: HandInput, taken: str | int | None, score: int) -> None:
+    """`committed` and `taken` describe a turn after taking from the discards, `score` picks an
+    opening chart line: refuse them, naming the variants they apply to, where the variant has no
+    such rule (they would be ignored)."""
+    if score and variant.opening != "chart":
+        which = ", ".join(v.id for v in BUILTINS.values() if v.opening == "chart")
+        raise RummyError(
+            f"'score' (the cumulative score that picks the opening chart line) applies to {which}, not {variant.id}"
+        )
     if committed and not variant.take_must_play:
         which = ", ".join(v.id for v in BUILTINS.values() if v.take_must_play)
         raise RummyError(
@@ -273,6 +279,8 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
     try:
         if not isinstance(obj, dict):
             raise RummyError("a position must be a JSON object")
+        if "hand" not in obj:
+            raise RummyError("missing field(s): hand")
         _check_types(obj)
         limit, work, cards = obj.get("time_limit"), obj.get("work_limit"), obj.get("max_cards")
         rules = get_variant(obj.get("variant") or variant or "rummikub", obj.get("options"))

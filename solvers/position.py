@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rummyai.cards import JOKER, NUM_KINDS, Slot, card_str, meld_str, parse_cards, parse_table
+from rummyai.cards import JOKER, NUM_KINDS, Slot, card_str, check_copies, meld_str, parse_cards, parse_table
 from rummyai.errors import DeckError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
@@ -134,14 +134,7 @@ def make_position(
     kinds = sorted(_hand_kinds(hand))
     melds = _table_melds(rules, table)
     position = Position(rules, tuple(kinds), tuple(melds), opened)
-    total = [h + t for h, t in zip(position.hand_counts(), position.table_counts(), strict=True)]
-    for card, count in enumerate(total):
-        have = rules.copies[card]
-        if count > have:
-            where = "the deck has none" if have == 0 else f"the deck holds {have}"
-            raise DeckError(
-                f"{count} copies of {card_str(card)} in hand and table, but {where} in {rules.id}"
-            )
+    check_copies(rules, [*kinds, *(card for info in melds for card in info.cards)], "hand and table")
     return position
 
 

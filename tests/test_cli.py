@@ -42,6 +42,9 @@ def test_variants_json_has_ids_and_summaries() -> None:
         (["play", "--variant", "rhine", "--option", "bogus"], "unknown option 'bogus'"),
         (["play", "--variant", "standard", "--option", "decks=7"], "decks"),
         (["solve", "--hand", "7H"], "--variant is required"),
+        (["solve", "--variant", "rummikub"], "--hand is required"),
+        (["validate", "--variant", "rhine", "--new-table", "7H 8H 9H"], "--hand is required"),
+        (["solve", "--variant", "rhine", "--hand", "7H 8H 9H", "--score", "40"], "applies to black-heart"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_with_status_2(
@@ -52,6 +55,21 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(
     assert status == 2
     assert needle in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_validate_names_a_card_played_once_too_often() -> None:
+    status, text = run(
+        "validate",
+        "--variant",
+        "rummikub",
+        "--hand",
+        "4S",
+        "--table",
+        "5S 6S 7S",
+        "--new-table",
+        "4S 5S 6S 7S 4S",
+    )
+    assert status == 0 and "holds 2 copies of 4S, but the table and hand hold 1" in text
 
 
 def test_console_script_exits_2_without_traceback() -> None:

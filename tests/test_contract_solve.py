@@ -81,6 +81,12 @@ def test_hint_score_must_be_an_integer() -> None:
         ({"hand": "7H", "options": [2]}, "'options'"),
         ({"hand": "7H", "work_limit": "soon"}, "'work_limit' must be a number"),
         ({"hand": "7H", "score": 2.5}, "'score' must be an integer"),
+        ({"table": "3C 4C 5C"}, "missing field(s): hand"),
+        ({"variant": "rummy-palace", "hand": "7H", "score": -40}, "'score'"),
+        (
+            {"variant": "standard", "hand": "JK"},
+            "1 copy of JK in hand and table but the standard deck has no JK",
+        ),
     ],
 )
 def test_solve_json_names_wrong_types(body: dict[str, Any], needle: str) -> None:

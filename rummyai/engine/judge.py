@@ -171,9 +171,9 @@ def _check_deck(
     for kind in sorted(set(before) | set(after)):
         have = max(before[kind], after[kind])
         if have > variant.copies[kind]:
-            raise DeckError(
-                f"{have} copies of {card_str(kind)}, but the {variant.id} deck holds {variant.copies[kind]}"
-            )
+            deck = f"holds {variant.copies[kind]}" if variant.copies[kind] else f"has no {card_str(kind)}"
+            copies = "copy" if have == 1 else "copies"
+            raise DeckError(f"{have} {copies} of {card_str(kind)}, but the {variant.id} deck {deck}")
 
 
 class _IdPool:
@@ -286,7 +286,14 @@ class _Copies:
                 self.violation = Violation(rule, f"{card_str(kind)} was on the table and must stay there")
                 return
             if len(spots) > len(table_ids) + len(hand_ids):
-                self.violation = Violation(rule, f"{card_str(kind)} is neither on the table nor in the hand")
+                have = len(table_ids) + len(hand_ids)
+                self.violation = Violation(
+                    rule,
+                    f"{card_str(kind)} is neither on the table nor in the hand"
+                    if not have
+                    else f"the new table holds {len(spots)} copies of {card_str(kind)}, but the table and hand "
+                    f"hold {have}",
+                )
                 return
             sources = table_ids + hand_ids[: len(spots) - len(table_ids)]
             self.played += len(spots) - len(table_ids)

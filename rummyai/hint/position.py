@@ -6,13 +6,13 @@ a card the deck lacks, too many copies or an invalid table meld gets a clear mes
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummyai.cards import NUM_KINDS, Slot, card_str, parse_cards, parse_meld, parse_table, sort_key
-from rummyai.errors import CardError, DeckError, MeldError, RummyError, VariantError
+from rummyai import cards
+from rummyai.cards import NUM_KINDS, Slot, parse_cards, parse_meld, parse_table
+from rummyai.errors import CardError, MeldError, RummyError, VariantError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -97,14 +97,7 @@ def _check_options(options: object) -> None:
 
 def check_copies(variant: Variant, kinds: Iterable[int]) -> None:
     """Raise `DeckError` naming the first card held more often than the variant's deck has it."""
-    tally = Counter(kinds)
-    for kind in sorted(tally, key=sort_key):
-        have = variant.copies[kind]
-        if tally[kind] > have:
-            deck = f"holds {have}" if have else f"has no {card_str(kind)}"
-            raise DeckError(
-                f"{tally[kind]} copies of {card_str(kind)} in hand and table, but the {variant.id} deck {deck}"
-            )
+    cards.check_copies(variant, kinds, "hand and table")
 
 
 def read_position(
@@ -157,6 +150,8 @@ def position_from_json(obj: object, extra_keys: Iterable[str] = ()) -> tuple[Hin
         raise RummyError(
             f"unknown key(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(allowed))})"
         )
+    if "hand" not in obj:
+        raise RummyError("missing field(s): hand")
     variant = obj.get("variant", "rummikub")
     if not isinstance(variant, str):
         raise RummyError(f"'variant' must be a string, got {variant!r}")

@@ -52,7 +52,7 @@ class PositionBody(BaseModel):
 
     variant: str = Field("rummikub", description=f"one of {', '.join(VARIANT_IDS)}")
     options: list[str] | dict[str, Any] | None = Field(None, description="variant options, e.g. ['decks=2']")
-    hand: Cards = Field(default_factory=list, description='cards as tokens or one string, e.g. "7H 8H JK"')
+    hand: Cards = Field(description='cards as tokens or one string, e.g. "7H 8H JK"')
     table: Table = Field(default_factory=list, description="melds as token lists, or one string with '|'")
     opened: bool = Field(True, description="whether the player has made the opening")
 
@@ -90,6 +90,7 @@ class SolveBody(PositionBody):
 class ValidateBody(PositionBody):
     """A validate request: is `new_table` a legal result of playing from hand onto table?"""
 
+    variant: str = Field(description=f"one of {', '.join(VARIANT_IDS)} (required, as in `rummyai validate`)")
     new_table: Table = Field(description="the table after the play")
 
 
@@ -301,14 +302,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m rummyai.hint.service", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
     parser.add_argument("--workers", type=int, default=Limits.workers, help="solver worker processes")
     parser.add_argument(
         "--time-limit", type=float, default=Limits.time_limit, help="seconds per solve, at most"
     )
     parser.add_argument("--pool", choices=("process", "thread"), default=Limits.pool)
-    parser.add_argument("--log-level", default="info")
+    parser.add_argument("--log-level", default="info", help="uvicorn log level")
     args = parser.parse_args(argv)
     limits = Limits(workers=args.workers, time_limit=args.time_limit, pool=args.pool)
     serve(args.host, args.port, limits, log_level=args.log_level)

@@ -116,9 +116,33 @@ def test_bad_input_is_422_naming_the_problem(
     ],
 )
 def test_bad_request_fields(client: httpx.Client, endpoint: str, body: dict[str, Any], needle: str) -> None:
-    full = {"hand": ["7H"], "table": [], **({"new_table": []} if endpoint == "/v1/validate" else {}), **body}
+    full = {
+        "variant": "rummikub",
+        "hand": ["7H"],
+        "table": [],
+        **({"new_table": []} if endpoint == "/v1/validate" else {}),
+        **body,
+    }
     answer = client.post(endpoint, json=full)
     assert answer.status_code == 422 and needle in answer.json()["error"], answer.text
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "body", "missing"),
+    [
+        ("/v1/solve", {}, "hand"),
+        ("/v1/hint", {"table": "3C 4C 5C"}, "hand"),
+        ("/v1/validate", {"hand": "8C", "table": "7C JK 9C", "new_table": "7C 8C 9C JK"}, "variant"),
+    ],
+)
+def test_missing_required_fields_are_named_not_defaulted(
+    client: httpx.Client, endpoint: str, body: dict[str, Any], missing: str
+) -> None:
+    """A body without its hand (or, to validate, its variant) is refused, not judged as an empty
+    hand or as rummikub."""
+    answer = client.post(endpoint, json=body)
+    assert answer.status_code == 422, answer.text
+    assert missing in answer.json()["error"] and "required" in answer.json()["error"]
 
 
 def test_body_over_the_size_limit_is_413(client: httpx.Client) -> None:
