@@ -81,6 +81,10 @@ def solve(
         taken_card = named[0]
         if not held[taken_card]:
             raise RummyError(f"taken card {card_str(taken_card)} is not in the hand")
+    if not must and taken_card is None and fast_path_ok(position, max_cards):
+        from rummyai.solvers.run_dp import warm  # numba is imported on first use only
+
+        warm(position.variant)  # start-up work, not counted in `ms`
     start = time.perf_counter()
     solution = _dispatch(
         position, objective, time_limit, max_cards, minimize_changes, work_limit, must, taken_card, score
