@@ -290,8 +290,9 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     from rummyai.hint.api import format_hint, hint_json
 
     extra = {"objective": args.objective, "alternatives": args.alternatives, "time_limit": args.time_limit}
-    if args.score is not None:
-        extra["score"] = args.score
+    for name in ("score", "committed", "taken"):
+        if getattr(args, name) is not None:
+            extra[name] = getattr(args, name)
     request = _position_from_args(args, {k: v for k, v in extra.items() if v is not None})
     answer = hint_json(request)
     _fail(answer)
@@ -325,6 +326,8 @@ def _limits(factory: Callable[..., Any], args: argparse.Namespace) -> Any:
 
 # ------------------------------------------------------------------------------ parser
 OBJECTIVE_HELP = "cards: most cards (ties: points); points: most points; penalty: least left in hand"
+COMMITTED_HELP = "cards that must be played, as after taking from the discards (standard, black-heart)"
+TAKEN_HELP = "the card taken from the discards, which may not be the discard (rummy-palace)"
 SCORE_HELP = "black-heart: the player's cumulative score, which picks the opening chart line (default 0)"
 
 
@@ -371,8 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
             )
             p.add_argument("--time-limit", type=float, default=None, help="seconds")
             p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
-            p.add_argument("--committed", default=None, help="cards that must be played (draw-and-discard)")
-            p.add_argument("--taken", default=None, help="the card taken from the discards; not the discard")
+            p.add_argument("--committed", default=None, help=COMMITTED_HELP)
+            p.add_argument("--taken", default=None, help=TAKEN_HELP)
     p = sub.add_parser("hint", help="best move with steps a person can follow")
     variant_args(p)
     p.add_argument("--hand", required=True, help='hand cards, e.g. "7H 8H 9H JK"')
@@ -386,6 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--time-limit", type=float, default=None, help="seconds for the whole hint")
     p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
+    p.add_argument("--committed", default=None, help=COMMITTED_HELP)
+    p.add_argument("--taken", default=None, help=TAKEN_HELP)
     p.add_argument("--json", action="store_true", help="print the hint as JSON")
     p.set_defaults(run=cmd_hint)
 

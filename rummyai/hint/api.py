@@ -142,6 +142,8 @@ def _solve(
         time_limit=time_limit,
         minimize_changes=minimize_changes,
         score=position.score,
+        committed=list(position.committed),
+        taken=position.taken,
     )
     played = tuple(sorted_cards(solution.played))
     return _Move(played, tuple(tuple(m) for m in solution.melds), str(solution.status), solution.swaps)
@@ -203,12 +205,14 @@ def _suggest(
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played)
     if not move.played:
+        # tile-style turns draw instead of playing; draw-and-discard hands are after the draw
+        end = "draw" if position.variant.tile_style else "just discard"
         if move.status != "optimal":
-            explanation = "No move found within the time limit: draw, or ask again with more time."
+            explanation = f"No move found within the time limit: {end}, or ask again with more time."
         elif position.opened:
-            explanation = "No card from your hand can be played: draw."
+            explanation = f"No card from your hand can be played: {end}."
         else:
-            explanation = "You cannot make your opening with this hand yet: draw."
+            explanation = f"You cannot make your opening with this hand yet: {end}."
     else:
         verb = "play" if position.opened else "open with"
         what = f"{verb} {cards_str(move.played)} ({_n(len(move.played), 'card')}, {_n(points, 'point')})"
@@ -422,6 +426,8 @@ def hint(
     time_limit: float | None = None,
     options: OptionsInput = None,
     score: int = 0,
+    committed: HandInput = (),
+    taken: str | int | None = None,
 ) -> Hint:
     """The best move for `hand` against `table` under `variant`, plus up to `alternatives` others.
 
@@ -429,9 +435,12 @@ def hint(
     `RummyError` subclass naming a bad card, meld or variant, `SolverUnavailable` if the solver
     is not installed. `time_limit` (seconds) bounds the whole hint; when it cuts the search the
     answer's status is ``feasible``. `score` is the player's cumulative score (Black Heart's
-    opening chart).
+    opening chart); `committed` are cards that must be played and `taken` the card that may not be
+    the discard, after taking from the discards (as in `solve`).
     """
-    position = read_position(variant, hand, table, opened=opened, options=options, score=score)
+    position = read_position(
+        variant, hand, table, opened=opened, options=options, score=score, committed=committed, taken=taken
+    )
     return hint_position(position, objective=objective, alternatives=alternatives, time_limit=time_limit)
 
 
@@ -458,7 +467,7 @@ def hint_json(obj: object) -> dict[str, Any]:
     """Answer a JSON hint request; bad input gives ``{"error": "..."}`` naming the problem.
 
     Keys: ``variant`` (default ``rummikub``), ``options``, ``hand``, ``table``, ``opened``,
-    ``score`` (Black Heart's opening chart), ``objective``, ``alternatives`` (0..5, default 3) and ``time_limit`` (seconds).
+    ``score`` (Black Heart's opening chart), ``committed`` and ``taken`` (as in solve), ``objective``, ``alternatives`` (0..5, default 3) and ``time_limit`` (seconds).
     """
     try:
         position, objective, count, limit = read_hint_request(obj)

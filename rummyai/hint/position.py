@@ -30,6 +30,8 @@ class HintPosition:
     table: tuple[tuple[Slot, ...], ...]
     opened: bool
     score: int = 0  # Black Heart: the cumulative score that picks the opening chart line
+    committed: tuple[int, ...] = ()  # cards that must be played (taken from the discards)
+    taken: int | None = None  # Rummy Palace: the card taken from the discards, not to be discarded
 
     @property
     def card_count(self) -> int:
@@ -108,10 +110,14 @@ def read_position(
     opened: bool = True,
     options: OptionsInput = None,
     score: int = 0,
+    committed: HandInput = (),
+    taken: str | int | None = None,
 ) -> HintPosition:
     """A checked `HintPosition`; raises a `RummyError` subclass naming the bad variant, card or meld.
 
-    `score` is the player's cumulative score, read by Black Heart's opening chart only."""
+    `score` is the player's cumulative score, read by Black Heart's opening chart only;
+    `committed` and `taken` describe a draw-and-discard turn after taking from the discards
+    (the solver checks them against the hand and the variant)."""
     _check_options(options)
     rules = get_variant(variant, options)
     kinds = _hand(hand)
@@ -124,11 +130,18 @@ def read_position(
     check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()])
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
-    return HintPosition(rules, tuple(kinds), tuple(melds), bool(opened), score)
+    duty = tuple(_hand(committed)) if committed else ()
+    if taken is not None:
+        named = _hand([taken] if isinstance(taken, int) else taken)
+        if len(named) != 1:
+            raise RummyError(f"'taken' must be one card, got {taken!r}")
+    return HintPosition(
+        rules, tuple(kinds), tuple(melds), bool(opened), score, duty, None if taken is None else named[0]
+    )
 
 
 # ------------------------------------------------------------------------------ JSON requests
-POSITION_KEYS = frozenset({"variant", "options", "hand", "table", "opened", "score"})
+POSITION_KEYS = frozenset({"variant", "options", "hand", "table", "opened", "score", "committed", "taken"})
 
 
 def _tokens_ok(value: object) -> bool:
@@ -174,6 +187,14 @@ def position_from_json(obj: object, extra_keys: Iterable[str] = ()) -> tuple[Hin
     score = obj.get("score", 0)
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
-    position = read_position(variant, hand, table, opened=opened, options=options, score=score)
+    committed = obj.get("committed", [])
+    if not _tokens_ok(committed):
+        raise RummyError("'committed' must be a string of cards or a list of card tokens")
+    taken = obj.get("taken")
+    if taken is not None and not isinstance(taken, str):
+        raise RummyError(f"'taken' must be one card token (a string), got {taken!r}")
+    position = read_position(
+        variant, hand, table, opened=opened, options=options, score=score, committed=committed, taken=taken
+    )
     extra = {k: v for k, v in obj.items() if k not in POSITION_KEYS}
     return position, extra

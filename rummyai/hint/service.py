@@ -62,10 +62,23 @@ SCORE_FIELD = Field(
 )
 
 
+def _committed_field() -> Any:
+    return Field(
+        default_factory=list,
+        description="standard, black-heart: cards taken from the discards that must be played",
+    )
+
+
+def _taken_field() -> Any:
+    return Field(None, description="rummy-palace: the card taken from the discards (not the discard)")
+
+
 class HintBody(PositionBody):
     """A hint request: the position, the objective and how many alternatives to return."""
 
     score: int = SCORE_FIELD
+    committed: Cards = _committed_field()
+    taken: str | None = _taken_field()
     objective: Objective = "cards"
     alternatives: int = Field(3, ge=0, le=5)
     time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
@@ -78,13 +91,8 @@ class SolveBody(PositionBody):
     objective: Objective = "cards"
     time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
     max_cards: int | None = Field(None, ge=0)
-    committed: Cards = Field(
-        default_factory=list,
-        description="standard, black-heart: cards taken from the discards that must be played",
-    )
-    taken: str | None = Field(
-        None, description="rummy-palace: the card taken from the discards (not the discard)"
-    )
+    committed: Cards = _committed_field()
+    taken: str | None = _taken_field()
 
 
 class ValidateBody(PositionBody):

@@ -185,3 +185,18 @@ def test_black_heart_hint_shows_the_swap_as_a_step() -> None:
     first = result.best.plan.steps[0]
     assert first.action == "swap" and first.target == 0
     assert all(s.action != "move" for s in result.best.plan.steps)  # no rearranging in Black Heart
+
+
+def test_hint_after_a_take_plays_the_committed_card_and_keeps_a_discard() -> None:
+    """`committed` and `taken` reach every solve of a hint (Python, JSON): the committed 4S forces
+    the run over the richer group, and a Palace hand whose only spare card is the taken one plays
+    nothing (the taken card may not be the discard)."""
+    free = hint("standard", "4S 5S 6S 6H 6D")
+    assert card_str(free.best.played[0]) != "4S"
+    forced = hint_json({"variant": "standard", "hand": "4S 5S 6S 6H 6D", "committed": ["4S"]})
+    assert "4S" in forced["best"]["played"] and "just discard" not in forced["best"]["explanation"]
+    assert hint("rummy-palace", "TH JH QH 9C", opened=False).best.played
+    kept = hint("rummy-palace", "TH JH QH 9C", opened=False, taken="9C")
+    assert not kept.best.played and kept.best.explanation.endswith("just discard.")
+    assert "applies to rummy-palace" in hint_json({"hand": "7H 8H 9H", "taken": "7H"})["error"]
+    assert "'committed'" in hint_json({"variant": "standard", "hand": "7H", "committed": 7})["error"]

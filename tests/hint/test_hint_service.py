@@ -241,3 +241,11 @@ def test_a_slow_job_does_not_stall_others_and_a_full_line_is_refused(monkeypatch
             pool.stop()
 
     asyncio.run(scenario())
+
+
+def test_hint_takes_the_duties_of_a_turn_after_a_take(client: httpx.Client) -> None:
+    body = {"variant": "standard", "hand": "4S 5S 6S 6H 6D", "committed": ["4S"], "alternatives": 0}
+    answer = client.post("/v1/hint", json=body)
+    assert answer.status_code == 200 and "4S" in answer.json()["best"]["played"], answer.text
+    answer = client.post("/v1/hint", json={"variant": "rummikub", "hand": "7H", "taken": "7H"})
+    assert answer.status_code == 422 and "rummy-palace" in answer.json()["error"]
