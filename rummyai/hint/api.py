@@ -480,9 +480,7 @@ def solve_request_json(obj: object) -> dict[str, Any]:
     """The solve contract over a checked position (the CLI's `solve_json` answer, Black Heart
     ``swaps`` included); errors as ``{"error"}``."""
     try:
-        position_from_json(
-            obj, ("objective", "time_limit", "max_cards", "committed", "taken")
-        )  # hint-style messages
+        position_from_json(obj, ("objective", "time_limit", "max_cards"))  # hint-style messages
         solver = solver_module()
     except RummyError as error:
         return {"error": str(error)}

@@ -10,8 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummyai import cards
-from rummyai.cards import NUM_KINDS, Slot, parse_cards, parse_meld, parse_table
+from rummyai.cards import NUM_KINDS, Slot, check_copies, parse_cards, parse_meld, parse_table
 from rummyai.errors import CardError, MeldError, RummyError, VariantError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
@@ -97,11 +96,6 @@ def _check_options(options: object) -> None:
         raise VariantError(f"options must be a list of 'name[=value]' strings or a mapping, got {options!r}")
 
 
-def check_copies(variant: Variant, kinds: Iterable[int]) -> None:
-    """Raise `DeckError` naming the first card held more often than the variant's deck has it."""
-    cards.check_copies(variant, kinds, "hand and table")
-
-
 def read_position(
     variant: Variant | str,
     hand: HandInput,
@@ -127,7 +121,7 @@ def read_position(
             analyze_meld(rules, meld)
         except MeldError as error:
             raise MeldError(f"table meld {k}: {error}") from None
-    check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()])
+    check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()], "hand and table")
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
     duty = tuple(_hand(committed)) if committed else ()
