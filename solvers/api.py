@@ -81,13 +81,23 @@ def solve(
         taken_card = named[0]
         if not held[taken_card]:
             raise RummyError(f"taken card {card_str(taken_card)} is not in the hand")
-    if not must and taken_card is None and fast_path_ok(position, max_cards):
+    fast = not must and taken_card is None and fast_path_ok(position, max_cards)
+    if fast:
         from rummyai.solvers.run_dp import warm  # numba is imported on first use only
 
         warm(position.variant)  # start-up work, not counted in `ms`
     start = time.perf_counter()
     solution = _dispatch(
-        position, objective, time_limit, max_cards, minimize_changes, work_limit, must, taken_card, score
+        position,
+        objective,
+        time_limit,
+        max_cards,
+        minimize_changes,
+        work_limit,
+        must,
+        taken_card,
+        score,
+        fast,
     )
     return replace(solution, ms=(time.perf_counter() - start) * 1000)
 
@@ -172,15 +182,17 @@ def _dispatch(
     must: list[int],
     taken_card: int | None,
     score: int,
+    fast: bool,
 ) -> Solution:
-    """The solver that fits the variant's rules: Black Heart's model, the fast tile path, or the
-    general tile model (with Rummy Palace's opening swaps searched around it)."""
+    """The solver that fits the variant's rules: Black Heart's model, the fast tile path (`fast`:
+    an opened free-joker turn without duties, as `solve` found), or the general tile model (with
+    Rummy Palace's opening swaps searched around it)."""
     rules = position.variant
     if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
         return solve_black_heart(
             position, objective, time_limit, max_cards, committed=must, score=score, work_limit=work_limit
         )
-    if not must and taken_card is None and fast_path_ok(position, max_cards):
+    if fast:
         # the compiled dynamic program proves these in about a millisecond; CP-SAT when it declines
         from rummyai.solvers.run_dp import solve_dp  # numba is imported on first use only
 

@@ -19,6 +19,7 @@ from rummyai.cards import (
     Meaning,
     Slot,
     card_str,
+    check_copies,
     parse_cards,
     parse_table,
     rank_of,
@@ -30,7 +31,7 @@ from rummyai.engine.moves import Violation
 from rummyai.engine.qualify import qualifies_inside_turn, search_qualifying
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, resolve, sections
-from rummyai.errors import DeckError, MeldError, RummyError, VariantError
+from rummyai.errors import MeldError, RummyError, VariantError
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -168,12 +169,7 @@ def _check_deck(
 ) -> None:
     before = Counter(hand) + Counter(s.card for m in start for s in m)
     after = Counter(s.card for m in final for s in m)
-    for kind in sorted(set(before) | set(after)):
-        have = max(before[kind], after[kind])
-        if have > variant.copies[kind]:
-            deck = f"holds {variant.copies[kind]}" if variant.copies[kind] else f"has no {card_str(kind)}"
-            copies = "copy" if have == 1 else "copies"
-            raise DeckError(f"{have} {copies} of {card_str(kind)}, but the {variant.id} deck {deck}")
+    check_copies(variant, (before | after).elements())  # the larger count of each card, before or after
 
 
 class _IdPool:

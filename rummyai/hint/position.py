@@ -125,13 +125,13 @@ def read_position(
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
     duty = tuple(_hand(committed)) if committed else ()
+    taken_card = None
     if taken is not None:
         named = _hand([taken] if isinstance(taken, int) else taken)
         if len(named) != 1:
             raise RummyError(f"'taken' must be one card, got {taken!r}")
-    return HintPosition(
-        rules, tuple(kinds), tuple(melds), bool(opened), score, duty, None if taken is None else named[0]
-    )
+        taken_card = named[0]
+    return HintPosition(rules, tuple(kinds), tuple(melds), bool(opened), score, duty, taken_card)
 
 
 # ------------------------------------------------------------------------------ JSON requests
