@@ -251,6 +251,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         f"{answer['status']}: play {played} ({_n(answer['cards_played'], 'card')}, {_n(answer['points_played'], 'point')})\n"
     )
     for swap in answer.get("swaps", []):
+        if "joker" in swap:  # Rummy Palace: the joker goes straight back on the table
+            how = "lay it off onto" if swap["lay_off"] else "lay it down in new"
+            out.write(
+                f"  swap {swap['joker']} out of meld {swap['meld'] + 1} for {swap['replacement']}, "
+                f"then {how} meld {swap['to_meld'] + 1} as {swap['placed_as']}\n"
+            )
+            continue
         escort = f" with escort {swap['escort']}" if swap["escort"] else ""
         out.write(
             f"  first swap {swap['diamond']} out of meld {swap['meld'] + 1} for {swap['replacement']}{escort}\n"

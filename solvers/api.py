@@ -14,6 +14,7 @@ from rummyai.errors import CardError, RummyError
 from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
+from rummyai.solvers.palace_swaps import JokerSwap, joker_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import BUILTINS, Variant, get_variant
@@ -300,11 +301,12 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
         _check_types(obj)
         limit, work, cards = obj.get("time_limit"), obj.get("work_limit"), obj.get("max_cards")
         rules = get_variant(obj.get("variant") or variant or "rummikub", obj.get("options"))
+        opened = obj.get("opened", True)
         solution = solve(
             rules,
             obj.get("hand", []),
             obj.get("table", []),
-            opened=obj.get("opened", True),
+            opened=opened,
             objective=obj.get("objective", "cards"),
             time_limit=None if limit is None else float(limit),
             work_limit=None if work is None else float(work),
@@ -313,15 +315,20 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             committed=obj.get("committed", ()),
             taken=obj.get("taken"),
         )
+        swaps = ()
+        if rules.joker_policy == "swap_exact":  # Rummy Palace: name the joker swaps the table shows
+            swaps = joker_swaps(make_position(rules, obj["hand"], obj.get("table", []), opened), solution)
     except RummyError as error:
         return {"error": str(error)}
-    return solution_json(solution)
+    return solution_json(solution, swaps)
 
 
-def solution_json(solution: Solution) -> dict[str, Any]:
+def solution_json(solution: Solution, palace_swaps: Sequence[JokerSwap] = ()) -> dict[str, Any]:
     """The solve contract's answer: ``status``, ``played``, ``melds`` (every placed wild with its
     meaning), ``cards_played``, ``points_played``, ``ms``, and ``swaps`` when a Black Heart move
-    starts with diamond swaps."""
+    starts with diamond swaps (``meld``, ``diamond``, ``replacement``, ``escort``) or a Rummy
+    Palace move swaps jokers (`palace_swaps`, as `palace_swaps.joker_swaps` finds them: ``meld``,
+    ``joker``, ``replacement``, ``to_meld`` and ``placed_as``, where the joker went)."""
     answer: dict[str, Any] = {
         "status": solution.status,
         "played": [card_str(c) for c in solution.played],
@@ -340,4 +347,6 @@ def solution_json(solution: Solution) -> dict[str, Any]:
             }
             for meld, diamond, replacement, escort in solution.swaps
         ]
+    if palace_swaps:  # Rummy Palace: each joker goes straight back on the table (§4.5)
+        answer["swaps"] = [swap.to_json() for swap in palace_swaps]
     return answer

@@ -29,7 +29,7 @@ from rummyai.hint.position import (
     position_from_json,
     read_position,
 )
-from rummyai.hint.steps import StepPlan, Swap, plan_with_swaps
+from rummyai.hint.steps import JokerSwap, StepPlan, Swap, plan_with_swaps
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant
 
@@ -123,6 +123,8 @@ class _Move:
     melds: tuple[Meld, ...]
     status: str
     swaps: tuple[Swap, ...] = ()  # Black Heart diamond swaps made first (`Solution.swaps`)
+    joker_swaps: tuple[JokerSwap, ...] = ()  # Rummy Palace joker swaps (`palace_swaps.read_swaps`)
+    opening_parts: dict[int, Meld] = field(default_factory=dict)  # and the opening's parts of melds
 
 
 def _solve(
@@ -133,10 +135,13 @@ def _solve(
     table: Sequence[Meld] | None = None,
     minimize_changes: bool = True,
 ) -> _Move:
-    solution = solver_module().solve(
+    solver = solver_module()
+    cards = list(position.hand if hand is None else hand)
+    melds = list(position.table if table is None else table)
+    solution = solver.solve(
         position.variant,
-        list(position.hand if hand is None else hand),
-        list(position.table if table is None else table),
+        cards,
+        melds,
         opened=position.opened,
         objective=objective,
         time_limit=time_limit,
@@ -146,7 +151,13 @@ def _solve(
         taken=position.taken,
     )
     played = tuple(sorted_cards(solution.played))
-    return _Move(played, tuple(tuple(m) for m in solution.melds), str(solution.status), solution.swaps)
+    jokers: tuple[JokerSwap, ...] = ()
+    parts: dict[int, Meld] = {}
+    if position.variant.joker_policy == "swap_exact":  # Rummy Palace: the swaps the new table shows
+        start = solver.make_position(position.variant, cards, melds, position.opened)
+        jokers, parts = import_module("rummyai.solvers.palace_swaps").read_swaps(start, solution)
+    melds_after = tuple(tuple(m) for m in solution.melds)
+    return _Move(played, melds_after, str(solution.status), solution.swaps, tuple(jokers), dict(parts))
 
 
 def solver_module() -> Any:
@@ -201,7 +212,14 @@ def _plainly_safe(position: HintPosition) -> bool:
 def _suggest(
     position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
 ) -> Suggestion:
-    plan = plan_with_swaps(position.table, move.melds, move.swaps, opening_first=not position.opened)
+    plan = plan_with_swaps(
+        position.table,
+        move.melds,
+        move.swaps,
+        opening_first=not position.opened,
+        joker_swaps=move.joker_swaps,
+        opening_parts=move.opening_parts,
+    )
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played)
     if not move.played:
@@ -412,6 +430,8 @@ def _other_objective(
     quick = _solve(position, objective, _remaining(deadline), minimize_changes=False)
     if Counter(quick.played) == Counter(best.played):
         return None
+    if deadline is not None and time.perf_counter() >= deadline:
+        return quick  # the time limit is spent (a solve refuses a limit of 0): no tie-break layout
     return _solve(position, objective, _remaining(deadline))
 
 

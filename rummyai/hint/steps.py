@@ -6,22 +6,27 @@ other card: from a meld that gives it up, or from the hand, to the meld that nee
 grouped by (from, to), so a step moves one or more cards between two places; fewer steps means a
 move that is easier to carry out. Cards are compared by kind: two copies of a card are
 interchangeable. Cards that leave the table for the hand (a joker swap in the draw-and-discard
-variants) become ``take`` steps. Black Heart's diamond swaps (`plan_with_swaps`) come first as
-``swap`` steps, and the diamonds they free count as hand cards from then on.
+variants) become ``take`` steps. Black Heart's diamond swaps and Rummy Palace's joker swaps
+(`plan_with_swaps`) become ``swap`` steps, and the cards they free count as hand cards from then
+on. A Palace joker goes back on the table this turn: the step that lays it follows its swap, and
+on an opening turn the opening's melds come before any swap (§4.4).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from rummyai.cards import Slot, card_str, cards_str, meld_str, sorted_cards
+from rummyai.cards import JOKER, Slot, card_str, cards_str, meld_str, rank_of, sorted_cards
 from rummyai.melds import MeldInfo, MeldInput, to_slots
 
 Action = Literal["move", "play", "take", "swap"]
 Swap = tuple[int, int, int, int | None]  # (old meld, diamond, replacement, new escort): `Solution.swaps`
+# Rummy Palace: (old meld, joker's slot, replacement, new meld the joker goes to, the joker there,
+# whether that meld is on the table before the joker joins it): `rummyai.solvers.palace_swaps.JokerSwap`
+JokerSwap = tuple[int, int, int, int, Slot, bool]
 Fate = Literal["kept", "extended", "changed", "taken_apart"]
 NewFate = Literal["kept", "extended", "changed", "new"]
 Meld = tuple[Slot, ...]
@@ -38,7 +43,7 @@ class Step:
     `source` is an index into the old table (None: the hand); `target` an index into the new
     table (None: back into the hand). `action` is ``play`` (hand to table), ``move`` (between
     table melds), ``take`` (table to hand) or ``swap`` (hand `cards` put into old meld `target`
-    in place of a diamond, which goes to the hand).
+    in place of a diamond or a joker, which goes to the hand).
     """
 
     action: Action
@@ -363,9 +368,19 @@ def plan_with_swaps(
     new: Iterable[MeldInput | MeldInfo],
     swaps: Sequence[Swap],
     opening_first: bool = False,
+    joker_swaps: Sequence[JokerSwap] = (),
+    opening_parts: Mapping[int, Sequence[Slot]] | None = None,
 ) -> StepPlan:
     """`plan_steps` for a move that starts with diamond swaps: one ``swap`` step each, in order,
-    then the steps from the table the swaps leave (the freed diamonds are hand cards by then)."""
+    then the steps from the table the swaps leave (the freed diamonds are hand cards by then).
+
+    Rummy Palace's `joker_swaps` give a ``swap`` step each too, each followed by the step that
+    lays its joker (with the hand cards laid beside it); on an opening turn (`opening_first`) the
+    opening's melds come first: a new meld a swapped joker is laid off onto later is laid as its
+    part in `opening_parts` (by new-meld index; default: the meld without the swapped jokers),
+    and the rest of it follows the swap."""
+    if joker_swaps:
+        return _plan_joker_swaps(old, new, joker_swaps, opening_first, opening_parts or {})
     old_melds = tuple(_slots(m) for m in old)
     middle = list(old_melds)
     steps: list[Step] = []
@@ -381,6 +396,79 @@ def plan_with_swaps(
         steps.append(Step("swap", put, None, index, text))
     plan = plan_steps(middle, new, opening_first)
     return replace(plan, old=old_melds, steps=(*steps, *plan.steps))
+
+
+def _plan_joker_swaps(
+    old: Iterable[MeldInput | MeldInfo],
+    new: Iterable[MeldInput | MeldInfo],
+    swaps: Sequence[JokerSwap],
+    opening_first: bool,
+    parts: Mapping[int, Sequence[Slot]],
+) -> StepPlan:
+    """`plan_with_swaps` for Rummy Palace joker swaps (see there)."""
+    old_melds = tuple(_slots(m) for m in old)
+    middle = list(old_melds)
+    before: list[Meld] = []
+    for index, slot, replacement, _, _, _ in swaps:
+        before.append(middle[index])
+        middle[index] = _joker_out(middle[index], slot, replacement)
+    plan = plan_steps(middle, new, opening_first)
+    labels = _Labels(middle, plan.new, plan.origin)
+    last = {to: n for n, (_, _, _, to, _, _) in enumerate(swaps)}  # the last swap into each meld
+    first_lay_off: dict[int, bool] = {}  # a new meld whose first joker is laid off onto it: the opening's
+    for _, _, _, to, _, lay_off in swaps:
+        first_lay_off.setdefault(to, lay_off)
+    onto_opening = {to for to, lay_off in first_lay_off.items() if lay_off and plan.origin[to] is None}
+    first: list[Step] = []
+    after: list[list[Step]] = [[] for _ in swaps]
+    rest: list[Step] = []
+    for step in plan.steps:
+        target = step.target
+        if step.action != "play" or target not in last:
+            opening = (
+                opening_first and step.action == "play" and target is not None and plan.origin[target] is None
+            )
+            (first if opening else rest).append(step)
+        elif target in onto_opening:
+            # its part is laid in the opening; the swapped jokers (and what needs them) follow
+            jokers = Counter({JOKER: sum(1 for _, _, _, to, _, _ in swaps if to == target)})
+            part = tuple(parts.get(target, ()))
+            now = _kinds(part) if part else Counter(step.cards) - jokers
+            later = sorted_cards((Counter(step.cards) - now).elements())
+            name = f"new meld {labels.new_number[target]}"
+            text = f"Lay down {meld_str(part) if part else cards_str(sorted_cards(now.elements()))} from your hand as {name}"
+            first.append(Step("play", tuple(sorted_cards(now.elements())), None, target, text))
+            text = f"Add {cards_str(later)} from your hand to {labels.new_label(target)}"
+            after[last[target]].append(Step("play", tuple(later), None, target, text))
+        else:
+            after[last[target]].append(step)
+    steps: list[Step] = list(first)
+    for n, (index, _, replacement, to, placed, _) in enumerate(swaps):
+        text = (
+            f"Swap {card_str(JOKER)} out of meld {index + 1} ({meld_str(before[n])}) for "
+            f"{card_str(replacement)} from your hand; the joker goes into {labels.new_label(to)} as {placed}"
+        )
+        steps.append(Step("swap", (replacement,), None, index, text))
+        steps.extend(after[n])
+    return replace(plan, old=old_melds, steps=(*steps, *rest))
+
+
+def _joker_out(meld: Meld, slot: int, replacement: int) -> Meld:
+    """`meld` with the joker standing for `replacement` (in `slot` if it does) replaced by it: in a
+    run the joker meaning that card, in a group any joker (any missing suit will do, §4.5)."""
+    group = len({rank_of(s.card) for s in meld if s.card != JOKER}) == 1  # a run's ranks differ
+
+    def fits(k: int) -> bool:
+        meaning = meld[k].meaning
+        if meld[k].card != JOKER or meaning is None:
+            return False
+        return meaning.rank == rank_of(replacement) if group else meaning.card() == replacement
+
+    order = [slot, *range(len(meld))] if 0 <= slot < len(meld) else list(range(len(meld)))
+    for k in order:
+        if fits(k):
+            return (*meld[:k], Slot(replacement), *meld[k + 1 :])
+    raise ValueError(f"no joker for {card_str(replacement)} in {meld_str(meld)} to swap")
 
 
 def _swapped(meld: Meld, diamond: int, replacement: int, escort: int | None) -> Meld:
