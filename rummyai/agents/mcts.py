@@ -92,6 +92,7 @@ class MCTSAgent:
         same_value: bool = False,
         leaf: str = "heuristic",
         value_weights: str | None = None,
+        worlds: int = 0,
         seed: int = 0,
     ) -> None:
         if iterations < 1:
@@ -107,6 +108,8 @@ class MCTSAgent:
             raise RummyError(f"mcts moves must be wide or equal, got {moves!r}")
         if alternatives < 0:
             raise RummyError(f"mcts needs alternatives >= 0, got {alternatives}")
+        if worlds < 0:
+            raise RummyError(f"mcts needs worlds >= 0, got {worlds}")
         if leaf not in ("heuristic", "value"):
             raise RummyError(f"mcts leaf must be heuristic or value, got {leaf!r}")
         self.name = "mcts"
@@ -121,6 +124,7 @@ class MCTSAgent:
         self.tracker = DrawTracker()
         self.dead: tuple[int, frozenset[int], int] | None = None
         self.iterations = iterations
+        self.worlds = worlds
         self.time_per_move = time_per_move
         self.rollout_turns = rollout_turns
         self.exploration = exploration
@@ -230,6 +234,8 @@ class MCTSAgent:
             sampler = Determinizer(view, self.dead)
         except RummyError:
             return candidates[0]
+        if self.worlds > 0:
+            return self.flat_search(seat, candidates, sampler, rng, deadline)
         samples: list[GameState] = []
         seeds: list[int] = []
         for iteration in range(self.iterations):
@@ -257,6 +263,33 @@ class MCTSAgent:
             best = max(range(k), key=lambda a: (visits[a], means[a], -a))
             return candidates[best]
         return candidates[self.conservative_choice(values)]
+
+    def flat_search(
+        self,
+        seat: int,
+        candidates: list[Move],
+        sampler: Determinizer,
+        rng: np.random.Generator,
+        deadline: float | None,
+    ) -> Move:
+        """Perfect-information Monte Carlo: every root move is played on the same `worlds`
+        determinizations with the same rollout seeds, and the best mean utility wins (ties: the
+        earlier candidate, so greedy's move first). With a time budget it stops after the first
+        world that ends past the deadline."""
+        k = len(candidates)
+        totals = np.zeros(k)
+        played = 0
+        for _ in range(self.worlds):
+            if deadline is not None and played > 0 and time.perf_counter() > deadline:
+                break
+            world = sampler.sample(rng)
+            rollout_seed = int(rng.integers(2**62))
+            for arm, move in enumerate(candidates):
+                totals[arm] += self.simulate(world, move, seat, np.random.default_rng(rollout_seed))
+            played += 1
+        means = totals / played
+        self.last_stats = [(m, played, float(q)) for m, q in zip(candidates, means, strict=True)]
+        return candidates[max(range(k), key=lambda a: (means[a], -a))]
 
     def conservative_choice(self, values: list[list[float]]) -> int:
         """The root move to play: the first candidate (the greedy move) unless another beats it

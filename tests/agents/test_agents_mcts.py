@@ -354,3 +354,35 @@ def test_determinization_keeps_black_heart_escort_credits() -> None:
     sample = determinize(game.view(state, 1), np.random.default_rng(3))
     assert sample.round.family_data.escort_credit == credits
     assert sample.round.credited == state.round.credited
+
+
+def test_flat_worlds_search_plays_every_move_on_the_same_worlds() -> None:
+    """`worlds`: every root move is judged on the same number of determinizations, the best mean
+    wins (ties to the earlier, greedy's first), and the same seed gives the same search."""
+    state = dealt_position("5H 6H 7H 7S 7D 2C", opponent=2)
+    view, legal = game.view(state, 0), game.legal_moves(state)
+    runs = []
+    for _ in range(2):
+        agent = MCTSAgent(worlds=3, moves="wide", solver_within=99, rollout_turns=400)
+        agent.reset(5)
+        move = agent.act(view, legal)
+        runs.append((move, agent.last_stats))
+    assert runs[0] == runs[1]
+    move, stats = runs[0]
+    assert game.validate(state, move) is None
+    assert len(stats) > 1 and all(visits == 3 for _, visits, _ in stats)
+    means = [q for _, _, q in stats]
+    assert move == stats[means.index(max(means))][0]
+
+
+def test_flat_worlds_search_goes_out_when_it_can() -> None:
+    state = dealt_position("5H 6H 7H 8H 9C 9D 9S", opponent=8)
+    agent = MCTSAgent(worlds=2, moves="wide", solver_within=99, rollout_turns=400)
+    agent.reset(0)
+    after = game.apply(state, agent.act(game.view(state, 0), game.legal_moves(state)))
+    assert after.history and after.history[-1].winner == 0
+
+
+def test_negative_worlds_raise() -> None:
+    with pytest.raises(RummyError, match="worlds"):
+        MCTSAgent(worlds=-1)
