@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,6 +56,28 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(
     assert status == 2
     assert needle in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_tournament_errors_read_like_every_other_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "t"
+    status, _ = run(
+        "tournament",
+        "--variant",
+        "rummikub",
+        "--agents",
+        "nope,greedy",
+        "--players",
+        "2",
+        "--games",
+        "1",
+        "--out",
+        str(out),
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith("rummyai: error: agent spec 'nope'")
+    assert not out.exists()
 
 
 def test_validate_names_a_card_played_once_too_often() -> None:

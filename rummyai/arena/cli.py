@@ -58,7 +58,7 @@ def tournament_main(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
         )
     except RummyError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"rummyai: error: {error}", file=sys.stderr)
         return 2
     print(format_summary(summary))
     print(f"report: {args.out}/report.md (plots: ratings.png, winrate.png, scores.png)")
