@@ -38,7 +38,13 @@ register_agent(
     "mcts",
     "rummyai.agents.mcts:MCTSAgent",
     "information-set MCTS: determinized 16-turn rollouts over solver candidates, UCB1 at the root "
-    "(options: iterations, time_per_move, rollout_turns, moves=wide|equal, infer, leaf=heuristic|value, ...)",
+    "(options: iterations, worlds, time_per_move, rollout_turns, moves=wide|equal, infer, leaf=heuristic|value, ...)",
+)
+register_agent(
+    "mcts-pimc",
+    "rummyai.agents.mcts:pimc_agent",
+    "flat determinized search: every root move played out on the same 8 sampled deals of the hidden "
+    "cards, greedy's solver policy to the end of the round (options: worlds, time_per_move, moves, infer)",
 )
 register_agent(
     "learned",

@@ -356,3 +356,24 @@ class MCTSAgent:
             raise RummyError(f"mcts leaf=value needs a tile-style variant, not {view.get('variant')!r}")
         p = float(self.value_model.predict(features(seen_from_view(view)))[0])
         return 0.8 * (2 * p - 1)
+
+
+def pimc_agent(
+    worlds: int = 8,
+    time_per_move: float | None = None,
+    moves: str = "wide",
+    infer: bool = True,
+    seed: int = 0,
+) -> MCTSAgent:
+    """The `mcts-pimc` preset: flat perfect-information Monte Carlo (`MCTSAgent.flat_search`) over
+    the wide root moves, each rollout greedy's solver policy for every seat to the end of the round.
+    The setting that beat greedy in the pre-registered runs (README, "Tournament")."""
+    return MCTSAgent(
+        worlds=worlds,
+        time_per_move=time_per_move,
+        moves=moves,
+        infer=infer,
+        solver_within=99,
+        rollout_turns=400,
+        seed=seed,
+    )

@@ -386,3 +386,23 @@ def test_flat_worlds_search_goes_out_when_it_can() -> None:
 def test_negative_worlds_raise() -> None:
     with pytest.raises(RummyError, match="worlds"):
         MCTSAgent(worlds=-1)
+
+
+def test_flat_worlds_search_stops_at_its_time_budget() -> None:
+    state = dealt_position("5H 6H 7H 7S 7D 2C", opponent=2)
+    agent = MCTSAgent(worlds=50, time_per_move=1e-6, moves="wide", solver_within=99, rollout_turns=400)
+    agent.reset(1)
+    move = agent.act(game.view(state, 0), game.legal_moves(state))
+    assert game.validate(state, move) is None
+    assert {visits for _, visits, _ in agent.last_stats} == {1}  # one world, then the deadline
+
+
+def test_pimc_preset_is_the_flat_search_with_solver_rollouts_to_the_end() -> None:
+    from rummyai.agents import make_agent_from_spec
+
+    agent = make_agent_from_spec("mcts-pimc:worlds=3")
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.worlds, agent.moves, agent.infer) == (3, "wide", True)
+    assert (agent.solver_within, agent.rollout_turns) == (99, 400)
+    with pytest.raises(RummyError, match="no parameter 'iterations'"):
+        make_agent_from_spec("mcts-pimc:iterations=5")
