@@ -282,19 +282,22 @@ class MCTSAgent:
     ) -> Move:
         """Perfect-information Monte Carlo: every root move is played on the same `worlds`
         determinizations with the same rollout seeds, and the best mean utility wins (ties: the
-        earlier candidate, so greedy's move first). With a time budget it stops after the first
-        world that ends past the deadline."""
+        earlier candidate, so greedy's move first). With a time budget another world starts only
+        while the slowest world so far would still end by the deadline, so a move overruns its
+        budget only when its first world alone does."""
         k = len(candidates)
         totals = np.zeros(k)
-        played = 0
+        played, slowest = 0, 0.0
         for _ in range(self.worlds):
-            if deadline is not None and played > 0 and time.perf_counter() > deadline:
+            now = time.perf_counter()
+            if deadline is not None and played > 0 and now + slowest > deadline:
                 break
             world = sampler.sample(rng)
             rollout_seed = int(rng.integers(2**62))
             for arm, move in enumerate(candidates):
                 totals[arm] += self.simulate(world, move, seat, np.random.default_rng(rollout_seed))
             played += 1
+            slowest = max(slowest, time.perf_counter() - now)
         means = totals / played
         self.last_stats = [(m, played, float(q)) for m, q in zip(candidates, means, strict=True)]
         return candidates[max(range(k), key=lambda a: (means[a], -a))]
