@@ -17,7 +17,7 @@ run: $(STAMP)
 	$(BIN)/rummyai tournament --variant rummikub --agents $(RUN_AGENTS) --games $(RUN_GAMES) \
 		--players 2 --seed 1 --workers 2 --out runs/quick
 
-RUN_AGENTS ?= random,greedy,greedy-points,holdback,mcts,learned
+RUN_AGENTS ?= random,greedy,greedy-points,holdback,mcts,mcts-pimc,learned
 RUN_GAMES ?= 24
 
 lint: $(STAMP)

@@ -38,9 +38,10 @@ with the wide root moves, draw inference and greedy-policy rollouts to the end o
 move is judged by how the round really ends if both seats then play as greedy does.
 
 What was measured against `greedy` (2-player `rummikub`, duplicate deals, `experiments/`):
-the flat search of `mcts-pimc` wins more often, pre-registered on 200 fresh sets (seed 20261125):
-win rate 0.552 [0.510, 0.598], score margin +2.56 [-1.47, +6.85], 0.43 s per move on an idle
-core. No UCB setting beats greedy significantly. The leaf values do not predict the winner: over 883 positions
+the flat search of `mcts-pimc` wins more often, in two pre-registered runs of 200 fresh sets
+each (seeds 20261125 and 20261126): win rate 0.552 [0.510, 0.598] and 0.560 [0.515, 0.605];
+pooled 0.556 [0.522, 0.588] with a score margin of +3.15 [+0.19, +6.10] points per deal, at
+0.43 s per move on an idle core. No UCB setting beats greedy significantly. The leaf values do not predict the winner: over 883 positions
 of greedy games, neither `evaluate` (now or after a 16-turn rollout) nor a fast rollout to the
 end correlates with the result (|r| < 0.09, `mcts_eval_bias.py`), so the search has little to go
 on. `moves="equal"` with `infer` plays at parity (300 sets: win rate 0.488 [0.475, 0.502]),
@@ -378,7 +379,7 @@ def pimc_agent(
 ) -> MCTSAgent:
     """The `mcts-pimc` preset: flat perfect-information Monte Carlo (`MCTSAgent.flat_search`) over
     the wide root moves, each rollout greedy's solver policy for every seat to the end of the round.
-    The setting that beat greedy in the pre-registered runs (README, "Tournament")."""
+    The setting that beat greedy in two pre-registered runs (README, "Tournament")."""
     return MCTSAgent(
         worlds=worlds,
         time_per_move=time_per_move,
