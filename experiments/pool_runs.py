@@ -26,7 +26,11 @@ def pooled_records(folders: list[Path]) -> tuple[list[dict[str, Any]], bool]:
     records: list[dict[str, Any]] = []
     offset, plans = 0, set()
     low_wins = False
+    if len({folder.resolve() for folder in folders}) < len(folders):
+        raise RummyError("a folder is named twice: its games would count twice")
     for folder in folders:
+        if not (folder / "tournament.json").is_file():
+            raise RummyError(f"{folder} holds no tournament (no tournament.json)")
         manifest = read_manifest(folder / "tournament.json")
         plans.add((manifest["variant"], tuple(manifest["agents"]), manifest["players"]))
         low_wins = bool(manifest["low_score_wins"])
@@ -45,7 +49,10 @@ def main() -> None:
     parser.add_argument("folders", nargs="+", type=Path, help="tournament output folders")
     parser.add_argument("--json", action="store_true", help="print the pair statistics as JSON")
     args = parser.parse_args()
-    records, low_wins = pooled_records(args.folders)
+    try:
+        records, low_wins = pooled_records(args.folders)
+    except RummyError as error:
+        raise SystemExit(f"pool_runs: error: {error}") from None
     pairs = pairwise(records, low_wins)
     sets = len({r["set"] for r in records})
     if args.json:
