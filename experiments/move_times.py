@@ -12,38 +12,39 @@ machine: the figures are wall-clock times.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 from tqdm import tqdm
 
 from rummyai.agents import make_agent_from_spec
-from rummyai.arena.duplicate import derive_seed
+from rummyai.arena.duplicate import GameTask, derive_seed
+from rummyai.arena.play import play_game
 from rummyai.engine import game
 
 
 def decision_times(agent_spec: str, opponent_spec: str, variant: str, games: int, seed: int) -> list[float]:
-    """Seconds of each of the agent's decisions over `games` seeded 2-player games, seats alternating."""
-    agent, opponent = make_agent_from_spec(agent_spec), make_agent_from_spec(opponent_spec)
+    """Seconds of each of the agent's decisions over `games` seeded 2-player games, seats alternating
+    (the arena's own `play_game`, one round each)."""
     warm = game.new_match(variant, 2, seed, options=["rounds=1"])  # loads the compiled solver: untimed
-    agent.act(game.view(warm, warm.to_act), game.legal_moves(warm))
+    make_agent_from_spec(agent_spec).act(game.view(warm, warm.to_act), game.legal_moves(warm))
     times: list[float] = []
     for number in tqdm(range(games), desc=variant, unit="game"):
-        seat_of_agent = number % 2
-        players = [opponent, opponent]
-        players[seat_of_agent] = agent
-        for seat, player in enumerate(players):
-            player.reset(derive_seed(seed, number, seat))
-        state = game.new_match(variant, 2, derive_seed(seed, number // 2), options=["rounds=1"])
-        while not state.match_over:
-            seat = state.to_act
-            legal = game.legal_moves(state)
-            view = game.view(state, seat)
-            tick = time.perf_counter()
-            move = players[seat].act(view, legal)
-            if seat == seat_of_agent:
-                times.append(time.perf_counter() - tick)
-            state = game.apply(state, move)
+        seats = (agent_spec, opponent_spec) if number % 2 == 0 else (opponent_spec, agent_spec)
+        task = GameTask(
+            set_index=number // 2,
+            seating_index=number % 2,
+            seats=seats,
+            match_seed=derive_seed(seed, number // 2),
+            agent_seeds=(derive_seed(seed, number, 0), derive_seed(seed, number, 1)),
+            variant=variant,
+            options=("rounds=1",),
+        )
+
+        def record(seat: int, seconds: float, timed: int = number % 2) -> None:
+            if seat == timed:
+                times.append(seconds)
+
+        play_game(task, record)
     return times
 
 

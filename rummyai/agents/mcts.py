@@ -42,8 +42,8 @@ the flat search of `mcts-pimc` wins more often, in two pre-registered runs of 20
 each (seeds 20261125 and 20261126): win rate 0.552 [0.510, 0.598] and 0.560 [0.515, 0.605];
 pooled 0.556 [0.522, 0.588] with a score margin of +3.15 [+0.19, +6.10] points per deal, at
 0.43 s per move on an idle core. No UCB setting beats greedy significantly. The leaf values do
-not predict the winner: over 883 positions of greedy games, neither `evaluate` (now or after a 16-turn rollout) nor a fast rollout to the
-end correlates with the result (|r| < 0.09, `mcts_eval_bias.py`), so the search has little to go
+not predict the winner: over 883 positions of greedy games, neither `evaluate` (now or after a
+16-turn rollout) nor a fast rollout to the end correlates with the result (|r| < 0.09, `mcts_eval_bias.py`), so the search has little to go
 on. `moves="equal"` with `infer` plays at parity (300 sets: win rate 0.488 [0.475, 0.502]),
 `same_value` makes it greedy in all but a few moves (0.500 [0.495, 0.505]); the wide endgame and
 the solver rollouts were level at 40 sets; the default wide search at 80 iterations scored 0.490

@@ -50,8 +50,9 @@ def ranks_of(
     return ranks
 
 
-def play_game(task: GameTask) -> GameRecord:
-    """Play the task's match with the engine, each seat's agent choosing from its own view."""
+def play_game(task: GameTask, on_decision: Callable[[int, float], None] | None = None) -> GameRecord:
+    """Play the task's match with the engine, each seat's agent choosing from its own view;
+    `on_decision(seat, seconds)` hears every decision's thinking time (the record keeps totals)."""
     started = time.perf_counter()
     agents = [agent_for(spec, seat) for seat, spec in enumerate(task.seats)]
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
@@ -67,7 +68,10 @@ def play_game(task: GameTask) -> GameRecord:
         view = game.view(state, seat)
         tick = time.perf_counter()
         move = agents[seat].act(view, legal)
-        think[seat] += time.perf_counter() - tick
+        seconds = time.perf_counter() - tick
+        think[seat] += seconds
+        if on_decision is not None:
+            on_decision(seat, seconds)
         decisions[seat] += 1
         try:
             state = game.apply(state, move)

@@ -61,3 +61,19 @@ def test_an_illegal_move_stops_the_tournament_naming_the_agent(tmp_path: Path) -
     ):
         run_tournament("rummikub", ["illegal-test", "random"], 1, 2, 0, tmp_path, progress=False)
     assert load_records(tmp_path / "games.jsonl") == []
+
+
+def test_play_game_reports_every_decision_with_its_seconds() -> None:
+    from rummyai.arena.duplicate import set_tasks
+    from rummyai.arena.play import play_game
+
+    task = set_tasks(
+        0, agents=("greedy", "random"), players=2, seed=4, variant="rummikub", options=("rounds=1",)
+    )[0]
+    heard: list[tuple[int, float]] = []
+    record = play_game(task, lambda seat, seconds: heard.append((seat, seconds)))
+    assert len(heard) == sum(record["decisions"])
+    for seat in (0, 1):
+        mine = [s for k, s in heard if k == seat]
+        assert len(mine) == record["decisions"][seat]
+        assert sum(mine) == pytest.approx(record["think_s"][seat], abs=1e-5)
