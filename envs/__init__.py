@@ -1,13 +1,13 @@
 """Gymnasium environments for every variant, and a PettingZoo AEC view for self-play.
 
-Importing this package registers ``rummyai/Rummikub-v0``, ``rummyai/Rhine-v0``,
-``rummyai/RummyTiles-v0``, ``rummyai/RummyBoard-v0``, ``rummyai/RummyPalace-v0``,
-``rummyai/StandardRummy-v0`` and ``rummyai/BlackHeart-v0``::
+Importing this package registers ``rummyai/Rummikub-v1``, ``rummyai/Rhine-v1``,
+``rummyai/RummyTiles-v1``, ``rummyai/RummyBoard-v1``, ``rummyai/RummyPalace-v1``,
+``rummyai/StandardRummy-v1`` and ``rummyai/BlackHeart-v1``::
 
     import gymnasium as gym
     import rummyai.envs
 
-    env = gym.make("rummyai/Rummikub-v0", opponents="random", render_mode="ansi")
+    env = gym.make("rummyai/Rummikub-v1", opponents="random", render_mode="ansi")
     obs, info = env.reset(seed=0)
     action = env.action_space.sample(obs["action_mask"])
     obs, reward, terminated, truncated, info = env.step(action)

@@ -21,13 +21,14 @@ from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
-    candidate_arrays,
     candidate_index,
     check_reward_mode,
+    observation,
     observation_space,
     transition_reward,
 )
 from rummyai.envs.encoding import ObservationEncoder
+from rummyai.envs.history import PublicHistory
 from rummyai.envs.rendering import render_rgb, render_text
 from rummyai.envs.variant_envs import ENV_CLASSES
 from rummyai.errors import RummyError
@@ -47,7 +48,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
 
     metadata = {  # noqa: RUF012 (AECEnv declares it)
         "render_modes": ["ansi", "rgb_array"],
-        "name": "rummyai_v0",
+        "name": "rummyai_v1",
         "is_parallelizable": False,
         "render_fps": 2,
     }
@@ -62,7 +63,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         max_turns: int | None = None,
         render_mode: str | None = None,
         max_candidates: int = DEFAULT_CANDIDATES,
-        candidates: str | CandidateBuilder = "engine",
+        candidates: str | CandidateBuilder = "auto",
     ) -> None:
         super().__init__()
         self.variant = get_variant(variant, options)
@@ -75,18 +76,19 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             raise RummyError(f"unknown render_mode {render_mode!r} (known: ansi, rgb_array)")
         if max_candidates < 2:
             raise RummyError(f"max_candidates must be at least 2, got {max_candidates}")
-        self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v0"}
+        self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v1"}
         self.num_players = num_players
         self.reward_mode = check_reward_mode(reward)
         self.max_turns = max_turns
         self.render_mode = render_mode
         self.slots = max_candidates
-        self.builder: CandidateBuilder = make_builder(candidates)
+        self.builder: CandidateBuilder = make_builder(candidates, self.variant.tile_style)
         self.encoder = ObservationEncoder(self.variant, num_players)
+        self.history = PublicHistory(num_players)
         self.possible_agents = [f"player_{s}" for s in range(num_players)]
         self.agents = self.possible_agents[:]
         space = observation_space(self.encoder, self.slots)
-        self.observation_spaces = {a: gymnasium.spaces.Dict(space.spaces) for a in self.possible_agents}
+        self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.slots) for a in self.possible_agents}
         self.state: GameState | None = None
         self.candidates: list[Candidate] = []
@@ -113,6 +115,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             self._np_random = np.random.default_rng(seed)
         game_seed = int(self._np_random.integers(SEED_BOUND))
         self.state = new_match(self.variant, self.num_players, game_seed, max_turns=self.max_turns)
+        self.history.clear()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -127,8 +130,9 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         state = self._require_state()
         seat = self.possible_agents.index(agent)
         acting = agent == self.agent_selection and not state.match_over
-        mask, features = candidate_arrays(self.candidates if acting else [], self.slots)
-        return {"observation": self.encoder.encode(state, seat), "action_mask": mask, "candidates": features}
+        return observation(
+            self.encoder, self.history, state, seat, self.candidates if acting else [], self.slots
+        )
 
     def step(self, action: Any) -> None:
         """Play the acting agent's candidate `action` (a masked one is replaced by the fallback)."""
@@ -144,6 +148,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             self.illegal_actions[agent] += 1
         move = self.candidates[0 if chosen is None else chosen].move
         after = apply(state, move)
+        self.history.record_move(state, move, after)
         self._clear_rewards()
         for seat, name in enumerate(self.possible_agents):
             self.rewards[name] = transition_reward(state, after, seat, self.reward_mode, move)
@@ -207,7 +212,7 @@ def aec_env(
     **kwargs: Any,
 ) -> RummyAECEnv:
     """A PettingZoo AEC environment for a variant id (``"rummikub"``) or a registered Gymnasium id
-    (``"rummyai/Rummikub-v0"``); further keywords as `RummyAECEnv` (reward, max_turns, render_mode,
+    (``"rummyai/Rummikub-v1"``); further keywords as `RummyAECEnv` (reward, max_turns, render_mode,
     max_candidates, candidates)."""
     cls = ENV_CLASSES.get(variant_id)
     variant = cls.variant_id if cls is not None else variant_id

@@ -46,7 +46,11 @@ MOVE_KINDS: tuple[str, ...] = (
     "give",
 )
 
-#: Column names of a candidate's feature vector.
+#: Column names of a candidate's feature vector: the fallback flag, the move kind (one-hot), what
+#: the move does (hand cards and points put down, wilds placed, opening, going out, cards and
+#: penalty left in hand, new melds, start melds broken, solver play, draw, table wilds freed), and
+#: how it compares with the other candidates of the decision (cards held back and points below the
+#: candidate playing the most, greedy's move, the most-points move).
 FEATURES: tuple[str, ...] = (
     "is_fallback",
     *(f"kind_{k}" for k in MOVE_KINDS),
@@ -61,6 +65,12 @@ FEATURES: tuple[str, ...] = (
     "new_melds",
     "table_melds_changed",
     "from_solver",
+    "draws",
+    "jokers_freed",
+    "holdback",
+    "points_below_best",
+    "is_greedy",
+    "is_most_points",
 )
 NUM_FEATURES = len(FEATURES)
 _COLUMN = {name: i for i, name in enumerate(FEATURES)}
@@ -214,8 +224,12 @@ def describe(
         features[_COLUMN["table_melds_changed"]] = sum(
             1 for m in state.round.table if id(m) not in new_ids and m not in move.table
         )
+        wild_ids = [i for m in state.round.table if id(m) not in new_ids for i in m.ids if ctx.wild[i]]
+        features[_COLUMN["jokers_freed"]] = len(wild_ids)
     else:
         features[_COLUMN["new_melds"]] = _count_new_melds(move)
+        features[_COLUMN["jokers_freed"]] = float(kind == "swap")
+    features[_COLUMN["draws"]] = float(kind in ("draw", "take"))
     return features
 
 
@@ -292,23 +306,41 @@ class EngineCandidates:
 
 
 def rank_moves(
-    state: GameState, moves: Sequence[Move], limit: int, priority: Sequence[Move] = ()
+    state: GameState,
+    moves: Sequence[Move],
+    limit: int,
+    priority: Sequence[Move] = (),
+    greedy: Move | None = None,
+    most_points: Move | None = None,
+    from_solver: bool = True,
 ) -> list[Candidate]:
-    """The fallback (from `moves`), then the `priority` moves in their order (the solver's plays,
-    marked ``from_solver``), then the other moves by cards from hand, then points (first listed
-    wins ties), without duplicates (same cards and table up to identical copies), cut to `limit`."""
+    """The fallback (from `moves`), then `greedy`'s move, the `most_points` move and the `priority`
+    moves in their order (the solver's plays, marked ``from_solver`` when `from_solver`), then the
+    other moves by cards from hand, then points (first listed wins ties), without duplicates (same
+    cards and table up to identical copies), cut to `limit`. Where `greedy` or `most_points` is
+    None it is found among `moves` (`greedy_index`, `most_points_index`)."""
     ctx = _context(state)
     first = pick_fallback(state, moves)
     fallback = moves[first]
+    if greedy is None:
+        greedy = moves[greedy_index(state, moves)]
+    if most_points is None:
+        most_points = moves[most_points_index(state, moves, ctx)]
+    marks = {
+        "is_greedy": _dedupe_key(state, greedy, ctx),
+        "is_most_points": _dedupe_key(state, most_points, ctx),
+    }
     seen = {_dedupe_key(state, fallback, ctx)}
     chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, True, ctx))]
-    for move in priority:
+    keys = [next(iter(seen))]
+    for move in (greedy, most_points, *priority):
         key = _dedupe_key(state, move, ctx)
         if key in seen or len(chosen) >= limit:
             continue
         seen.add(key)
+        keys.append(key)
         features = describe(state, move, False, ctx)
-        features[_COLUMN["from_solver"]] = 1.0
+        features[_COLUMN["from_solver"]] = float(from_solver and (move in priority or move is greedy))
         chosen.append(Candidate(move, move_kind(move), features))
     ranked: list[tuple[int, int, int]] = []
     for index, move in enumerate(moves):
@@ -324,17 +356,65 @@ def rank_moves(
     ranked.sort()
     for *_, index in ranked[: max(limit - len(chosen), 0)]:
         move = moves[index]
+        keys.append(_dedupe_key(state, move, ctx))
         chosen.append(Candidate(move, move_kind(move), describe(state, move, False, ctx)))
+    _relative_features(chosen, keys, marks)
     return chosen
 
 
+def _relative_features(chosen: Sequence[Candidate], keys: Sequence[Any], marks: dict[str, Any]) -> None:
+    """Fill the columns that compare a candidate with the others of its decision."""
+    cards = _COLUMN["hand_cards_used"]
+    points = _COLUMN["hand_points_used"]
+    best = max(c.features[cards] for c in chosen)
+    best_points = max(c.features[points] for c in chosen if c.features[cards] == best)
+    for candidate, key in zip(chosen, keys, strict=True):
+        row = candidate.features
+        row[_COLUMN["holdback"]] = best - row[cards] if row[cards] > 0 else 0.0
+        row[_COLUMN["points_below_best"]] = max(0.0, best_points - row[points]) if row[cards] > 0 else 0.0
+        for column, wanted in marks.items():
+            row[_COLUMN[column]] = float(key == wanted)
+
+
+def greedy_index(state: GameState, moves: Sequence[Move]) -> int:
+    """Index of the move the greedy agent picks among listed moves: the first placing the most
+    hand cards in a `Play` (every other move places none for that count), else the draw."""
+    hand = set(state.round.hands[state.to_act])
+
+    def placed(move: Move) -> int:
+        return sum(1 for m in move.table for i in m.ids if i in hand) if isinstance(move, Play) else 0
+
+    counts = [placed(m) for m in moves]
+    best = max(counts)
+    if best == 0 and state.variant.tile_style:
+        return next((i for i, m in enumerate(moves) if isinstance(m, Draw)), 0)
+    return counts.index(best)
+
+
+def most_points_index(state: GameState, moves: Sequence[Move], ctx: _Context | None = None) -> int:
+    """Index of the first listed move putting the most hand points down (ties: more cards)."""
+    ctx = ctx if ctx is not None else _context(state)
+    best, found = (-1, -1), 0
+    for i, move in enumerate(moves):
+        if move_kind(move) == "discard":
+            continue
+        used = hand_cards_used(state, move)
+        score = (sum(ctx.values[k] for k in used), len(used))
+        if score > best:
+            best, found = score, i
+    return found
+
+
 #: Candidate builders by name, for the environments' ``candidates=`` argument.
-BUILDERS: tuple[str, ...] = ("engine", "solver")
+BUILDERS: tuple[str, ...] = ("auto", "engine", "solver")
 
 
-def make_builder(spec: str | CandidateBuilder) -> CandidateBuilder:
+def make_builder(spec: str | CandidateBuilder, tile_style: bool = True) -> CandidateBuilder:
     """A builder from its name (``engine``: the engine's legal moves; ``solver``: those plus the
-    exact solver's plays) or a ready `CandidateBuilder`."""
+    exact solver's plays; ``auto``: ``solver`` for tile-style variants, else ``engine``) or a ready
+    `CandidateBuilder`."""
+    if spec == "auto":
+        spec = "solver" if tile_style else "engine"
     if spec == "engine":
         return EngineCandidates()
     if spec == "solver":

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from rummyai.cards import NUM_KINDS
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import NUM_FEATURES, Candidate, hand_cards_used
 from rummyai.envs.encoding import ObservationEncoder
+from rummyai.envs.history import HISTORY_TURNS, TURN_COLUMNS, PublicHistory
 from rummyai.errors import RummyError
 from rummyai.variants import Variant
 
@@ -31,14 +33,38 @@ FEATURE_BOUND = 100_000.0
 
 
 def observation_space(encoder: ObservationEncoder, slots: int) -> spaces.Dict:
-    """The observation dict: the seat's view, the action mask and the candidates' feature matrix."""
+    """The flat observation dict: the seat's view and public history (every entry a `Box`), the
+    action mask and the candidates' feature matrix; no nested spaces."""
+    n = encoder.num_players
+    deck = encoder.deck_size
     return spaces.Dict(
         {
-            "observation": encoder.space,
+            **encoder.space.spaces,
+            "history_taken": spaces.Box(0, deck, (n, NUM_KINDS), np.int16),
+            "history_laid": spaces.Box(0, deck, (n, NUM_KINDS), np.int16),
+            "history_turns": spaces.Box(0, deck, (n, HISTORY_TURNS, len(TURN_COLUMNS)), np.int16),
             "action_mask": spaces.Box(0, 1, (slots,), np.int8),
-            "candidates": spaces.Box(0.0, FEATURE_BOUND, (slots, NUM_FEATURES), np.float32),
+            "candidates": spaces.Box(-FEATURE_BOUND, FEATURE_BOUND, (slots, NUM_FEATURES), np.float32),
         }
     )
+
+
+def observation(
+    encoder: ObservationEncoder,
+    history: PublicHistory,
+    state: GameState,
+    seat: int,
+    candidates: Sequence[Candidate],
+    slots: int,
+) -> dict[str, Any]:
+    """One flat observation (keys as `observation_space`) of `state` for `seat`."""
+    mask, features = candidate_arrays(candidates, slots)
+    return {
+        **encoder.encode(state, seat),
+        **history.arrays(seat),
+        "action_mask": mask,
+        "candidates": features,
+    }
 
 
 def candidate_arrays(
@@ -51,7 +77,9 @@ def candidate_arrays(
         mask[0] = 1  # a finished game: slot 0 is a harmless no-op
         return mask, features
     mask[: len(candidates)] = 1
-    features[: len(candidates)] = np.minimum(np.stack([c.features for c in candidates]), FEATURE_BOUND)
+    features[: len(candidates)] = np.clip(
+        np.stack([c.features for c in candidates]), -FEATURE_BOUND, FEATURE_BOUND
+    )
     return mask, features
 
 
@@ -107,6 +135,56 @@ def cards_shed(before: GameState, after: GameState, seat: int, move: Move) -> in
     if seat != before.to_act:
         return 0
     return len(hand_cards_used(before, move))
+
+
+Opponents = Union[str, "Agent", Sequence[Union[str, "Agent"]], Mapping[str, float]]
+
+
+class OpponentPool:
+    """The agents for the other seats, drawn again for every episode when they are a weighted mix.
+
+    `opponents` is one agent name or spec (``"random"``, ``"mcts:iterations=40"``), one `Agent`
+    (for instance a `rummyai.envs.PolicyAgent` around the learner's own policy, for self-play),
+    one of those per opponent seat, or a mapping ``{spec: weight}``: every episode each opponent
+    seat plays a spec drawn with those weights (from the environment's seeded generator).
+    """
+
+    def __init__(self, opponents: Opponents, count: int) -> None:
+        self.count = count
+        self.mix: list[tuple[str, float]] = []
+        if isinstance(opponents, Mapping):
+            self.mix = _check_mix(opponents)
+            names = [name for name, _ in self.mix]
+            self.bench: dict[str, list[Agent]] = {name: build_opponents(name, count) for name in names}
+            self.weights = np.array([w for _, w in self.mix]) / sum(w for _, w in self.mix)
+            self.agents = [self.bench[names[0]][k] for k in range(count)]
+        else:
+            self.agents = build_opponents(opponents, count)
+
+    def draw(self, rng: np.random.Generator) -> list[Agent]:
+        """This episode's agents, one per opponent seat (the mix drawn anew, then reseeded)."""
+        if self.mix:
+            picks = rng.choice(len(self.mix), size=self.count, p=self.weights)
+            self.agents = [self.bench[self.mix[int(p)][0]][k] for k, p in enumerate(picks)]
+        return self.agents
+
+
+def _check_mix(opponents: Mapping[str, float]) -> list[tuple[str, float]]:
+    """The mix as (spec, weight) pairs; weights must be finite, non-negative, and not all zero."""
+    mix = []
+    for name, weight in opponents.items():
+        if not isinstance(name, str):
+            raise RummyError(f"an opponent mix maps agent specs to weights, got key {name!r}")
+        try:
+            value = float(weight)
+        except (TypeError, ValueError) as error:
+            raise RummyError(f"opponent weight for {name!r} must be a number, got {weight!r}") from error
+        if not (value >= 0 and np.isfinite(value)):
+            raise RummyError(f"opponent weight for {name!r} must be finite and >= 0, got {weight!r}")
+        mix.append((name, value))
+    if not mix or sum(w for _, w in mix) <= 0:
+        raise RummyError("an opponent mix needs at least one agent with a positive weight")
+    return mix
 
 
 def build_opponents(opponents: str | Agent | Sequence[str | Agent], count: int) -> list[Agent]:

@@ -1,7 +1,7 @@
 """The single-agent Gymnasium environment: the learner plays one seat, seeded opponents play the rest.
 
 `RummyEnv` is variant-agnostic; `rummyai.envs.variant_envs` derives one class per built-in variant
-(with its own Gymnasium-style docstring) and `rummyai.envs` registers them as ``rummyai/...-v0``.
+(with its own Gymnasium-style docstring) and `rummyai.envs` registers them as ``rummyai/...-v1``.
 """
 
 from __future__ import annotations
@@ -18,14 +18,17 @@ from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
-    build_opponents,
+    OpponentPool,
+    Opponents,
     candidate_arrays,
     candidate_index,
     check_reward_mode,
+    observation,
     observation_space,
     transition_reward,
 )
 from rummyai.envs.encoding import ObservationEncoder
+from rummyai.envs.history import PublicHistory
 from rummyai.envs.rendering import render_rgb, render_text
 from rummyai.errors import RummyError
 from rummyai.variants import Variant, get_variant
@@ -49,14 +52,14 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         variant: str | Variant | None = None,
         *,
         num_players: int = 2,
-        opponents: str | Agent | Sequence[str | Agent] = "random",
+        opponents: Opponents = "random",
         options: Mapping[str, Any] | Sequence[str] | None = None,
         reward: str = "score",
         max_turns: int | None = None,
         render_mode: str | None = None,
         seat: int | None = 0,
         max_candidates: int = DEFAULT_CANDIDATES,
-        candidates: str | CandidateBuilder = "engine",
+        candidates: str | CandidateBuilder = "auto",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
         if not self.variant.min_players <= num_players <= self.variant.max_players:
@@ -78,10 +81,12 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.seat_choice = seat
         self.slots = max_candidates
-        self.builder: CandidateBuilder = make_builder(candidates)
-        self.opponents: list[Agent] = build_opponents(opponents, num_players - 1)
+        self.builder: CandidateBuilder = make_builder(candidates, self.variant.tile_style)
+        self.pool = OpponentPool(opponents, num_players - 1)
+        self.opponents: list[Agent] = self.pool.agents
         self.encoder = ObservationEncoder(self.variant, num_players)
-        self.observation_space = gym.spaces.Dict(observation_space(self.encoder, self.slots).spaces)
+        self.history = PublicHistory(num_players)
+        self.observation_space = observation_space(self.encoder, self.slots)
         self.action_space = gym.spaces.Discrete(self.slots)
         self.state: GameState | None = None
         self.seat = 0 if seat is None else seat
@@ -99,9 +104,11 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         game_seed = int(self.np_random.integers(SEED_BOUND))
         if self.seat_choice is None:
             self.seat = int(self.np_random.integers(self.num_players))
+        self.opponents = self.pool.draw(self.np_random)
         for agent in self.opponents:
             agent.reset(int(self.np_random.integers(SEED_BOUND)))
         self.state = new_match(self.variant, self.num_players, game_seed, max_turns=self.max_turns)
+        self.history.clear()
         self.illegal_actions = 0
         self.learner_steps = 0
         # Score changes before the learner's first move (possible with a tiny max_turns) are paid
@@ -126,6 +133,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
             self.illegal_actions += 1
         move = self.candidates[0 if chosen is None else chosen].move
         after = apply(state, move)
+        self.history.record_move(state, move, after)
         reward = self._pending + transition_reward(state, after, self.seat, self.reward_mode, move)
         self._pending = 0.0
         self.state = after
@@ -166,6 +174,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
                 raise RummyError(f"the engine offers no legal move to seat {seat}")
             move = agent.act(view(state, seat), moves)
             after = apply(state, move)
+            self.history.record_move(state, move, after)
             reward += transition_reward(state, after, self.seat, self.reward_mode, move)
             state = after
         self.state = state
@@ -179,12 +188,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         state = self._require_state()
-        mask, features = candidate_arrays(self.candidates, self.slots)
-        return {
-            "observation": self.encoder.encode(state, self.seat),
-            "action_mask": mask,
-            "candidates": features,
-        }
+        return observation(self.encoder, self.history, state, self.seat, self.candidates, self.slots)
 
     @staticmethod
     def _ended(state: GameState) -> tuple[bool, bool]:

@@ -39,8 +39,9 @@ from rummyai.variants import Variant
 if TYPE_CHECKING:
     from rummyai.solvers.position import Solution
 
-#: Solver objectives asked by default: one call for the most cards (ties by points).
-OBJECTIVES: tuple[str, ...] = ("cards",)
+#: Solver objectives asked by default: the most cards (greedy's move, ties by points), then the
+#: most points (greedy-points' move) where it can differ.
+OBJECTIVES: tuple[str, ...] = ("cards", "points")
 
 MeldKey = tuple[tuple[int, str], ...]
 TableKey = tuple[MeldKey, ...]
@@ -68,12 +69,15 @@ class SolverStats:
 class Answer:
     """What the solver said about one position: its plays (as card kinds) and the best count.
 
-    `proven` is True when `best` is the proven maximum of cards playable (no time limit cut).
+    `proven` is True when `best` is the proven maximum of cards playable (no time limit cut);
+    `points` indexes the most-points play in `plays` (the most-cards play when every playable card
+    is played, or when no points objective was asked).
     """
 
     plays: tuple[Melds, ...]
     best: int
     proven: bool
+    points: int = 0
 
 
 NO_PLAY = Answer((), 0, True)
@@ -240,7 +244,8 @@ class SolverCandidates:
         if not self._applies(state, moves):
             return rank_moves(state, moves, limit)
         key, answer = self._answer(state)
-        candidates = rank_moves(state, moves, limit, priority=self._plays(state, answer))
+        plays, greedy, most = self._plays(state, answer)
+        candidates = rank_moves(state, moves, limit, priority=plays, greedy=greedy, most_points=most)
         self._note_exhausting_plays(state, key, answer, candidates)
         return candidates
 
@@ -250,7 +255,7 @@ class SolverCandidates:
 
     def solver_moves(self, state: GameState) -> list[Move]:
         """Validated solver plays for the seat to act, best first, without repeats."""
-        return self._plays(state, self._answer(state)[1])
+        return self._plays(state, self._answer(state)[1])[0]
 
     # ------------------------------------------------------------------ answers
     def _variant_key(self, variant: Variant) -> str:
@@ -317,12 +322,15 @@ class SolverCandidates:
             without = self._call(variant, [k for k in hand if k != JOKER], table, opened, "cards")
             if without is not None and without.cards_played:
                 plays.append(tuple(tuple(m) for m in without.melds))
+        points = 0
         if best.cards_played < len(hand):  # playing every playable card is already most points
             for objective in self.objectives[1:]:
                 other = self._call(variant, list(hand), table, opened, objective)
                 if other is not None and other.cards_played:
+                    if objective == "points":
+                        points = len(plays)
                     plays.append(tuple(tuple(m) for m in other.melds))
-        return Answer(tuple(plays), best.cards_played, best.status == "optimal")
+        return Answer(tuple(plays), best.cards_played, best.status == "optimal", points)
 
     def _call(
         self, variant: Variant, hand: list[int], table: list[tuple[Slot, ...]], opened: bool, objective: str
@@ -350,14 +358,21 @@ class SolverCandidates:
         return variant.joker_policy != "free"
 
     # ------------------------------------------------------------------ moves
-    def _plays(self, state: GameState, answer: Answer) -> list[Move]:
-        """The answer's tables as validated engine plays, in order, without repeats."""
+    def _plays(self, state: GameState, answer: Answer) -> tuple[list[Move], Move | None, Move | None]:
+        """The answer's tables as validated engine plays, in order, without repeats; and the
+        most-cards play (greedy's move) and the most-points play, when the engine accepts them."""
         plays: list[Move] = []
-        for melds in answer.plays:
+        first: Move | None = None
+        points: Move | None = None
+        for n, melds in enumerate(answer.plays):
             play = self._checked(state, melds)
+            if n == 0:
+                first = play
+            if n == answer.points:
+                points = play
             if play is not None and play not in plays:
                 plays.append(play)
-        return plays
+        return plays, first, points if first is not None else None
 
     def _checked(self, state: GameState, melds: Sequence[Sequence[Slot]]) -> Play | None:
         """The first id assignment of the solver's table that the engine accepts, if any."""

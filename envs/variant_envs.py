@@ -18,27 +18,34 @@ _SHARED = """
     a deal, or discarding the highest-valued card. `observation["action_mask"]` marks the filled
     slots. A masked or out-of-range action never raises: the fallback is played instead and
     `info["illegal_action"]` is True (`info["illegal_actions"]` counts them for the episode).
-    Candidates come from `candidates=`: ``"engine"`` (default: the engine's legal moves - draw,
+    Candidates come from `candidates=`: ``"auto"`` (default: ``"solver"`` for the tile-style
+    variants, ``"engine"`` for draw-meld-discard), ``"engine"`` (the engine's legal moves - draw,
     new melds from hand, openings, single lay-offs, and each draw-meld-discard operation -
     ranked by cards played, then points, duplicates removed), ``"solver"`` (those plus the
     exact solver's whole-table plays: most cards, most points, jokers held back, one card
-    fewer; several solver calls per decision, so tens of milliseconds a step) or any
-    `CandidateBuilder`.
+    fewer; answers cached by playable hand and table) or any `CandidateBuilder`. Greedy's move
+    (the most-cards play, as the `greedy` agent would make it) and the most-points move are
+    always among the candidates, flagged in the `is_greedy` and `is_most_points` columns.
 
     ## Observation Space
-    A `Dict` with three entries:
-    * `"observation"`: a `Dict` of fixed-shape arrays, seats relative to the learner (index 0):
-      `hand`, `table`, `discard` (53 card-kind counts each, the joker last), `melds`
-      (one row per table meld: 53 physical counts then 52 counts of the natural cards its slots
-      stand for), `discard_depth` (per kind, 1 + cards above its newest copy in the pile or
+    A flat `Dict` of `Box` arrays (no nested spaces, so SB3's `MultiInputPolicy` takes it as it
+    is), seats relative to the learner (index 0):
+    * the seat's view: `hand`, `table`, `discard` (53 card-kind counts each, the joker last),
+      `melds` (one row per table meld: 53 physical counts then 52 counts of the natural cards its
+      slots stand for), `discard_depth` (per kind, 1 + cards above its newest copy in the pile or
       row, 0 if absent), `hand_sizes`, `opened`, `scores` (per seat), `stock` (cards left),
       `counters` (turns completed this round, round index), `phase` (one-hot: normal, draw,
       play, knock, give, extra), `taken` and `committed` (53 counts: cards the player to act
       took face up from the discard pile or row this turn, and those that must reach the table
       this turn). Other hands and the stock order are never encoded; the face-up discard pile or
       row is, whole.
+    * public history of the round: `history_taken` and `history_laid` (per seat, 53 counts of
+      the cards it took from the discards and laid down from hand), `history_turns` (per seat,
+      its last 8 turns newest first: stock draws, cards taken from the discards, cards laid; a
+      row of zeros is a turn not played yet).
     * `"action_mask"`: `int8` of shape (K,), 1 for a valid slot (only slot 0 once the match is over).
-    * `"candidates"`: `float32` of shape (K, {nfeat}), one row per slot: {features}.
+    * `"candidates"`: `float32` of shape (K, {nfeat}), one row per slot (zeros in empty slots):
+      {features}.
 
     ## Starting State
     `reset(seed=...)` draws the engine's deal seed, the learner's seat (when `seat=None`) and
@@ -72,17 +79,23 @@ _SHARED = """
 
     ## Arguments
     * `num_players`: seats at the table (the variant's limits apply; default 2).
-    * `opponents`: one agent name or spec (``"random"``), one `Agent`, or one per opponent seat.
+    * `opponents`: one agent name or spec (``"random"``, ``"greedy"``, any registered agent), one
+      `Agent` (e.g. `rummyai.envs.PolicyAgent` around a policy, for self-play), one per opponent
+      seat, or a weighted mix ``{"greedy": 3, "random": 1}`` drawn per seat every episode.
     * `options`: variant options, e.g. {opts}.
     * `reward`: ``"score"`` (default) or ``"shaped"``.
     * `max_turns`: cut every round after this many turns (None: play rounds out).
     * `render_mode`: ``"ansi"`` (text) or ``"rgb_array"`` (matplotlib, 640x400).
     * `seat`: the learner's seat, or None to draw it each episode.
     * `max_candidates`: K, the number of action slots.
-    * `candidates`: ``"engine"``, ``"solver"`` or a `CandidateBuilder`.
+    * `candidates`: ``"auto"``, ``"engine"``, ``"solver"`` or a `CandidateBuilder`.
 
     ## Version History
-    * v0: first version.
+    * v1: flat observation `Dict` (the view's arrays at the top level, no nested ``observation``
+      entry); public history arrays; candidate columns `draws`, `jokers_freed`, `holdback`,
+      `points_below_best`, `is_greedy`, `is_most_points`; solver candidates by default on the
+      tile-style variants; weighted opponent mixes.
+    * v0: first version (nested observation, engine candidates by default).
 """
 
 _DESCRIPTIONS = {
@@ -156,21 +169,21 @@ def _env_class(class_name: str, env_id: str, variant_id: str) -> type[RummyEnv]:
 ENV_CLASSES: dict[str, type[RummyEnv]] = {
     env_id: _env_class(class_name, env_id, variant_id)
     for class_name, env_id, variant_id in (
-        ("RummikubEnv", "rummyai/Rummikub-v0", "rummikub"),
-        ("RhineEnv", "rummyai/Rhine-v0", "rhine"),
-        ("RummyTilesEnv", "rummyai/RummyTiles-v0", "rummy-tiles"),
-        ("RummyBoardEnv", "rummyai/RummyBoard-v0", "rummy-board"),
-        ("RummyPalaceEnv", "rummyai/RummyPalace-v0", "rummy-palace"),
-        ("StandardRummyEnv", "rummyai/StandardRummy-v0", "standard"),
-        ("BlackHeartEnv", "rummyai/BlackHeart-v0", "black-heart"),
+        ("RummikubEnv", "rummyai/Rummikub-v1", "rummikub"),
+        ("RhineEnv", "rummyai/Rhine-v1", "rhine"),
+        ("RummyTilesEnv", "rummyai/RummyTiles-v1", "rummy-tiles"),
+        ("RummyBoardEnv", "rummyai/RummyBoard-v1", "rummy-board"),
+        ("RummyPalaceEnv", "rummyai/RummyPalace-v1", "rummy-palace"),
+        ("StandardRummyEnv", "rummyai/StandardRummy-v1", "standard"),
+        ("BlackHeartEnv", "rummyai/BlackHeart-v1", "black-heart"),
     )
 }
 
 # The classes by name, for imports, pickling and Gymnasium's ``module:Class`` entry points.
-RummikubEnv = ENV_CLASSES["rummyai/Rummikub-v0"]
-RhineEnv = ENV_CLASSES["rummyai/Rhine-v0"]
-RummyTilesEnv = ENV_CLASSES["rummyai/RummyTiles-v0"]
-RummyBoardEnv = ENV_CLASSES["rummyai/RummyBoard-v0"]
-RummyPalaceEnv = ENV_CLASSES["rummyai/RummyPalace-v0"]
-StandardRummyEnv = ENV_CLASSES["rummyai/StandardRummy-v0"]
-BlackHeartEnv = ENV_CLASSES["rummyai/BlackHeart-v0"]
+RummikubEnv = ENV_CLASSES["rummyai/Rummikub-v1"]
+RhineEnv = ENV_CLASSES["rummyai/Rhine-v1"]
+RummyTilesEnv = ENV_CLASSES["rummyai/RummyTiles-v1"]
+RummyBoardEnv = ENV_CLASSES["rummyai/RummyBoard-v1"]
+RummyPalaceEnv = ENV_CLASSES["rummyai/RummyPalace-v1"]
+StandardRummyEnv = ENV_CLASSES["rummyai/StandardRummy-v1"]
+BlackHeartEnv = ENV_CLASSES["rummyai/BlackHeart-v1"]

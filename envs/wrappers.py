@@ -1,8 +1,9 @@
-"""Wrappers for learning libraries that want one flat vector (stable-baselines3, sb3-contrib).
+"""A wrapper for learning code that wants one flat vector (a plain MLP policy, hand-written loops).
 
-`FlatObservation` concatenates the named observation arrays and the candidates' feature matrix
-into one `float32` vector and keeps the mask reachable through `action_masks()`, which is what
-sb3-contrib's `MaskablePPO` calls.
+The environments' own observation is already a flat `Dict` of arrays that SB3's `MultiInputPolicy`
+takes as it is. `FlatObservation` goes one step further: it concatenates every array but the
+mask into one `float32` vector (the ``candidates`` matrix last) and keeps the mask reachable
+through `action_masks()`, which is what sb3-contrib's `MaskablePPO` calls.
 """
 
 from __future__ import annotations
@@ -17,23 +18,23 @@ from rummyai.errors import RummyError
 
 
 class FlatObservation(gym.ObservationWrapper[npt.NDArray[np.float32], np.int64, dict[str, Any]]):
-    """One `Box` vector: every ``observation`` array (key order of the space), then ``candidates``."""
+    """One `Box` vector: every array of the observation (key order of the space), ``candidates`` last."""
 
     def __init__(self, env: gym.Env[dict[str, Any], np.int64]) -> None:
         super().__init__(env)
         space: Any = env.observation_space
-        inner = space.spaces.get("observation") if isinstance(space, gym.spaces.Dict) else None
-        if not isinstance(inner, gym.spaces.Dict) or "candidates" not in space.spaces:
+        if not isinstance(space, gym.spaces.Dict) or not {"candidates", "action_mask"} <= set(space.spaces):
             raise RummyError(
-                f"FlatObservation wraps a rummyai environment (a Dict with 'observation' and "
-                f"'candidates'), not one observing {space}"
+                f"FlatObservation wraps a rummyai environment (a Dict with 'candidates' and "
+                f"'action_mask'), not one observing {space}"
             )
-        self.keys = list(inner.spaces)
+        self.keys = [k for k in space.spaces if k not in ("action_mask", "candidates")]
         lows: list[npt.NDArray[np.float32]] = []
         highs: list[npt.NDArray[np.float32]] = []
-        for box in [*(inner[k] for k in self.keys), space["candidates"]]:
+        for key in [*self.keys, "candidates"]:
+            box = space[key]
             if not isinstance(box, gym.spaces.Box):
-                raise RummyError(f"FlatObservation needs Box arrays, got {box}")
+                raise RummyError(f"FlatObservation needs Box arrays, got {box} for {key!r}")
             lows.append(box.low.astype(np.float32).ravel())
             highs.append(box.high.astype(np.float32).ravel())
         self.observation_space = gym.spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=np.float32)
@@ -42,8 +43,7 @@ class FlatObservation(gym.ObservationWrapper[npt.NDArray[np.float32], np.int64, 
     def observation(self, observation: dict[str, Any]) -> npt.NDArray[np.float32]:
         """The flat vector; remembers the mask for `action_masks`."""
         self._mask = observation["action_mask"]
-        parts = [np.asarray(observation["observation"][k], dtype=np.float32).ravel() for k in self.keys]
-        parts.append(np.asarray(observation["candidates"], dtype=np.float32).ravel())
+        parts = [np.asarray(observation[k], dtype=np.float32).ravel() for k in [*self.keys, "candidates"]]
         return np.concatenate(parts)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:

@@ -34,19 +34,19 @@ SECTIONS = (
 
 def test_import_registers_the_seven_ids() -> None:
     assert set(ENV_IDS) == {
-        "rummyai/Rummikub-v0",
-        "rummyai/Rhine-v0",
-        "rummyai/RummyTiles-v0",
-        "rummyai/RummyBoard-v0",
-        "rummyai/RummyPalace-v0",
-        "rummyai/StandardRummy-v0",
-        "rummyai/BlackHeart-v0",
+        "rummyai/Rummikub-v1",
+        "rummyai/Rhine-v1",
+        "rummyai/RummyTiles-v1",
+        "rummyai/RummyBoard-v1",
+        "rummyai/RummyPalace-v1",
+        "rummyai/StandardRummy-v1",
+        "rummyai/BlackHeart-v1",
     }
     for env_id, variant_id in ENV_IDS.items():
         env = gym.make(env_id)
         assert env.unwrapped.variant.id == variant_id
         env.close()
-    assert rummyai.envs.RummyEnv is ENV_CLASSES["rummyai/Rummikub-v0"].__mro__[1]
+    assert rummyai.envs.RummyEnv is ENV_CLASSES["rummyai/Rummikub-v1"].__mro__[1]
 
 
 @pytest.mark.parametrize("env_id", sorted(ENV_IDS))
@@ -87,7 +87,7 @@ def test_pettingzoo_api_and_seed(variant_id: str) -> None:
 
 
 def test_aec_env_accepts_gymnasium_ids_and_three_players() -> None:
-    env = aec_env("rummyai/RummyTiles-v0", num_players=3, max_turns=9)
+    env = aec_env("rummyai/RummyTiles-v1", num_players=3, max_turns=9)
     env.reset(seed=5)
     assert env.variant.id == "rummy-tiles"
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
@@ -98,7 +98,7 @@ def test_aec_env_accepts_gymnasium_ids_and_three_players() -> None:
         if terminated or truncated:
             env.step(None)
             continue
-        assert obs["observation"]["hand_sizes"].shape == (3,)
+        assert obs["hand_sizes"].shape == (3,)
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     assert seen == {"player_0", "player_1", "player_2"}
 

@@ -59,14 +59,14 @@ def test_same_seed_same_trajectory(env_id: str) -> None:
 
 def test_the_seed_fixes_the_opponents_too() -> None:
     """Same seed, same learner actions: identical games although opponents play randomly."""
-    env = gym.make("rummyai/Rummikub-v0", num_players=4, max_turns=40)
+    env = gym.make("rummyai/Rummikub-v1", num_players=4, max_turns=40)
     runs = []
     for _ in range(2):
         obs, _ = env.reset(seed=3)
         tables = []
         for _ in range(8):
             obs, *_ = env.step(0)  # always the fallback (draw): all change comes from opponents
-            tables.append(obs["observation"]["table"].copy())
+            tables.append(obs["table"].copy())
         runs.append(tables)
     assert same(runs[0], runs[1])
 
@@ -96,7 +96,7 @@ def test_masked_action_is_replaced_by_the_fallback(env_id: str) -> None:
 
 
 def test_tile_fallback_is_the_draw() -> None:
-    env = gym.make("rummyai/Rummikub-v0").unwrapped
+    env = gym.make("rummyai/Rummikub-v1").unwrapped
     env.reset(seed=0)
     assert isinstance(env.candidates[0].move, Draw)
     assert env.candidates[0].label == "draw"
@@ -143,7 +143,7 @@ def test_score_return_is_the_final_total(env_id: str) -> None:
 
 
 def test_shaped_reward_pays_for_shed_cards() -> None:
-    env = gym.make("rummyai/Rummikub-v0", reward="shaped", max_turns=60).unwrapped
+    env = gym.make("rummyai/Rummikub-v1", reward="shaped", max_turns=60).unwrapped
     env.reset(seed=1)
     for _ in range(60):
         before = len(env.state.round.hands[env.seat])
@@ -170,12 +170,12 @@ def test_observation_hides_other_hands_and_the_stock_order() -> None:
 
 
 def test_observation_counts_match_the_state() -> None:
-    env = gym.make("rummyai/StandardRummy-v0", num_players=3, max_turns=30).unwrapped
+    env = gym.make("rummyai/StandardRummy-v1", num_players=3, max_turns=30).unwrapped
     rng = np.random.default_rng(3)
     obs, _ = env.reset(seed=3)
     for _ in range(40):
         state = env.state
-        o = obs["observation"]
+        o = obs
         rs = state.round
         assert o["hand"].sum() == len(rs.hands[env.seat])
         assert o["discard"].sum() == len(rs.discard)
@@ -192,13 +192,13 @@ def test_observation_counts_match_the_state() -> None:
 
 def test_bad_arguments_raise_typed_errors() -> None:
     with pytest.raises(RummyError, match="reward"):
-        gym.make("rummyai/Rummikub-v0", reward="points")
+        gym.make("rummyai/Rummikub-v1", reward="points")
     with pytest.raises(RummyError, match="5"):
-        gym.make("rummyai/Rummikub-v0", num_players=5)
+        gym.make("rummyai/Rummikub-v1", num_players=5)
     with pytest.raises(RummyError, match="nobody"):
-        gym.make("rummyai/Rummikub-v0", opponents="nobody")
+        gym.make("rummyai/Rummikub-v1", opponents="nobody")
     with pytest.raises(RummyError, match="opponent"):
-        gym.make("rummyai/Rummikub-v0", num_players=3, opponents=["random"])
+        gym.make("rummyai/Rummikub-v1", num_players=3, opponents=["random"])
     with pytest.raises(RummyError, match="render_mode"):
         rummyai.envs.RummyEnv("rummikub", render_mode="human")
 
@@ -207,7 +207,7 @@ def test_opponent_objects_and_random_seat() -> None:
     from rummyai.agents import make_agent
 
     env = gym.make(
-        "rummyai/RummyBoard-v0", num_players=3, opponents=[make_agent("random"), "random"], seat=None
+        "rummyai/RummyBoard-v1", num_players=3, opponents=[make_agent("random"), "random"], seat=None
     ).unwrapped
     seats = set()
     for seed in range(12):

@@ -111,7 +111,7 @@ def test_solver_builder_leaves_draw_meld_discard_turns_to_the_engine() -> None:
     assert len(engine) == len(legal_moves(state))  # draw, and taking the row's card when playable
 
 
-@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v0", "rummyai/Rhine-v0"])
+@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v1", "rummyai/Rhine-v1"])
 def test_solver_environment_plays_validated_moves(env_id: str) -> None:
     env = gym.make(
         env_id, candidates="solver", max_turns=12, options={"rounds": 1} if "Rhine" in env_id else None
@@ -132,7 +132,7 @@ def test_unknown_builder_is_a_typed_error() -> None:
     with pytest.raises(RummyError, match="candidates"):
         make_builder("oracle")
     with pytest.raises(RummyError, match="candidates"):
-        gym.make("rummyai/Rummikub-v0", candidates=object())
+        gym.make("rummyai/Rummikub-v1", candidates=object())
 
 
 def test_could_play_examples() -> None:

@@ -51,14 +51,14 @@ def test_pettingzoo_api_and_seed_with_more_players(variant_id: str, players: int
 def test_unknown_variants_and_table_sizes_are_clear_errors() -> None:
     with pytest.raises(RummyError, match="unknown variant 'gin'"):
         aec_env("gin")
-    with pytest.raises(RummyError, match="unknown variant 'rummyai/Gin-v0'"):
-        aec_env("rummyai/Gin-v0")
+    with pytest.raises(RummyError, match="unknown variant 'rummyai/Gin-v1'"):
+        aec_env("rummyai/Gin-v1")
     with pytest.raises(RummyError, match="rummikub is played by 2 to 4 players, not 5"):
         aec_env("rummikub", num_players=5)
     with pytest.raises(RummyError, match="not 1"):
         aec_env("black-heart", num_players=1)
     with pytest.raises(RummyError, match="standard is played by 2 to 4 players, not 5"):
-        gym.make("rummyai/StandardRummy-v0", num_players=5)
+        gym.make("rummyai/StandardRummy-v1", num_players=5)
     # an option that allows bigger tables allows them here too
     env = aec_env("standard", num_players=6, options={"decks": 2, "max_deals": 1}, max_turns=6)
     env.reset(seed=0)

@@ -1,0 +1,140 @@
+"""The v1 environments are shaped for learning: flat observation, history, candidate columns,
+opponent mixes, and MaskablePPO trains on every id without wrappers."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import rummyai.envs  # noqa: F401  (registers the ids)
+from rummyai.agents.greedy import GreedyAgent
+from rummyai.engine.game import view
+from rummyai.envs import ENV_IDS, FEATURES, RummyEnv
+from rummyai.envs.candidates import _dedupe_key, hand_cards_used
+from rummyai.errors import RummyError
+
+COL = {name: i for i, name in enumerate(FEATURES)}
+
+
+@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+def test_observation_space_is_flat(env_id: str) -> None:
+    env = gym.make(env_id)
+    space = env.observation_space
+    assert isinstance(space, gym.spaces.Dict)
+    assert all(isinstance(s, gym.spaces.Box) for s in space.spaces.values())
+    assert {"hand", "history_taken", "history_laid", "history_turns", "action_mask", "candidates"} <= set(
+        space.spaces
+    )
+
+
+def test_greedy_and_most_points_moves_are_always_candidates() -> None:
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents="greedy").unwrapped)
+    greedy = GreedyAgent()
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            state = env.state
+            assert state is not None
+            from rummyai.engine.game import legal_moves
+
+            move = greedy.act(view(state, env.seat), legal_moves(state))
+            flagged = [c for c in env.candidates if c.features[COL["is_greedy"]] == 1.0]
+            assert len(flagged) == 1
+            assert len(hand_cards_used(state, flagged[0].move)) == len(hand_cards_used(state, move))
+            assert sum(c.features[COL["is_most_points"]] for c in env.candidates) == 1.0
+            points = [c.features[COL["hand_points_used"]] for c in env.candidates]
+            top = next(c for c in env.candidates if c.features[COL["is_most_points"]] == 1.0)
+            assert top.features[COL["hand_points_used"]] == max(points)
+            checked += _dedupe_key(state, flagged[0].move) == _dedupe_key(state, move)
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            done = terminated or truncated
+    assert checked > 10
+
+
+def test_holdback_column_counts_cards_below_the_best() -> None:
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1").unwrapped)
+    rng = np.random.default_rng(2)
+    obs, _ = env.reset(seed=2)
+    seen = 0
+    for _ in range(200):
+        rows = obs["candidates"][obs["action_mask"] == 1]
+        cards = rows[:, COL["hand_cards_used"]]
+        playing = cards > 0
+        assert np.all(rows[playing, COL["holdback"]] == cards.max() - cards[playing])
+        seen += int(np.any(rows[:, COL["holdback"]] > 0))
+        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if terminated or truncated:
+            obs, _ = env.reset(seed=int(rng.integers(1000)))
+    assert seen > 0
+
+
+def test_history_records_draws_and_cards_laid_by_the_opponent() -> None:
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents="greedy").unwrapped)
+    obs, _ = env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        state = env.state
+        assert state is not None
+        table = sum(len(m.all_ids()) for m in state.round.table)
+        laid = int(obs["history_laid"].sum())
+        assert laid == table  # every table card was laid by someone this round (one round here)
+        turns = obs["history_turns"][1]
+        assert turns[0].sum() > 0  # the opponent's last turn: drew or laid
+        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if terminated or truncated:
+            break
+
+
+def test_history_counts_cards_taken_from_the_discards() -> None:
+    env = cast(RummyEnv, gym.make("rummyai/StandardRummy-v1", options={"max_deals": 1}).unwrapped)
+    rng = np.random.default_rng(1)
+    taken = 0
+    for seed in range(4):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            kinds = [c.label for c in env.candidates]
+            pick = (
+                kinds.index("take")
+                if "take" in kinds
+                else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            )
+            obs, _, terminated, truncated, _ = env.step(pick)
+            done = terminated or truncated
+            taken = max(taken, int(obs["history_taken"][0].sum()))
+    assert taken > 0
+
+
+def test_weighted_opponent_mix_draws_per_episode() -> None:
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents={"random": 1, "greedy": 1}).unwrapped)
+    names = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        names.add(env.opponents[0].name)
+    assert names == {"random", "greedy"}
+    with pytest.raises(RummyError, match="positive weight"):
+        gym.make("rummyai/Rummikub-v1", opponents={"random": 0})
+    with pytest.raises(RummyError, match="must be finite"):
+        gym.make("rummyai/Rummikub-v1", opponents={"random": -1})
+
+
+@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+def test_maskable_ppo_trains_without_wrappers(env_id: str) -> None:
+    """A few hundred MaskablePPO steps on the registered id as it is (extra `learn`)."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    env = gym.make(env_id)
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0)
+    model.learn(256)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=obs["action_mask"].astype(bool), deterministic=True)
+    assert obs["action_mask"][int(action)] == 1
