@@ -219,7 +219,7 @@ def test_opponent_objects_and_random_seat() -> None:
 
 # Deals per variant in the test below. The draw-meld-discard engine lists its moves ~5x slower than
 # the tile engine, so its variants play 250 deals here to fit the test budget; the 1000-deal run for
-# every variant is `experiments/env_bench.py --soak 1000`.
+# every variant is `experiments/benchmarks/env_bench.py --soak 1000`.
 EPISODES = {"rummy-palace": 250, "standard": 250, "black-heart": 250}
 
 

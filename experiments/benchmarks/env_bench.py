@@ -1,16 +1,20 @@
 """Environment speed: learner steps per second for every variant, on one core.
 
 The learner picks uniformly among the masked candidates; opponents are `random` (and `greedy`,
-the solver's most-cards move, where that agent exists). Candidates come from the engine's legal
-moves (``engine``) or also from the exact solver (``solver``, tile variants; the table also counts
-the solver calls and the answers found without one: cache, no playable card, known no play).
-The load average is printed before and after, since the figures depend on it. RLCard's gin rummy
-(all seats random) is measured in the same run when `rlcard` is installed.
+the solver's most-cards move). Candidates are the environments' default (``auto``: the solver's
+for tile-style variants, the engine's for draw-meld-discard) or named (``engine``, ``solver``);
+the table also counts the solver calls and the answers found without one (cache, no playable
+card, known no play). Steps are counted per second of wall time and per second of the process's
+own CPU time (the fairer figure on a shared machine). The load average is printed before and
+after, since the figures depend on it. `--vector N` also measures `gymnasium.vector.AsyncVectorEnv`
+with N worker processes (not pinned). RLCard's gin rummy (all seats random) is measured in the
+same run when `rlcard` is installed.
 
-    .venv/bin/python experiments/env_bench.py                      # the table in the README
-    .venv/bin/python experiments/env_bench.py --seconds 3 --variants rummikub --candidates solver
-    .venv/bin/python experiments/env_bench.py --soak 1000          # 1000 one-round episodes per variant
-    .venv/bin/python experiments/env_bench.py --soak 1000 --max-turns 12 --variants standard
+    .venv/bin/python experiments/benchmarks/env_bench.py            # every variant, random and greedy
+    .venv/bin/python experiments/benchmarks/env_bench.py --seconds 3 --variants rummikub --candidates engine
+    .venv/bin/python experiments/benchmarks/env_bench.py --vector 2 --opponents random
+    .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000   # 1000 one-round episodes per variant
+    .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000 --max-turns 12 --variants standard
 
 `--soak N` plays N one-round matches per variant to their end with the masked random learner and
 counts errors (an exception anywhere in reset or step) and illegal actions; both must be 0.
@@ -55,6 +59,7 @@ class Row:
     steps_per_second: float
     solver_calls: int = 0
     solver_answers_reused: int = 0
+    steps_per_cpu_second: float = 0.0
 
 
 def pin_one_core() -> None:
@@ -82,7 +87,7 @@ def measure(variant: str, candidates: str, opponents: str, seconds: float, playe
     )
     rng = np.random.default_rng(0)
     steps = episodes = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         obs, _ = env.reset(seed=episodes)
         done = False
@@ -91,11 +96,37 @@ def measure(variant: str, candidates: str, opponents: str, seconds: float, playe
             steps += 1
             done = terminated or truncated
         episodes += 1
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, time.process_time() - cpu
     stats = getattr(env.builder, "stats", None)
     calls = getattr(stats, "calls", 0)
     reused = sum(getattr(stats, name, 0) for name in ("cache_hits", "skipped", "known_zero"))
-    return Row(variant, candidates, opponents, episodes, steps, elapsed, steps / elapsed, calls, reused)
+    return Row(
+        variant, candidates, opponents, episodes, steps, elapsed, steps / elapsed, calls, reused, steps / used
+    )
+
+
+def measure_vector(variant: str, opponents: str, seconds: float, players: int, workers: int) -> Row:
+    """Learner steps per second (all workers together) of `AsyncVectorEnv` with `workers` processes."""
+    from functools import partial
+
+    make = partial(
+        gym.make, ENV_OF[variant], num_players=players, opponents=opponents, options=ONE_ROUND.get(variant)
+    )
+    envs = gym.vector.AsyncVectorEnv([make] * workers)
+    rng = np.random.default_rng(0)
+    obs, _ = envs.reset(seed=0)
+    steps = episodes = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions = [masked_random({"action_mask": m}, rng) for m in obs["action_mask"]]
+        obs, _, terminated, truncated, _ = envs.step(np.array(actions))
+        steps += workers
+        episodes += int(np.sum(terminated | truncated))
+    elapsed = time.perf_counter() - start
+    envs.close()
+    return Row(
+        variant, f"auto, AsyncVectorEnv x{workers}", opponents, episodes, steps, elapsed, steps / elapsed
+    )
 
 
 def load_average() -> str:
@@ -176,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--variants", default=",".join(ENV_OF), help="comma-separated variant ids")
-    parser.add_argument("--candidates", default="engine,solver", help="builders: engine, solver")
+    parser.add_argument("--candidates", default="auto", help="builders: auto, engine, solver")
+    parser.add_argument("--vector", type=int, default=0, help="also measure AsyncVectorEnv with N workers")
     parser.add_argument("--opponents", default="random,greedy", help="opponent agents")
     parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
     parser.add_argument("--players", type=int, default=2)
@@ -200,15 +232,15 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     print(f"load average before: {load_average()}")
     print(
-        "| variant | candidates | opponents | episodes | learner steps | steps/s | solver calls "
+        "| variant | candidates | opponents | episodes | learner steps | steps/s | steps/CPU-s | solver calls "
         "| answers without a call |"
     )
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for variant in variants:
         tile = get_variant(variant).tile_style
         for candidates in args.candidates.split(","):
             if candidates == "solver" and not tile:
-                continue  # the solver does not cover draw-meld-discard turns yet
+                continue  # solver candidates cover the tile-style turns
             for opponents in args.opponents.split(","):
                 if opponents not in AGENTS:
                     continue
@@ -216,16 +248,29 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(row)
                 print(
                     f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
-                    f"{row.learner_steps} | {row.steps_per_second:.0f} | {row.solver_calls} | "
-                    f"{row.solver_answers_reused} |",
+                    f"{row.learner_steps} | {row.steps_per_second:.0f} | {row.steps_per_cpu_second:.0f} | "
+                    f"{row.solver_calls} | {row.solver_answers_reused} |",
                     flush=True,
                 )
+            if args.vector:
+                if hasattr(os, "sched_setaffinity"):
+                    os.sched_setaffinity(0, range(os.cpu_count() or 1))
+                for opponents in args.opponents.split(","):
+                    row = measure_vector(variant, opponents, args.seconds, args.players, args.vector)
+                    rows.append(row)
+                    print(
+                        f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
+                        f"{row.learner_steps} | {row.steps_per_second:.0f} | - | - | - |",
+                        flush=True,
+                    )
+                if not args.no_pin:
+                    pin_one_core()
     gin = rlcard_gin_rummy(args.seconds)
     if gin is not None:
         rows.append(gin)
         print(
             f"| {gin.variant} | - | {gin.opponents} | {gin.episodes} | {gin.learner_steps} | "
-            f"{gin.steps_per_second:.0f} | - | - |"
+            f"{gin.steps_per_second:.0f} | - | - | - |"
         )
     print(f"load average after: {load_average()}")
     if args.json:
