@@ -247,18 +247,34 @@ def _count_new_melds(move: Any) -> int:
     return total
 
 
+_MELD_KEYS: dict[int, tuple[TableMeld, Any]] = {}
+
+
+def _meld_key(meld: TableMeld, deck: Sequence[int]) -> Any:
+    """A meld as the sorted (card kind, meaning) pairs of its slots, remembered per meld object."""
+    known = _MELD_KEYS.get(id(meld))
+    if known is not None and known[0] is meld:
+        return known[1]
+    key: Any = tuple(
+        sorted((deck[i], "" if m is None else str(m)) for i, m in zip(meld.ids, meld.meanings, strict=True))
+    )
+    if meld.escorts:
+        key = (key, tuple(sorted(-1 if e is None else deck[e] for e in meld.escorts)))
+    if len(_MELD_KEYS) > 50_000:
+        _MELD_KEYS.clear()
+    _MELD_KEYS[id(meld)] = (meld, key)
+    return key
+
+
 def _dedupe_key(state: GameState, move: Move, ctx: _Context | None = None) -> Any:
     """Moves with the same key have the same effect up to swapping identical copies of a card.
 
-    A PLAY is keyed by the melds it adds and removes (start melds it keeps are the same objects).
+    A PLAY is keyed by the table it leaves, as card kinds and meanings (whichever copy of a kind
+    and whatever meld objects the move uses), so a play built elsewhere (an agent's) finds its twin.
     """
     deck = state.variant.deck
     if isinstance(move, Play):
-        table_ids = ctx.table_ids if ctx is not None else frozenset(id(m) for m in state.round.table)
-        new_ids = {id(m) for m in move.table}
-        added = sorted(repr(canonical(m, deck)) for m in move.table if id(m) not in table_ids)
-        removed = sorted(repr(canonical(m, deck)) for m in state.round.table if id(m) not in new_ids)
-        return ("Play", tuple(added), tuple(removed))
+        return ("Play", tuple(sorted(_meld_key(m, deck) for m in move.table)))
     return canonical(move, deck)
 
 

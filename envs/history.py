@@ -54,10 +54,14 @@ class PublicHistory:
             self._open[seat] = turn_count
         return self.recent[seat][0]
 
-    def record_turn(self, seat: int, drew: int, took: Iterable[int], laid: Iterable[int]) -> None:
-        """One whole turn of `seat`: stock draws, kinds taken from the discards, kinds laid down."""
+    def record_turn(
+        self, seat: int, drew: int, took: Iterable[int], laid: Iterable[int], laid_count: int | None = None
+    ) -> None:
+        """One whole turn of `seat`: stock draws, kinds taken from the discards, kinds laid down
+        (`laid_count` cards when the kinds are not all known)."""
         took, laid = list(took), list(laid)
-        self.recent[seat].appendleft([drew, len(took), len(laid)])
+        count = len(laid) if laid_count is None else laid_count
+        self.recent[seat].appendleft([drew, len(took), count])
         self._open[seat] = None
         np.add.at(self.taken[seat], took, 1)
         np.add.at(self.laid[seat], laid, 1)

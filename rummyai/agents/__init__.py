@@ -49,7 +49,13 @@ register_agent(
 register_agent(
     "learned",
     "rummyai.agents.learned:LearnedAgent",
-    "scores solver candidates with a small weight matrix trained by CEM against greedy (tile variants)",
+    "scores the environments' candidates with a small numpy network trained to imitate mcts-pimc",
+)
+register_agent(
+    "policy",
+    "rummyai.envs.policy_agent:policy_agent",
+    "a trained policy on the environments' observation (options: path=MODEL.zip for stable-baselines3, "
+    "or target=package.module.callable)",
 )
 register_agent(
     "value",

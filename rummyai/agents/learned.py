@@ -1,304 +1,188 @@
-"""Learned agent: a small bilinear scorer over solver candidates, trained by this project.
+"""The learned agent: one small network scores every candidate move, trained to imitate `mcts-pimc`.
 
-Every turn of a tile-style variant the agent lists a few candidate moves (the solver's most-cards
-play, which is greedy's move, its most-points play, the most-cards play keeping the jokers, the
-greedy play holding back the fourth card of a meld, the engine's listed plays placing the most
-cards, and the draw), describes each by `CANDIDATE_FEATURES` and the position by
-`STATE_FEATURES`, and plays the candidate with the highest score ``c @ W @ s``. The weight matrix
-W lives in a small JSON file (`DEFAULT_WEIGHTS`, written by ``experiments/train_learned.py``);
-inference is a numpy matrix product, no deep-learning library is imported.
+Each decision the agent builds the environments' observation (`rummyai.envs.PolicyAgent`: the
+same candidates and public history as `rummyai/Rummikub-v1`) and scores every candidate with one
+shared multilayer perceptron over the candidate's features (`FEATURES` of `rummyai.envs`, scaled)
+and a summary of the position (`STATE_FEATURES`); the best valid score is played. Inference is
+numpy (two tanh layers), no deep-learning library is imported. The weights
+(`DEFAULT_WEIGHTS`, an ``.npz`` file) are written by ``experiments/training/train_bc.py``.
 
-Supported: the tile-style family (``play_or_draw`` views: rummikub, rummy-tiles, rummy-board,
-rhine); the shipped weights were trained on 2-player rummikub. Draw-meld-discard variants raise
-RummyError. In the Tile Rummy give phase it gives away its highest-value card, as greedy does.
+Supported: every variant the environments cover (the candidates come from the same builders);
+the shipped weights were trained on 2-player rummikub.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from rummyai.agents.base import View
-from rummyai.agents.greedy import give_highest
-from rummyai.agents.holdback import HoldbackAgent
-from rummyai.agents.solver_play import (
-    SeatPosition,
-    best_legal_play,
-    hand_cards_in,
-    require_tile_turn,
-    seat_position,
-)
-from rummyai.engine.moves import Move, Play
+from rummyai.envs.candidates import FEATURES
+from rummyai.envs.policy_agent import PolicyAgent
 from rummyai.errors import RummyError
 
 #: The weights shipped with the package (trained on 2-player rummikub).
-DEFAULT_WEIGHTS = Path(__file__).with_name("weights") / "learned_rummikub.json"
+DEFAULT_WEIGHTS = Path(__file__).with_name("weights") / "learned_rummikub.npz"
 #: Tag of the weights file format; a file with another tag is rejected.
-FORMAT = "rummyai-learned-bilinear-v1"
-
-#: Columns of a candidate's feature vector (the rows of W).
-CANDIDATE_FEATURES: tuple[str, ...] = (
-    "draw",  # 1 for a move placing no card (the draw, a pass)
-    "cards",  # hand cards placed
-    "points",  # hand points placed / 10
-    "jokers",  # wild cards from hand placed
-    "opens",  # places cards while the seat has not opened yet
-    "goes_out",  # empties the hand
-    "melds_changed",  # start melds not left whole on the table
-    "new_melds",  # melds made of hand cards only
-    "greedy",  # the solver's most-cards play (greedy's move)
-)
-#: Columns of the position's feature vector (the columns of W).
+FORMAT = "rummyai-learned-scorer-v1"
+#: Columns of the position summary joined to every candidate's features.
 STATE_FEATURES: tuple[str, ...] = (
-    "bias",  # always 1
-    "opponent_near_out",  # (6 - smallest opponent hand) / 5, clipped to [0, 1]
-    "stock",  # cards left in the stock / deck size
+    "bias",
     "own_hand",  # own hand size / 20
+    "smallest_opponent_hand",  # / 20
+    "stock",  # cards left in the stock / 100
+    "own_opened",
     "opponents_opened",  # fraction of opponents who have opened
+    "turns",  # turns completed this round / 100
+    "table_cards",  # cards on the table / 50
+    "opponent_drew_last",  # fraction of opponents whose last turn drew
+    "opponent_laid_recent",  # cards the opponents laid in their last 3 turns / 10 (mean)
+    "opponent_draws_recent",  # draws in the opponents' last 8 turns / 8 (mean)
 )
-Matrix = npt.NDArray[np.float64]
+#: Divisors of candidate feature columns (others are 0/1 flags or small counts, left as they are).
+FEATURE_SCALES: dict[str, float] = {
+    "hand_cards_used": 10.0,
+    "hand_points_used": 50.0,
+    "hand_size_after": 20.0,
+    "hand_value_after": 100.0,
+    "new_melds": 5.0,
+    "table_melds_changed": 5.0,
+    "holdback": 5.0,
+    "points_below_best": 50.0,
+}
+Array = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class Weights:
-    """A validated weight matrix (candidate features x state features) and the file's metadata."""
-
-    matrix: Matrix
-    meta: Mapping[str, Any]
-
-
-def greedy_weights() -> Matrix:
-    """The matrix that reproduces greedy: most cards, ties by points, then the solver's own play."""
-    w = np.zeros((len(CANDIDATE_FEATURES), len(STATE_FEATURES)))
-    w[CANDIDATE_FEATURES.index("cards"), 0] = 1.0
-    w[CANDIDATE_FEATURES.index("points"), 0] = 0.01
-    w[CANDIDATE_FEATURES.index("greedy"), 0] = 0.05
-    return w
-
-
-def weights_document(matrix: Matrix, meta: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON document for `matrix` (what `load_weights` reads back)."""
-    return {
-        "format": FORMAT,
-        "candidate_features": list(CANDIDATE_FEATURES),
-        "state_features": list(STATE_FEATURES),
-        "weights": [[round(float(x), 6) for x in row] for row in matrix],
-        "meta": dict(meta),
-    }
-
-
-def save_weights(path: str | Path, matrix: Matrix, meta: Mapping[str, Any]) -> None:
-    """Write `matrix` and `meta` as a weights file (validated on the way out, replaced atomically)."""
-    document = weights_document(matrix, meta)
-    parse_weights(document, str(path))
-    target = Path(path)
-    partial = target.with_name(target.name + ".partial")
-    partial.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    partial.replace(target)  # atomic: a reader never sees a half-written file
-
-
-def load_weights(path: str | Path | None = None) -> Weights:
-    """Read and validate a weights file (the shipped one by default); RummyError says what is wrong."""
-    file = DEFAULT_WEIGHTS if path is None else Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RummyError(f"learned agent: cannot read weights file {file}: {error.strerror}") from error
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RummyError(f"learned agent: weights file {file} is not valid JSON ({error.msg})") from error
-    return parse_weights(document, str(file))
-
-
-def parse_weights(document: Any, source: str) -> Weights:
-    """Check a weights document: format tag, feature names, matrix shape, finite numbers."""
-    if not isinstance(document, dict):
-        raise RummyError(f"learned agent: weights file {source} must hold a JSON object")
-    if document.get("format") != FORMAT:
-        raise RummyError(
-            f"learned agent: weights file {source} has format {document.get('format')!r}, expected {FORMAT!r}"
-        )
-    for key, names in (("candidate_features", CANDIDATE_FEATURES), ("state_features", STATE_FEATURES)):
-        if tuple(document.get(key, ())) != names:
-            raise RummyError(
-                f"learned agent: weights file {source} lists {key} {document.get(key)!r}, "
-                f"this version expects {list(names)}"
-            )
-    rows = document.get("weights")
-    shape = (len(CANDIDATE_FEATURES), len(STATE_FEATURES))
-    if (
-        not isinstance(rows, list)
-        or len(rows) != shape[0]
-        or not all(isinstance(r, list) and len(r) == shape[1] for r in rows)
-        or not all(_is_number(x) for r in rows for x in r)
-    ):
-        raise RummyError(
-            f"learned agent: weights in {source} must be a {shape[0]}x{shape[1]} list of numbers"
-        )
-    matrix = np.asarray(rows, dtype=np.float64)
-    if not np.all(np.isfinite(matrix)):
-        raise RummyError(f"learned agent: weights in {source} contain non-finite numbers")
-    meta = document.get("meta", {})
-    if not isinstance(meta, dict):
-        raise RummyError(f"learned agent: 'meta' in weights file {source} must be an object")
-    return Weights(matrix, meta)
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
-
-
-def state_features(view: View) -> npt.NDArray[np.float64]:
-    """The position's feature vector (`STATE_FEATURES`) from the seat's view."""
-    seat = int(view["seat"])
-    sizes = [int(s) for s in view["hand_sizes"]]
-    others = [s for k, s in enumerate(sizes) if k != seat] or [sizes[seat]]
-    opened = [bool(o) for k, o in enumerate(view.get("opened") or ()) if k != seat]
-    deck_size = sum(sizes) + int(view.get("stock_size", 0)) + sum(len(m["ids"]) for m in view["table"])
+def state_vector(obs: Mapping[str, Any]) -> Array:
+    """The position summary (`STATE_FEATURES`) from an environment observation."""
+    sizes = np.asarray(obs["hand_sizes"], dtype=np.float64)
+    opened = np.asarray(obs["opened"], dtype=np.float64)
+    turns = np.asarray(obs["history_turns"], dtype=np.float64)[1:]
+    others = sizes[1:] if sizes.size > 1 else sizes
     return np.array(
         [
             1.0,
-            min(1.0, max(0.0, (6 - min(others)) / 5)),
-            int(view.get("stock_size", 0)) / max(1, deck_size),
-            sizes[seat] / 20,
-            sum(opened) / len(opened) if opened else 1.0,
+            sizes[0] / 20,
+            others.min() / 20,
+            float(obs["stock"][0]) / 100,
+            opened[0],
+            float(opened[1:].mean()) if opened.size > 1 else 1.0,
+            float(obs["counters"][0]) / 100,
+            float(np.sum(obs["table"])) / 50,
+            float(turns[:, 0, 0].mean()) if len(turns) else 0.0,
+            float(turns[:, :3, 2].sum(axis=1).mean()) / 10 if len(turns) else 0.0,
+            float(turns[:, :, 0].sum(axis=1).mean()) / 8 if len(turns) else 0.0,
         ]
     )
 
 
-def candidate_features(position: SeatPosition, move: Move, greedy: bool) -> npt.NDArray[np.float64]:
-    """A candidate's feature vector (`CANDIDATE_FEATURES`) for the seat in `position`."""
-    variant = position.variant
-    deck = variant.deck
-    hand = set(position.hand)
-    out = np.zeros(len(CANDIDATE_FEATURES))
-    if not isinstance(move, Play):
-        out[0] = 1.0
-        return out
-    used = [i for meld in move.table for i in meld.ids if i in hand]
-    kept = set(move.table)
-    out[1] = len(used)
-    out[2] = sum(variant.hand_values[deck[i]] for i in used) / 10
-    out[3] = sum(1 for i in used if variant.is_wild(deck[i]))
-    out[4] = float(bool(used) and not position.opened)
-    out[5] = float(len(used) == len(position.hand))
-    out[6] = sum(1 for m in position.table if m not in kept)
-    out[7] = sum(1 for m in move.table if hand.issuperset(m.ids))
-    out[8] = float(greedy)
-    return out
+def inputs(obs: Mapping[str, Any], features: tuple[str, ...]) -> Array:
+    """The network's input rows, one per candidate slot: scaled candidate features, then the state."""
+    scales = np.array([FEATURE_SCALES.get(name, 1.0) for name in features])
+    cands = np.asarray(obs["candidates"], dtype=np.float64) / scales
+    state = np.broadcast_to(state_vector(obs), (cands.shape[0], len(STATE_FEATURES)))
+    return np.concatenate([cands, state], axis=1)
 
 
-class LearnedAgent:
-    """Plays the candidate move the learned weight matrix scores highest (module docstring).
+@dataclass(frozen=True)
+class CandidateScorer:
+    """A tanh MLP scoring candidate rows: ``layers`` is a list of (weights, bias), the last to 1 unit."""
 
-    `weights` is a weights file or loaded `Weights` (default: the shipped rummikub weights); `work_limit` caps each
-    solver call (the solver's deterministic budget, about seconds of work); `listed` is how many of the engine's listed plays join the candidates;
-    `cache_size` bounds the per-position cache of candidate moves (the solver is deterministic).
-    """
+    layers: tuple[tuple[Array, Array], ...]
+    features: tuple[str, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
 
-    def __init__(
-        self,
-        weights: str | Weights | None = None,
-        work_limit: float = 5.0,
-        listed: int = 2,
-        cache_size: int = 50_000,
-        seed: int = 0,
-    ) -> None:
-        if listed < 0 or cache_size < 0:
-            raise RummyError(f"learned needs listed >= 0 and cache_size >= 0, got {listed}, {cache_size}")
-        if not (work_limit > 0 and math.isfinite(work_limit)):
-            raise RummyError(f"learned work_limit must be a positive number, got {work_limit}")
-        #: rates solver candidates of a rearranged table: tile-style variants only
-        self.tile_style_only = True
-        self.name = "learned"
-        self.weights = weights if isinstance(weights, Weights) else load_weights(weights)
-        self.work_limit = work_limit
-        self.listed = listed
-        self.cache_size = cache_size
-        self.cache: OrderedDict[Any, list[tuple[Move, bool]]] = OrderedDict()
-        self.holdback = HoldbackAgent(work_limit=work_limit)
+    def scores(self, obs: Mapping[str, Any]) -> Array:
+        """One score per slot (invalid slots included; `choose` masks them)."""
+        x = inputs(obs, self.features)
+        for k, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if k < len(self.layers) - 1:
+                x = np.tanh(x)
+        return x[:, 0]
 
-    def reset(self, seed: int) -> None:
-        """Nothing random to reseed: candidates come from the deterministic solver, scoring is exact."""
+    def choose(self, obs: Mapping[str, Any]) -> int:
+        """The valid slot with the highest score."""
+        mask = np.asarray(obs["action_mask"]).astype(bool)
+        return int(np.argmax(np.where(mask, self.scores(obs), -np.inf)))
 
-    def act(self, view: View, legal: Sequence[Move]) -> Move:
-        """The highest-scoring candidate (the earliest one on ties)."""
-        require_tile_turn("learned", view, legal)
-        if view.get("phase") == "give":
-            return give_highest(view, legal)
-        position = seat_position(view)
-        candidates = self.candidates(view, position, legal)
-        if len(candidates) == 1:
-            return candidates[0][0]
-        features = np.stack([candidate_features(position, m, g) for m, g in candidates])
-        scores = features @ self.weights.matrix @ state_features(view)
-        return candidates[int(np.argmax(scores))][0]
 
-    def candidates(
-        self, view: View, position: SeatPosition, legal: Sequence[Move]
-    ) -> list[tuple[Move, bool]]:
-        """Distinct candidate moves with a flag for greedy's own play: solver plans, listed plays
-        by most cards, then every legal move placing no card (the draw)."""
-        quiet = tuple(
-            m for m in legal if not isinstance(m, Play)
-        )  # the draw or a pass: varies with the stock
-        key = (
-            view["variant"],
-            tuple(view.get("options") or ()),
-            position.hand,
-            position.table,
-            position.opened,
-            view.get("phase"),
-            quiet,
-        )
-        cached = self.cache.get(key)
-        if cached is not None:
-            self.cache.move_to_end(key)
-            return cached
-        moves: list[tuple[Move, bool]] = []
-        seen: set[Move] = set()
+def greedy_scorer(hidden: int = 32, seed: int = 0) -> CandidateScorer:
+    """A network that plays greedy's move (its ``is_greedy`` input dominates), small random elsewhere."""
+    rng = np.random.default_rng(seed)
+    width = len(FEATURES) + len(STATE_FEATURES)
+    w1 = rng.normal(0, 0.05, (width, hidden))
+    w1[FEATURES.index("is_greedy"), 0] = 2.0
+    w2 = rng.normal(0, 0.05, (hidden, hidden))
+    w2[0, 0] = 2.0
+    w3 = rng.normal(0, 0.05, (hidden, 1))
+    w3[0, 0] = 5.0
+    zero = np.zeros
+    return CandidateScorer(((w1, zero(hidden)), (w2, zero(hidden)), (w3, zero(1))), tuple(FEATURES))
 
-        def add(move: Move | None, greedy: bool = False) -> None:
-            if move is not None and move not in seen:
-                seen.add(move)
-                moves.append((move, greedy))
 
-        full = self.solver_play(position, "cards")
-        add(full, greedy=True)
-        if full is not None:
-            add(self.solver_play(position, "points"))
-            deck = position.variant.deck
-            if any(
-                position.variant.is_wild(deck[i]) for m in full.table for i in m.ids if i in position.hand
-            ):
-                add(self.holdback.without_jokers(position))
-            add(self.holdback.hold_back_fourth(position, full))
-        plays = sorted(
-            (m for m in legal if isinstance(m, Play)), key=lambda m: -hand_cards_in(m, position.hand)
-        )
-        for play in plays[: self.listed]:
-            add(play)
-        for other in quiet:
-            add(other)
-        if not moves:  # only plays are legal and none was kept above: every listed play
-            for play in plays:
-                add(play)
-        if self.cache_size:
-            self.cache[key] = moves
-            if len(self.cache) > self.cache_size:
-                self.cache.popitem(last=False)
-        return moves
+def save_scorer(path: str | Path, scorer: CandidateScorer) -> None:
+    """Write the scorer as an ``.npz`` weights file (replaced atomically)."""
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial.npz")
+    arrays: dict[str, Any] = {f"w{k}": w for k, (w, _) in enumerate(scorer.layers)}
+    arrays.update({f"b{k}": b for k, (_, b) in enumerate(scorer.layers)})
+    np.savez(
+        partial,
+        format=np.array(FORMAT),
+        features=np.array(scorer.features),
+        state_features=np.array(STATE_FEATURES),
+        meta=np.array(json.dumps(dict(scorer.meta))),
+        **arrays,
+    )
+    partial.replace(target)
 
-    def solver_play(self, position: SeatPosition, objective: str) -> Play | None:
-        """The solver's best legal play under `objective`, or None."""
-        play, _ = best_legal_play(position, objective, self.work_limit)
-        return play
+
+def load_scorer(path: str | Path | None = None) -> CandidateScorer:
+    """Read and check a weights file (the shipped one by default); RummyError says what is wrong."""
+    file = DEFAULT_WEIGHTS if path is None else Path(path)
+    try:
+        data = np.load(file, allow_pickle=False)
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise RummyError(f"learned agent: cannot read weights file {file}: {error}") from error
+    with data:
+        if "format" not in data or str(data["format"]) != FORMAT:
+            raise RummyError(f"learned agent: weights file {file} is not in format {FORMAT!r}")
+        features = tuple(str(f) for f in data["features"])
+        if features != tuple(FEATURES) or tuple(str(f) for f in data["state_features"]) != STATE_FEATURES:
+            raise RummyError(
+                f"learned agent: weights file {file} was trained on other features than this version's"
+            )
+        layers = []
+        width = len(FEATURES) + len(STATE_FEATURES)
+        k = 0
+        while f"w{k}" in data:
+            w, b = np.asarray(data[f"w{k}"], np.float64), np.asarray(data[f"b{k}"], np.float64)
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise RummyError(
+                    f"learned agent: layer {k} of {file} has shape {w.shape}, expected ({width}, n)"
+                )
+            if not (np.all(np.isfinite(w)) and np.all(np.isfinite(b))):
+                raise RummyError(f"learned agent: weights in {file} contain non-finite numbers")
+            layers.append((w, b))
+            width = w.shape[1]
+            k += 1
+        if not layers or width != 1:
+            raise RummyError(f"learned agent: weights file {file} must end in a layer of one unit")
+        meta = json.loads(str(data["meta"])) if "meta" in data else {}
+    return CandidateScorer(tuple(layers), features, meta)
+
+
+class LearnedAgent(PolicyAgent):
+    """The `learned` agent: the trained scorer (`weights`: a file, default the shipped one) choosing
+    among the environments' candidates (`rummyai.envs.PolicyAgent` builds them from the view)."""
+
+    def __init__(self, weights: str = "", seed: int = 0) -> None:
+        self.scorer = load_scorer(weights or None)
+        super().__init__(self.scorer.scores, name="learned", seed=seed)
