@@ -138,3 +138,12 @@ def test_maskable_ppo_trains_without_wrappers(env_id: str) -> None:
     obs, _ = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=obs["action_mask"].astype(bool), deterministic=True)
     assert obs["action_mask"][int(action)] == 1
+
+
+def test_environments_page_is_generated_from_the_docstrings() -> None:
+    from pathlib import Path
+
+    from rummyai.envs.docs import markdown
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
+    assert page.read_text() == markdown(), "regenerate: python -m rummyai.envs.docs > docs/environments.md"
