@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("training epoch")
     ax.set_ylabel("win rate vs greedy")
-    ax.set_title(f"learned vs greedy, {args.sets} duplicate sets per epoch (2-player rummikub)")
+    ax.set_title(f"learned vs greedy, 2-player rummikub, {args.sets} sets per point", fontsize=10)
     fig.tight_layout()
     fig.savefig(out / "curve.png", dpi=120)
     for e, r, lo, hi in zip(epochs, rates, lows, highs, strict=True):

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from rummyai.agents.learned import CandidateScorer, greedy_scorer, inputs, save_scorer
+from rummyai.agents.learned import from_torch, greedy_scorer, inputs, save_scorer, to_torch
 from rummyai.envs import FEATURES
 
 IS_GREEDY = FEATURES.index("is_greedy")
@@ -59,32 +59,6 @@ def load_games(folders: list[str]) -> tuple[list[dict[str, np.ndarray]], list[in
                     )
                     games.append(number)
     return rows, games
-
-
-def to_torch(scorer: CandidateScorer) -> Any:
-    """The torch module with the scorer's weights."""
-    import torch
-
-    layers: list[Any] = []
-    for k, (w, b) in enumerate(scorer.layers):
-        linear = torch.nn.Linear(w.shape[0], w.shape[1])
-        with torch.no_grad():
-            linear.weight.copy_(torch.tensor(w.T))
-            linear.bias.copy_(torch.tensor(b))
-        layers.append(linear)
-        if k < len(scorer.layers) - 1:
-            layers.append(torch.nn.Tanh())
-    return torch.nn.Sequential(*layers)
-
-
-def from_torch(module: Any, meta: dict[str, Any]) -> CandidateScorer:
-    """The numpy scorer of a torch module made by `to_torch`."""
-    linears = [m for m in module if hasattr(m, "weight")]
-    layers = tuple(
-        (m.weight.detach().numpy().T.astype(np.float64), m.bias.detach().numpy().astype(np.float64))
-        for m in linears
-    )
-    return CandidateScorer(layers, tuple(FEATURES), meta)
 
 
 def main(argv: list[str] | None = None) -> int:

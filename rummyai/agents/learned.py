@@ -127,6 +127,32 @@ def greedy_scorer(hidden: int = 32, seed: int = 0) -> CandidateScorer:
     return CandidateScorer(((w1, zero(hidden)), (w2, zero(hidden)), (w3, zero(1))), tuple(FEATURES))
 
 
+def to_torch(scorer: CandidateScorer) -> Any:
+    """The torch module with the scorer's weights (for training scripts; imports torch)."""
+    import torch
+
+    layers: list[Any] = []
+    for k, (w, b) in enumerate(scorer.layers):
+        linear = torch.nn.Linear(w.shape[0], w.shape[1])
+        with torch.no_grad():
+            linear.weight.copy_(torch.tensor(w.T))
+            linear.bias.copy_(torch.tensor(b))
+        layers.append(linear)
+        if k < len(scorer.layers) - 1:
+            layers.append(torch.nn.Tanh())
+    return torch.nn.Sequential(*layers)
+
+
+def from_torch(module: Any, meta: Mapping[str, Any]) -> CandidateScorer:
+    """The numpy scorer of a torch module made by `to_torch` (for training scripts)."""
+    linears = [m for m in module if hasattr(m, "weight")]
+    layers = tuple(
+        (m.weight.detach().numpy().T.astype(np.float64), m.bias.detach().numpy().astype(np.float64))
+        for m in linears
+    )
+    return CandidateScorer(layers, tuple(FEATURES), meta)
+
+
 def save_scorer(path: str | Path, scorer: CandidateScorer) -> None:
     """Write the scorer as an ``.npz`` weights file (replaced atomically)."""
     target = Path(path)
