@@ -157,3 +157,12 @@ def test_policy_agent_plays_an_sb3_model(tmp_path: Path) -> None:
     agent = make_agent_from_spec(f"policy:path={path}")
     moves, scores = play([agent, make_agent_from_spec("random")], seed=2)
     assert moves and sum(scores) == 0
+
+
+def test_greedy_scorer_replays_greedy() -> None:
+    """The network the training starts from plays greedy's games (same scores, same length)."""
+    learner = PolicyAgent(greedy_scorer().scores)
+    from rummyai.agents.greedy import GreedyAgent
+
+    ours, theirs = play([learner, GreedyAgent()], seed=8), play([GreedyAgent(), GreedyAgent()], seed=8)
+    assert ours[1] == theirs[1] and len(ours[0]) == len(theirs[0])

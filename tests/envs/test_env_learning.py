@@ -147,3 +147,19 @@ def test_environments_page_is_generated_from_the_docstrings() -> None:
 
     page = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
     assert page.read_text() == markdown(), "regenerate: python -m rummyai.envs.docs > docs/environments.md"
+
+
+def test_self_play_opponent_and_aec_view_share_the_observation() -> None:
+    from rummyai.envs import aec_env
+    from rummyai.envs.policy_agent import PolicyAgent, first_valid_slot
+
+    env = gym.make("rummyai/Rummikub-v1", opponents=PolicyAgent(first_valid_slot), max_turns=20)
+    obs, _ = env.reset(seed=3)
+    for _ in range(8):
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+        if terminated or truncated:
+            break
+    aec = aec_env("rummyai/Rummikub-v1", max_turns=20)
+    aec.reset(seed=3)
+    seen = aec.observe(aec.agent_selection)
+    assert set(seen) == set(obs) and aec.observation_space(aec.agent_selection).contains(seen)
