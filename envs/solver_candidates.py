@@ -54,7 +54,8 @@ class SolverStats:
     """Counters for benchmarks: solver calls, cache hits, answers the engine rejected, skips.
 
     `skipped` counts positions where no hand card fits any meld, `known_zero` those known to have
-    no play because the seat's previous play was already the best.
+    no play because the seat's previous play was already the best, `points_bounded` the
+    most-points calls left out because no play of fewer cards could score more points.
     """
 
     calls: int = 0
@@ -63,6 +64,7 @@ class SolverStats:
     unsupported: int = 0
     skipped: int = 0
     known_zero: int = 0
+    points_bounded: int = 0
 
 
 @dataclass(frozen=True)
@@ -325,6 +327,12 @@ class SolverCandidates:
         points = 0
         if best.cards_played < len(hand):  # playing every playable card is already most points
             for objective in self.objectives[1:]:
+                if (
+                    objective == "points"
+                    and points_bound(variant, hand, best.cards_played - 1) <= best.points_played
+                ):
+                    self.stats.points_bounded += 1  # the most-cards play is also a most-points play
+                    continue
                 other = self._call(variant, list(hand), table, opened, objective)
                 if other is not None and other.cards_played:
                     if objective == "points":
@@ -418,6 +426,17 @@ class SolverCandidates:
             after: SolverKey = (key[0], hand, table_key(deck, move.table), True)
             if hand and after not in self.cache:
                 self._remember(after, NO_PLAY)
+
+
+def points_bound(variant: Variant, hand: Sequence[int], cards: int) -> int:
+    """The most points any play of at most `cards` cards from `hand` could score (its highest values).
+
+    The solver's most-cards answer breaks ties by points, so a play with more points than it has
+    fewer cards; when this bound for one card fewer does not exceed the answer's points, the
+    most-points objective cannot find a better play and need not be asked.
+    """
+    values = sorted((variant.hand_values[k] for k in hand), reverse=True)
+    return sum(values[: max(cards, 0)])
 
 
 def _has_joker(key: SolverKey) -> bool:

@@ -163,3 +163,37 @@ def test_self_play_opponent_and_aec_view_share_the_observation() -> None:
     aec.reset(seed=3)
     seen = aec.observe(aec.agent_selection)
     assert set(seen) == set(obs) and aec.observation_space(aec.agent_selection).contains(seen)
+
+
+def test_points_call_left_out_only_where_it_could_not_score_more() -> None:
+    """Where the bound skips the most-points call, that call would not have found more points."""
+    from rummyai.envs import SolverCandidates
+    from rummyai.envs.solver_candidates import points_bound
+    from rummyai.playable import playable_cards
+    from rummyai.solvers import solve
+
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1").unwrapped)
+    builder = cast(SolverCandidates, env.builder)
+    rng = np.random.default_rng(4)
+    checked = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            state = env.state
+            assert state is not None
+            rs, deck = state.round, state.variant.deck
+            opened = bool(rs.opened[rs.turn])
+            table = [m.slots(deck) for m in rs.table]
+            kinds = [deck[i] for i in rs.hands[rs.turn]]
+            hand = list(playable_cards(state.variant, kinds, [s.card for m in table for s in m], opened))
+            if hand:
+                best = solve(state.variant, hand, table, opened=opened, objective="cards")
+                bounded = points_bound(state.variant, hand, best.cards_played - 1) <= best.points_played
+                if 0 < best.cards_played < len(hand) and bounded:
+                    most = solve(state.variant, hand, table, opened=opened, objective="points")
+                    assert most.points_played <= best.points_played
+                    checked += 1
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            done = terminated or truncated
+    assert checked > 5 and builder.stats.points_bounded > 0
