@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from rummyai.cards import JOKER, Slot
 from rummyai.engine.game import legal_moves, validate
 from rummyai.engine.moves import Draw, Move, Play
+from rummyai.engine.qualify import qualifies_inside_turn
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs.candidates import Candidate, rank_moves
 from rummyai.errors import RummyError
@@ -281,7 +282,7 @@ class SolverCandidates:
         hand = [deck[i] for i in rs.hands[seat]]
         if not variant.go_out_by_discard_only:  # the hand's size matters to the solver there
             table_kinds = [deck[i] for m in rs.table for i in m.all_ids()]
-            hand = list(playable_cards(variant, hand, table_kinds, opened))
+            hand = list(playable_cards(variant, hand, table_kinds, table_usable(variant, opened)))
         else:
             hand.sort()
         key = self._key(state, hand, opened)
@@ -426,6 +427,12 @@ class SolverCandidates:
             after: SolverKey = (key[0], hand, table_key(deck, move.table), True)
             if hand and after not in self.cache:
                 self._remember(after, NO_PLAY)
+
+
+def table_usable(variant: Variant, opened: bool) -> bool:
+    """Whether the seat's play may use the table's cards: once opened, or (where a seat qualifies
+    and then plays on in the same turn, Rhine) already in the turn that opens."""
+    return opened or qualifies_inside_turn(variant)
 
 
 def points_bound(variant: Variant, hand: Sequence[int], cards: int) -> int:

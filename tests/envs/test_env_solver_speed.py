@@ -14,7 +14,7 @@ from rummyai.cards import Slot, parse_cards, parse_table
 from rummyai.engine.state import GameState
 from rummyai.envs import ENV_IDS, RummyEnv, SolverCandidates
 from rummyai.envs.candidates import hand_cards_used
-from rummyai.envs.solver_candidates import hold_backs
+from rummyai.envs.solver_candidates import hold_backs, table_usable
 from rummyai.playable import playable_cards
 from rummyai.solvers import solve
 from rummyai.variants import get_variant
@@ -107,7 +107,8 @@ def test_solving_the_playable_hand_plays_as_many_cards(variant: str) -> None:
         for _ in range(50):
             state, hand, table = _seat_to_act(env)
             opened = bool(state.round.opened[state.round.turn])
-            kept = playable_cards(state.variant, hand, [s.card for m in table for s in m], opened)
+            usable = table_usable(state.variant, opened)
+            kept = playable_cards(state.variant, hand, [s.card for m in table for s in m], usable)
             if len(kept) < len(hand):
                 dropped += 1
                 whole = solve(state.variant, hand, table, opened=opened)
