@@ -166,3 +166,38 @@ def test_greedy_scorer_replays_greedy() -> None:
 
     ours, theirs = play([learner, GreedyAgent()], seed=8), play([GreedyAgent(), GreedyAgent()], seed=8)
     assert ours[1] == theirs[1] and len(ours[0]) == len(theirs[0])
+
+
+def test_training_pipeline_runs_end_to_end(tmp_path: Path) -> None:
+    """collect -> train_bc -> curve on a tiny scale (a cheap expert), each resumable (extra `learn`)."""
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+
+    scripts = Path(__file__).resolve().parents[2] / "experiments" / "training"
+
+    def run(name: str, *args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, str(scripts / name), *args],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    data, out = tmp_path / "bc", tmp_path / "scorer"
+    run("collect.py", "--games", "2", "--out", str(data), "--expert", "greedy-points")
+    assert len(list(data.glob("game_*.npz"))) == 2
+    run("train_bc.py", "--data", str(data), "--out", str(out), "--epochs", "2")
+    run("train_bc.py", "--data", str(data), "--out", str(out), "--epochs", "3")  # resumes at epoch 2
+    assert sorted(p.name for p in out.glob("scorer_*.npz")) == [
+        "scorer_000.npz",
+        "scorer_001.npz",
+        "scorer_002.npz",
+    ]
+    assert len((out / "log.jsonl").read_text().splitlines()) == 3
+    load_scorer(out / "scorer_002.npz")
+    text = run("curve.py", "--scorers", str(out), "--sets", "1", "--every", "2")
+    assert "epoch 0:" in text and "epoch 2:" in text and (out / "curve.png").stat().st_size > 0
