@@ -192,12 +192,17 @@ def test_objectives_must_start_with_cards() -> None:
     with pytest.raises(RummyError, match="objectives"):
         SolverCandidates(objectives=("points",))
     builder = SolverCandidates(objectives=("cards", "points"))
-    # 6S serves the run or the group, not both: the best play leaves playable cards, so the
-    # most-points call is made too
-    builder.build(position("rummikub", "4S 5S 6S 6H 6D", ""), 32)
+    # QS serves the run or the group, not both: the best play (the group and the clubs, 45
+    # points) leaves playable cards, and five of the hand's cards could be worth more (57), so
+    # the most-points call is made too
+    builder.build(position("rummikub", "TS JS QS QH QD 2C 3C 4C", ""), 32)
     assert builder.stats.calls == 2
     builder.build(position("rummikub", "4S 5S 6S 9H 9D 9C", ""), 32)
     assert builder.stats.calls == 3  # everything playable went down: most points is the same
+    # 6S serves the run or the group: the group (18 points) is the best play, and no two cards
+    # of the hand are worth more, so no most-points call is needed
+    builder.build(position("rummikub", "4S 5S 6S 6H 6D", ""), 32)
+    assert builder.stats.calls == 4 and builder.stats.points_bounded == 1
 
 
 def test_no_known_no_play_when_the_turn_cap_binds() -> None:
