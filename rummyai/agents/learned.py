@@ -7,8 +7,10 @@ and a summary of the position (`STATE_FEATURES`); the best valid score is played
 numpy (two tanh layers), no deep-learning library is imported. The weights
 (`DEFAULT_WEIGHTS`, an ``.npz`` file) are written by ``experiments/training/train_bc.py``.
 
-Supported: every variant the environments cover (the candidates come from the same builders);
-the shipped weights were trained on 2-player rummikub.
+The shipped weights were trained on 2-player rummikub, so the agent declares itself for the
+tile-style variants (`tile_style_only`; tournaments refuse it elsewhere); the machinery under it
+(`PolicyAgent`) plays every variant, and weights trained on a draw-meld-discard variant can be
+played through the ``policy`` agent.
 """
 
 from __future__ import annotations
@@ -212,3 +214,5 @@ class LearnedAgent(PolicyAgent):
     def __init__(self, weights: str = "", seed: int = 0) -> None:
         self.scorer = load_scorer(weights or None)
         super().__init__(self.scorer.scores, name="learned", seed=seed)
+        #: the shipped weights were trained on rummikub: tournaments keep it to tile-style variants
+        self.tile_style_only = True
