@@ -9,11 +9,13 @@ one is played) or a stable-baselines3 model saved as ``.zip`` (`load_sb3`). So a
 the environments enters `rummyai tournament` as the registered agent ``policy``
 (``policy:path=model.zip`` or ``policy:target=package.module.function``).
 
-The public history is rebuilt from the seat's consecutive views (`ViewHistory`): between two of
-its decisions every other seat played one turn; its hand grew (a draw) or shrank (cards laid), and
-the table's new cards minus the seat's own are what the others laid. That is the environment's
-record exactly in 2-player tile games; with more players, or in draw-meld-discard games, the kinds
-laid are kept only when a single seat laid cards and draws from the discards are not told apart.
+The public history is rebuilt from the seat's consecutive views (`ViewHistory`): its own moves
+are recorded as the environment records them, and between two of its turns every other seat
+played one: in tile games its hand grew (a draw) or shrank (cards laid); in draw-meld-discard
+games it took the cards that left the discards, else drew; the table's new cards minus the seat's
+own are what it laid. With one opponent that is the environment's record exactly in the tile
+games and nearly so in the draw-meld-discard games (a take of the card turned up at the deal,
+before the seat's first view, is missed); with more opponents only counts are kept.
 """
 
 from __future__ import annotations
@@ -46,55 +48,69 @@ class ViewHistory:
     def __init__(self, num_players: int) -> None:
         self.history = PublicHistory(num_players)
         self.previous: Mapping[str, Any] | None = None
-        self.own_laid: list[int] = []
+        self._own_turn()
+
+    def _own_turn(self) -> None:
+        self.pending: list[int] = []  # kinds the seat laid since the previous view
+        self.discarded: list[int] = []  # ids the seat put on the discards since the previous view
 
     def reset(self) -> None:
         """Forget the match."""
         self.history.clear()
         self.previous = None
-        self.own_laid = []
+        self._own_turn()
 
     def update(self, view: Mapping[str, Any], variant: Variant) -> None:
         """Record the turns played since the seat's previous view (or since the deal, in a new round)."""
         before, self.previous = self.previous, view
         deck = variant.deck
+        seat, n = int(view["seat"]), len(view["hand_sizes"])
         if before is None or before.get("round_index") != view.get("round_index"):
             self.history.clear(int(view.get("round_index", 0)))
-            self.own_laid = []
-            if not int(view.get("turn_count", 0)) or view.get("family") != "play_or_draw":
+            self._own_turn()
+            if not int(view.get("turn_count", 0)):
                 return
-            n = len(view["hand_sizes"])  # others moved before the seat's first decision: from the deal
-            before = {"hand_sizes": [variant.hand_size] * n, "table": [], "turn_count": -1}
-            seat = int(view["seat"])
-            before["hand_sizes"][seat] = len(view["hand"])
+            # others moved before the seat's first decision: compare with the deal
+            sizes = [variant.hand_size] * n
+            sizes[seat] = len(view["hand"])
+            before = {"hand_sizes": sizes, "table": [], "discard": [], "turn_count": -1}
         if before.get("turn_count") == view.get("turn_count"):
-            return  # the same turn (a draw-meld-discard seat acts several times a turn)
-        seat, n = int(view["seat"]), len(view["hand_sizes"])
+            self._own_turn()  # the same turn (a draw-meld-discard seat acts several times a turn)
+            return
         tile = view.get("family") == "play_or_draw"
-        changes = {
-            s: int(view["hand_sizes"][s]) - int(before["hand_sizes"][s])
-            for s in ((seat + k) % n for k in range(n))
-        }
-        laid_by = {s: -d for s, d in changes.items() if d < 0} if tile else {}
-        others = Counter(_table_kinds(view, deck))
-        others.subtract(_table_kinds(before, deck))
-        others.subtract(self.own_laid)
-        kinds = sorted((+others).elements())
-        layers = [s for s, d in laid_by.items() if d > 0 and s != seat]
-        for s, change in changes.items():
-            if s == seat:
-                if before.get("turn_count", -1) >= 0:
-                    self.history.record_turn(s, int(not self.own_laid), (), self.own_laid)
-                continue
-            laid = kinds if layers == [s] else ()
-            self.history.record_turn(s, int(tile and change >= 0), (), laid, laid_by.get(s, len(laid)))
-        self.own_laid = []
+        order = [(seat + k) % n for k in range(1, n)]
+        changes = {s: int(view["hand_sizes"][s]) - int(before["hand_sizes"][s]) for s in order}
+        laid = Counter(_table_kinds(view, deck))
+        laid.subtract(_table_kinds(before, deck))
+        laid.subtract(self.pending)
+        kinds = sorted((+laid).elements())
+        pile = set(int(i) for i in view.get("discard", ()))
+        earlier = [*(int(i) for i in before.get("discard", ())), *self.discarded]
+        took = [deck[i] for i in earlier if i not in pile]
+        single = len(order) == 1
+        for s in order:
+            if tile:
+                count = max(0, -changes[s])
+                self.history.record_turn(s, int(count == 0), (), kinds if single else (), count)
+            else:  # drew one card unless cards left the discards (attributed with one opponent only)
+                theirs = took if single else []
+                self.history.record_turn(
+                    s, int(not theirs), theirs, kinds if single else (), len(kinds) if single else 0
+                )
+        self._own_turn()
 
     def note_own(self, state: GameState, move: Move) -> None:
-        """Remember the kinds the seat's own chosen move lays down (recorded with its next view)."""
-        if move_kind(move) not in ("discard", "give", "draw"):
+        """Record the seat's own chosen move as the environment does (applied to the
+        determinization it was chosen on), and remember the kinds it lays for the table diff."""
+        from rummyai.engine.game import apply
+
+        self.history.record_move(state, move, apply(state, move))
+        kind = move_kind(move)
+        if kind == "discard":
+            self.discarded.extend(hand_cards_used(state, move))
+        elif kind not in ("give", "draw", "take"):
             deck = state.variant.deck
-            self.own_laid.extend(deck[i] for i in hand_cards_used(state, move))
+            self.pending.extend(deck[i] for i in hand_cards_used(state, move))
 
 
 def _table_kinds(view: Mapping[str, Any], deck: Sequence[int]) -> list[int]:

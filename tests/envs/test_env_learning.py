@@ -197,3 +197,30 @@ def test_points_call_left_out_only_where_it_could_not_score_more() -> None:
             obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             done = terminated or truncated
     assert checked > 5 and builder.stats.points_bounded > 0
+
+
+def test_view_history_matches_the_environments_in_two_player_tile_games() -> None:
+    """The policy adapter's history, rebuilt from the seat's views, equals the environment's."""
+    from rummyai.engine.game import view
+    from rummyai.envs.policy_agent import ViewHistory
+
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents="greedy", seat=None).unwrapped)
+    compared = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        history = ViewHistory(2)
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done:
+            state = env.state
+            assert state is not None
+            history.update(view(state, env.seat), state.variant)
+            rebuilt = history.history.arrays(env.seat)
+            for key, array in rebuilt.items():
+                assert np.array_equal(array, obs[key]), (seed, key, state.round.turn_count)
+            compared += 1
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            history.note_own(state, env.candidates[action].move)
+            obs, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+    assert compared > 30
