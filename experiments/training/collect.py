@@ -1,7 +1,7 @@
 """Label decisions with an expert (`mcts-pimc` by default) for behaviour cloning and DAgger.
 
-Plays seeded 2-player games in `rummyai/Rummikub-v1` (one round, the learner's seat alternating,
-`greedy` in the other seat). At every learner decision with more than one candidate the expert
+Plays seeded 2-player games in `rummyai/Rummikub-v1` (or `--env`; one round, the learner's seat
+alternating, `greedy` in the other seat). At every learner decision with more than one candidate the expert
 chooses from the seat's view; its move is matched to a candidate slot (the label; -1 when the
 expert played a move outside the candidates) and recorded with the observation. Which move is
 then played: the expert's (behaviour cloning, `--beta 1`), or with probability 1 - beta the
@@ -27,7 +27,7 @@ import gymnasium as gym
 import numpy as np
 from tqdm import tqdm
 
-import rummyai.envs  # noqa: F401  (registers the ids)
+import rummyai.envs
 from rummyai.agents import make_agent_from_spec
 from rummyai.agents.learned import CandidateScorer, load_scorer
 from rummyai.engine.game import legal_moves, view
@@ -36,6 +36,14 @@ from rummyai.envs.candidates import FEATURES, _dedupe_key
 
 #: Observation keys kept per decision (``melds`` is left out: large, and the scorer does not read it).
 SKIP_KEYS = ("melds",)
+#: Variant options that make a match one round (the learner's episode) where it is longer.
+ONE_ROUND: dict[str, dict[str, int]] = {
+    "rummikub": {"rounds": 1},
+    "rhine": {"rounds": 1},
+    "rummy-palace": {"max_rounds": 1},
+    "standard": {"max_deals": 1},
+    "black-heart": {"max_deals": 1},
+}
 #: Base of the training deals' seeds (far from every pre-registered evaluation seed).
 SEED_BASE = 7_000_000
 IS_GREEDY = FEATURES.index("is_greedy")
@@ -45,7 +53,8 @@ def play_game(
     game: int, expert_spec: str, beta: float, scorer: CandidateScorer | None, env_id: str
 ) -> dict[str, Any]:
     """One labelled game; returns the arrays to save."""
-    env = cast(RummyEnv, gym.make(env_id, opponents="greedy", seat=game % 2, options={"rounds": 1}).unwrapped)
+    options = ONE_ROUND.get(rummyai.envs.ENV_IDS[env_id])
+    env = cast(RummyEnv, gym.make(env_id, opponents="greedy", seat=game % 2, options=options).unwrapped)
     expert = make_agent_from_spec(expert_spec)
     expert.reset(SEED_BASE + game)
     rng = np.random.default_rng(SEED_BASE + game)

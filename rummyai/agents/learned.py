@@ -7,10 +7,10 @@ and a summary of the position (`STATE_FEATURES`); the best valid score is played
 numpy (two tanh layers), no deep-learning library is imported. The weights
 (`DEFAULT_WEIGHTS`, an ``.npz`` file) are written by ``experiments/training/train_bc.py``.
 
-The shipped weights were trained on 2-player rummikub, so the agent declares itself for the
-tile-style variants (`tile_style_only`; tournaments refuse it elsewhere); the machinery under it
-(`PolicyAgent`) plays every variant, and weights trained on a draw-meld-discard variant can be
-played through the ``policy`` agent.
+The shipped weights were trained on 2-player rummikub, so with them the agent declares itself for
+the tile-style variants (`tile_style_only`; tournaments refuse it elsewhere); with a weights file
+of its own (``learned:weights=FILE``, e.g. trained on a draw-meld-discard variant) it plays every
+variant the environments cover.
 """
 
 from __future__ import annotations
@@ -214,5 +214,6 @@ class LearnedAgent(PolicyAgent):
     def __init__(self, weights: str = "", seed: int = 0) -> None:
         self.scorer = load_scorer(weights or None)
         super().__init__(self.scorer.scores, name="learned", seed=seed)
-        #: the shipped weights were trained on rummikub: tournaments keep it to tile-style variants
-        self.tile_style_only = True
+        #: the shipped weights were trained on rummikub: tournaments keep them to tile-style variants
+        #: (weights given by file, e.g. trained on a draw-meld-discard variant, play anywhere)
+        self.tile_style_only = not weights
