@@ -49,7 +49,8 @@ register_agent(
 register_agent(
     "learned",
     "rummyai.agents.learned:LearnedAgent",
-    "scores the environments' candidates with a small numpy network trained to imitate mcts-pimc",
+    "scores the environments' candidates with a small numpy network (shipped weights: greedy's choices; "
+    "train your own with experiments/training, options: weights=FILE)",
 )
 register_agent(
     "policy",

@@ -1,11 +1,14 @@
-"""The learned agent: one small network scores every candidate move, trained to imitate `mcts-pimc`.
+"""The learned agent: one small network scores every candidate move; trained to imitate `mcts-pimc`.
 
 Each decision the agent builds the environments' observation (`rummyai.envs.PolicyAgent`: the
 same candidates and public history as `rummyai/Rummikub-v1`) and scores every candidate with one
 shared multilayer perceptron over the candidate's features (`FEATURES` of `rummyai.envs`, scaled)
 and a summary of the position (`STATE_FEATURES`); the best valid score is played. Inference is
-numpy (two tanh layers), no deep-learning library is imported. The weights
-(`DEFAULT_WEIGHTS`, an ``.npz`` file) are written by ``experiments/training/train_bc.py``.
+numpy (two tanh layers), no deep-learning library is imported. Weights files (``.npz``) are
+written by ``experiments/training/train_bc.py`` and ``ppo_selfplay.py``. The shipped file
+(`DEFAULT_WEIGHTS`) holds the network the training starts from, `greedy_scorer`, which plays
+greedy's moves: the labels collected so far were too few for the cloned network to agree with
+the expert more often than greedy does on held-out games (`studies/learned/training_run.md`).
 
 The shipped weights were trained on 2-player rummikub, so with them the agent declares itself for
 the tile-style variants (`tile_style_only`; tournaments refuse it elsewhere); with a weights file
