@@ -102,7 +102,7 @@ def solve_view(position: SeatPosition, objective: str = "cards", work_limit: flo
         objective=objective,
         work_limit=work_limit,
         max_cards=variant.max_hand_cards_per_turn,
-        minimize_changes=variant.joker_policy != "free",
+        minimize_changes=not variant.joker_rules.free_table_jokers,
     )
 
 
