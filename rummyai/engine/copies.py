@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
 from itertools import islice, product
 from math import comb
 
@@ -25,7 +24,7 @@ from rummyai.cards import Meaning, card_str
 from rummyai.engine.state import TableMeld
 
 MAX_ALTERNATIVES = 32  # tied canonical assignments returned (each is judged)
-MAX_COMBINATIONS = 20_000  # assignments scored exactly within one group of coupled card kinds
+MAX_COMBINATIONS = 2_000  # choices scored one by one in a group of coupled card kinds (CP-SAT past it)
 
 # Where a copy came from: (start meld index or HAND, its meaning there if it played as a wild).
 Label = tuple[int, Meaning | None]
@@ -217,17 +216,20 @@ def _best(
 ) -> list[dict[int, tuple[tuple[Label, ...], ...]]]:
     """The distributions of one group of coupled kinds that keep the most pairs together.
 
-    Scored exactly over every combination while there are at most `MAX_COMBINATIONS`; past that,
-    kinds are improved one at a time from the distribution that keeps each copy nearest its
-    old meld (such positions do not arise from real decks in practice).
+    Scored over every combination while there are at most `MAX_COMBINATIONS`, past that solved
+    exactly by CP-SAT (large tables where one wild kind couples many duplicated cards).
     """
     total = 1
     for k in group:
         total *= len(k.options)
     cells_of = [[_cells(k, o) for o in k.options] for k in group]
 
+    touched = {cell for options in cells_of for cells in options for cell in cells}
+    base = Counter({cell: fixed[cell] for cell in touched})
+
     def score(choice: Sequence[int]) -> int:
-        cells = Counter(fixed)
+        """Pairs kept in the cells this group can change (the others are the same for every choice)."""
+        cells = Counter(base)
         for n, c in enumerate(choice):
             cells.update(cells_of[n][c])
         return sum(comb(x, 2) for x in cells.values())
@@ -242,31 +244,58 @@ def _best(
             elif s == best and len(winners) < MAX_ALTERNATIVES:
                 winners.append(choice)
     else:
-        winners = [_improve([len(k.options) for k in group], cells_of, score)]
+        winners = _exact(cells_of, base)
     return [{k.kind: k.options[c] for k, c in zip(group, choice, strict=True)} for choice in winners]
 
 
-def _improve(
-    sizes: list[int], cells_of: list[list[Counter[tuple[int, int]]]], score: Callable[[Sequence[int]], int]
-) -> tuple[int, ...]:
-    """Local search for a large group: start where each kind alone keeps its copies most together,
-    then change one kind at a time while the pairs kept grow."""
+def _exact(
+    cells_of: list[list[Counter[tuple[int, int]]]], base: Counter[tuple[int, int]]
+) -> list[tuple[int, ...]]:
+    """The best choices of a group too large to score one by one, found by CP-SAT: one option per
+    kind, pairs per cell read from a table of C(x, 2); then every tied optimum (up to
+    `MAX_ALTERNATIVES`)."""
+    from ortools.sat.python import cp_model
 
-    def together(k: int, o: int) -> int:
-        return sum(x * x for x in cells_of[k][o].values())
+    model = cp_model.CpModel()
+    picks = [[model.new_bool_var("") for _ in options] for options in cells_of]
+    for row in picks:
+        model.add_exactly_one(row)
+    touched = sorted({cell for options in cells_of for counts in options for cell in counts})
+    pairs = []
+    for cell in touched:
+        terms = [
+            counts[cell] * picks[k][o]
+            for k, options in enumerate(cells_of)
+            for o, counts in enumerate(options)
+            if cell in counts
+        ]
+        top = base[cell] + sum(max(c[cell] for c in options) for options in cells_of)
+        x = model.new_int_var(0, top, "")
+        model.add(x == base[cell] + sum(terms))
+        y = model.new_int_var(0, comb(top, 2), "")
+        model.add_element(x, [comb(n, 2) for n in range(top + 1)], y)
+        pairs.append(y)
+    model.maximize(sum(pairs))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.solve(model)
+    model.clear_objective()
+    model.add(sum(pairs) == round(solver.objective_value))
 
-    choice = [max(range(n), key=partial(together, k)) for k, n in enumerate(sizes)]
-    current = score(choice)
-    improved = True
-    while improved:
-        improved = False
-        for k, n in enumerate(sizes):
-            for o in range(n):
-                trial = [*choice[:k], o, *choice[k + 1 :]]
-                value = score(trial)
-                if value > current:
-                    choice, current, improved = trial, value, True
-    return tuple(choice)
+    class _Collect(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[tuple[int, ...]] = []
+
+        def on_solution_callback(self) -> None:
+            self.found.append(tuple(next(o for o, b in enumerate(row) if self.value(b)) for row in picks))
+            if len(self.found) >= MAX_ALTERNATIVES:
+                self.stop_search()
+
+    collect = _Collect()
+    solver.parameters.enumerate_all_solutions = True
+    solver.solve(model, collect)
+    return sorted(set(collect.found))
 
 
 def _build(

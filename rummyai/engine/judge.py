@@ -96,7 +96,7 @@ def judge_play(
     unqualified: list[tuple[TableMeld, ...]] = []
     sec = sections(rules)
     doomed: set[tuple[tuple[Meaning | None, ...], ...]] = set()
-    for new in _layouts(rules, start_melds, hand_ids, final):
+    for new in layouts(rules, start_melds, hand_ids, final):
         if isinstance(new, Violation):
             return Judgement(False, rule=new.rule, reason=new.reason)
         meanings = tuple(m.meanings for m in new)
@@ -184,7 +184,7 @@ class _IdPool:
         return self.free[kind].pop()
 
 
-def _layouts(
+def layouts(
     variant: Variant,
     start: tuple[TableMeld, ...],
     hand: list[int],

@@ -152,7 +152,7 @@ def check_play(
         return PlayCheck(assignments)
     first: PlayCheck | None = None
     for assigned in assignments:
-        check = _check_assigned(variant, table, hand, assigned, opened, opening)
+        check = check_assigned(variant, table, hand, assigned, opened, opening)
         if check.violation is None:
             return check
         first = first or check
@@ -194,7 +194,7 @@ def _ids_conserved(table: Sequence[TableMeld], hand: Sequence[int], new_table: S
     return start <= seen and seen - start <= set(hand)
 
 
-def _check_assigned(
+def check_assigned(
     variant: Variant,
     table: Sequence[TableMeld],
     hand: Sequence[int],
@@ -202,7 +202,8 @@ def _check_assigned(
     opened: bool,
     opening: Sequence[TableMeld],
 ) -> PlayCheck:
-    """`check_play` on one physical assignment of the new table's copies."""
+    """`check_play` on one physical assignment of the new table's copies, taken as it is (the
+    tests' exhaustive reading of §7.1 calls it on every assignment)."""
     sec = sections(variant)
     deck = variant.deck
     start_ids = {i for m in table for i in m.ids}

@@ -56,16 +56,13 @@ class RhineJokers(JokerRules):
             options.append(cands)
         movers = [j for j in played if j in final[where[j]].wild]
         movers += [j for j, _ in released]
-        displaced = _displacement(variant, start, final, where, movers)
-        if displaced is not None:
-            return displaced
         first: Violation | None = None
         any_matching = False
         for replacement in matchings(options):
             any_matching = True
             problem = _accompaniment(variant, start, final, where, movers, set(replacement))
             if problem is None:
-                return None
+                return _displacement(variant, start, final, where, movers)
             first = first or problem
         if not any_matching:
             return Violation("1.5 R4", "each released joker needs its own replacement card")
