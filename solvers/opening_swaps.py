@@ -49,7 +49,11 @@ def swap_cards(position: Position) -> set[int]:
 def opening_swaps_possible(position: Position) -> bool:
     """Whether this is an opening turn on which a swap after the 30 could be made (the hand holds
     a card that fits a table joker, and the variant swaps jokers)."""
-    if position.opened or not position.variant.joker_rules.exact_swaps or position.variant.opening != "points":
+    if (
+        position.opened
+        or not position.variant.joker_rules.exact_swaps
+        or position.variant.opening != "points"
+    ):
         return False
     hand = Counter(position.hand)
     return any(hand[c] for c in swap_cards(position))
