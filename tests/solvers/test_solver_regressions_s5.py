@@ -9,6 +9,7 @@ from ortools.sat.python import cp_model
 from solver_checks import judged_legal
 
 from rummyai.cards import parse_cards
+from rummyai.engine import judge_play
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution
@@ -88,18 +89,19 @@ def test_no_good_cut_removes_only_its_own_table() -> None:
     assert decode(tm, solver)[1] != first
 
 
-def test_rhine_repair_goes_on_in_the_first_model_when_joker_melds_trade() -> None:
-    """rhine+extra_packs=1, one card for points: 4C goes down ('AH 2H 3H 4H JK=5H | 4H 4C JK=4':
-    each joker's replacement comes from the other joker meld). The witness model cannot hold such
-    a table, found nothing better than 2H and stopped (``feasible``, 2 points); the repair now goes
-    on in the first model, a relaxation, whose optimum then proves 4C."""
+def test_joker_melds_trading_replacements_read_on_the_canonical_copies() -> None:
+    """rhine+extra_packs=1, one card for points: 'AH 2H 3H 4H JK=5H | 4H 4C JK=4' would put 4C down
+    if each joker's replacement came from the other joker meld, but the canonical copies (§7.1)
+    keep 'AH 2H 4H' with the first meld's joker, which then returns to its own meld as 5H with no
+    new natural (R5): no single card can go down, and the solver proves it."""
     variant = get_variant("rhine", {"extra_packs": 1})
     hand, table = "2H 4H 4C JK", "AH 2H JK=3H 4H | JK=2H 3H 4H"
+    verdict = judge_play(variant, hand.split(), table, "AH 2H 3H 4H JK=5H | 4H 4C JK=4")
+    assert not verdict.legal and verdict.rule == "1.5 R5"
     best = reference_solve(variant, hand, table, objective="points", max_cards=1)
-    assert (best.cards_played, best.points_played) == (1, 4)
+    assert best.cards_played == 0
     sol = solve(variant, hand, table, objective="points", max_cards=1, minimize_changes=False)
-    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 1, 4)
-    _legal(variant, hand, table, sol)
+    assert (sol.status, sol.cards_played) == ("optimal", 0)
 
 
 def test_rhine_wild_may_not_just_join_the_qualifying_group() -> None:
