@@ -172,16 +172,40 @@ def _assignments(
     if not variant.joker_rules.reads_origins and _ids_conserved(table, hand, new_table):
         return [new_table]
     opening_ids = {i for m in opening for i in m.ids}
-    tables = canonical_tables(
-        variant.deck,
-        variant.is_wild,
-        [*table, *opening],
-        [i for i in hand if i not in opening_ids],
-        new_table,
-    )
+    start = (*table, *opening)
+    rest = tuple(i for i in hand if i not in opening_ids)
+    kinds = tuple(tuple(variant.deck[i] for i in m.ids) for m in new_table)
+    found = _canonical_ids(variant, (start, rest, kinds))
+    if isinstance(found, ConservationProblem):
+        return Violation(sections(variant).conservation, found.reason)
+    return [
+        tuple(TableMeld(ids, m.meanings) for ids, m in zip(assigned, new_table, strict=True))
+        for assigned in found
+    ]
+
+
+class _NeverRaised(Exception):
+    """`memoized` remembers errors of one type; the canonical assignment raises none."""
+
+
+CopiesKey = tuple[tuple[TableMeld, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
+@memoized("_canonical_copies", _NeverRaised, 20_000)
+def _canonical_ids(
+    variant: Variant, key: CopiesKey
+) -> list[tuple[tuple[int, ...], ...]] | ConservationProblem:
+    """The canonical copy assignments of a final table's kinds (ids per meld), cached per variant:
+    the judge tries many readings of the same cards, and a reading does not change the copies."""
+    start, hand, kinds = key
+    pools: dict[int, list[int]] = {}
+    for i in range(len(variant.deck)):
+        pools.setdefault(variant.deck[i], []).append(i)
+    final = [TableMeld(tuple(pools[k][0] for k in meld), (None,) * len(meld)) for meld in kinds]
+    tables = canonical_tables(variant.deck, variant.is_wild, start, hand, final)
     if isinstance(tables, ConservationProblem):
-        return Violation(sections(variant).conservation, tables.reason)
-    return tables
+        return tables
+    return [tuple(m.ids for m in table) for table in tables]
 
 
 def _ids_conserved(table: Sequence[TableMeld], hand: Sequence[int], new_table: Sequence[TableMeld]) -> bool:
