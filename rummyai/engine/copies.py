@@ -96,7 +96,9 @@ def canonical_tables(
             fixed.update(_cells(k, k.options[0]))
         else:
             loose.append(k)
-    picks: list[list[dict[int, tuple[tuple[Label, ...], ...]]]] = []
+    settled = _settle(loose, fixed)
+    loose = [k for k in loose if k.kind not in settled]
+    picks: list[list[dict[int, tuple[tuple[Label, ...], ...]]]] = [[settled]]
     for group in _coupled(loose):
         picks.append(_best(group, fixed))
     tables: list[tuple[TableMeld, ...]] = []
@@ -184,6 +186,65 @@ def _cells(k: _Kind, option: tuple[tuple[Label, ...], ...]) -> Counter[tuple[int
             if u != HAND:
                 cells[(cls[0], u)] += 1
     return cells
+
+
+def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tuple[tuple[Label, ...], ...]]:
+    """Kinds whose best distribution does not depend on the others' choices, settled (and added to
+    `fixed`) until none is left: a large table couples most card kinds, but nearly every one of
+    them keeps its copies in place whatever the others do.
+
+    Moving a kind from distribution b to a changes the pairs by, per cell, (a's copies - b's
+    copies) * (the others' copies there) + C(a's, 2) - C(b's, 2); with the others' copies
+    bounded per cell, a distribution better than every other one at the worst bound is in every
+    optimum. Only strict wins settle a kind, so tied optima all stay.
+    """
+    settled: dict[int, tuple[tuple[Label, ...], ...]] = {}
+    options = {k.kind: [_cells(k, o) for o in k.options] for k in loose}
+    changed = True
+    while changed:
+        changed = False
+        open_kinds = [k for k in loose if k.kind not in settled]
+        low: Counter[tuple[int, int]] = Counter(fixed)
+        high: Counter[tuple[int, int]] = Counter(fixed)
+        for k in open_kinds:
+            cells = {cell for counts in options[k.kind] for cell in counts}
+            for cell in cells:
+                low[cell] += min(counts[cell] for counts in options[k.kind])
+                high[cell] += max(counts[cell] for counts in options[k.kind])
+        for k in open_kinds:
+            mine = options[k.kind]
+            for a, counts_a in enumerate(mine):
+                if all(
+                    _worst_gain(counts_a, counts_b, mine, low, high) > 0
+                    for b, counts_b in enumerate(mine)
+                    if b != a
+                ):
+                    # the others' ranges only narrow as kinds settle: a win stays a win
+                    settled[k.kind] = k.options[a]
+                    fixed.update(counts_a)
+                    changed = True
+                    break
+    return settled
+
+
+def _worst_gain(
+    a: Counter[tuple[int, int]],
+    b: Counter[tuple[int, int]],
+    mine: list[Counter[tuple[int, int]]],
+    low: Counter[tuple[int, int]],
+    high: Counter[tuple[int, int]],
+) -> int:
+    """The least number of pairs gained by distribution `a` over `b`, whatever the other kinds do
+    (their copies per cell between `low` and `high`, this kind's own range taken out)."""
+    gain = 0
+    for cell in set(a) | set(b):
+        diff = a[cell] - b[cell]
+        if diff > 0:
+            others = low[cell] - min(c[cell] for c in mine)
+        else:
+            others = high[cell] - max(c[cell] for c in mine)
+        gain += diff * others + comb(a[cell], 2) - comb(b[cell], 2)
+    return gain
 
 
 def _coupled(loose: list[_Kind]) -> list[list[_Kind]]:

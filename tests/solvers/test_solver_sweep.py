@@ -151,6 +151,8 @@ def _twin(draw: st.DrawFn, variant: Variant, max_hand: int) -> tuple[list[int], 
     else:
         start = max(1, min(twin_rank - draw(st.integers(0, 2)), 11))
         other = tuple(Slot(make_card(start + k, suit)) for k in range(3))
+    if any(slot.meaning is None and variant.is_wild(slot.card) for meld in (run, other) for slot in meld):
+        return _dense(draw, variant, max_hand)  # a natural that is wild here (Rhine's twos)
     used: Counter[int] = Counter(c for meld in (run, other) for slot in meld for c in slot.cards())
     ranks = [r for r in range(max(1, low - 1), min(13, low + 4) + 1)]
     pool = [make_card(r, x) for r in ranks for x in {suit, (suit + 1) % 4}] + [JOKER]
