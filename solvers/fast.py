@@ -19,7 +19,8 @@ from ortools.sat.python import cp_model
 from rummyai.cards import JOKER, Slot
 from rummyai.playable import playable_cards
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value
-from rummyai.solvers.tile_model import TileModel, decode
+from rummyai.solvers.tile_decode import decode
+from rummyai.solvers.tile_model import TileModel
 from rummyai.variants import Variant
 
 _LOCAL = threading.local()

@@ -15,7 +15,8 @@ from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.rhine_repair import rhine_repair
-from rummyai.solvers.tile_model import TileModel, decode, single_meld_exact, solve_model
+from rummyai.solvers.tile_decode import decode
+from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 
 # A judge-repaired answer the relaxation cannot prove is certified (or bettered) by the exhaustive
 # reference when hand and table hold at most this many cards, so small hand-made positions get a
@@ -67,7 +68,8 @@ def solve_tile(
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(tm, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds):
+        deadline = None if time_limit is None else start + time_limit
+        if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds, deadline):
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(
                 position,

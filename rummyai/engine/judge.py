@@ -9,6 +9,7 @@ joker rules hold it to.
 
 from __future__ import annotations
 
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,8 +70,12 @@ def judge_play(
     new_table: TableText,
     opened: bool = True,
     options: Any = None,
+    deadline: float | None = None,
 ) -> Judgement:
     """Is `new_table` a legal result of playing cards from `hand` onto `table`?
+
+    `deadline` (a `time.perf_counter()` value) bounds the search over readings of unstated
+    wilds: past it, a play with no legal reading found yet is refused under rule ``time``.
 
     Raises `CardError` (unknown token), `DeckError` (more copies than the deck holds),
     `MeldError` (a start-table meld that is not valid) or `VariantError`.
@@ -99,6 +104,10 @@ def judge_play(
     for new in layouts(rules, start_melds, hand_ids, final):
         if isinstance(new, Violation):
             return Judgement(False, rule=new.rule, reason=new.reason)
+        if deadline is not None and time.perf_counter() > deadline:
+            return Judgement(
+                False, rule="time", reason="the time limit ran out before a legal reading was found"
+            )
         meanings = tuple(m.meanings for m in new)
         if meanings in doomed:
             continue  # same kinds and meanings: another copy assignment cannot make a meld valid

@@ -15,7 +15,8 @@ from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.rhine_repair import cut
-from rummyai.solvers.tile_model import TileModel, decode, solve_model
+from rummyai.solvers.tile_decode import decode
+from rummyai.solvers.tile_model import TileModel, solve_model
 from rummyai.variants import Variant, get_variant
 
 OFFICIAL = get_variant("rummikub", ["official_jokers"])
