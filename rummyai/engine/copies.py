@@ -200,6 +200,13 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
     """
     settled: dict[int, tuple[tuple[Label, ...], ...]] = {}
     options = {k.kind: [_cells(k, o) for o in k.options] for k in loose}
+    ranges: dict[int, tuple[Counter[tuple[int, int]], Counter[tuple[int, int]]]] = {}
+    for kind, counts in options.items():
+        cells = {cell for c in counts for cell in c}
+        ranges[kind] = (
+            Counter({cell: min(c[cell] for c in counts) for cell in cells}),
+            Counter({cell: max(c[cell] for c in counts) for cell in cells}),
+        )
     changed = True
     while changed:
         changed = False
@@ -207,15 +214,14 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
         low: Counter[tuple[int, int]] = Counter(fixed)
         high: Counter[tuple[int, int]] = Counter(fixed)
         for k in open_kinds:
-            cells = {cell for counts in options[k.kind] for cell in counts}
-            for cell in cells:
-                low[cell] += min(counts[cell] for counts in options[k.kind])
-                high[cell] += max(counts[cell] for counts in options[k.kind])
+            low.update(ranges[k.kind][0])
+            high.update(ranges[k.kind][1])
         for k in open_kinds:
             mine = options[k.kind]
+            own_low, own_high = ranges[k.kind]
             for a, counts_a in enumerate(mine):
                 if all(
-                    _worst_gain(counts_a, counts_b, mine, low, high) > 0
+                    _worst_gain(counts_a, counts_b, low, high, own_low, own_high) > 0
                     for b, counts_b in enumerate(mine)
                     if b != a
                 ):
@@ -230,19 +236,17 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
 def _worst_gain(
     a: Counter[tuple[int, int]],
     b: Counter[tuple[int, int]],
-    mine: list[Counter[tuple[int, int]]],
     low: Counter[tuple[int, int]],
     high: Counter[tuple[int, int]],
+    own_low: Counter[tuple[int, int]],
+    own_high: Counter[tuple[int, int]],
 ) -> int:
     """The least number of pairs gained by distribution `a` over `b`, whatever the other kinds do
     (their copies per cell between `low` and `high`, this kind's own range taken out)."""
     gain = 0
-    for cell in set(a) | set(b):
+    for cell in a.keys() | b.keys():
         diff = a[cell] - b[cell]
-        if diff > 0:
-            others = low[cell] - min(c[cell] for c in mine)
-        else:
-            others = high[cell] - max(c[cell] for c in mine)
+        others = low[cell] - own_low[cell] if diff > 0 else high[cell] - own_high[cell]
         gain += diff * others + comb(a[cell], 2) - comb(b[cell], 2)
     return gain
 
