@@ -44,15 +44,18 @@ CANASTA = {"rhine.canasta_values": True}
 
 
 def judge(hand: str, table: str, new: str, opened: bool = True, options: object = None) -> Judgement:
+    """The judge's verdict on a Rhine play written as card tokens."""
     return judge_play(V, hand.split(), table, new, opened=opened, options=options)
 
 
 def legal(hand: str, table: str, new: str, opened: bool = True, options: object = None) -> None:
+    """Assert the play is legal."""
     verdict = judge(hand, table, new, opened, options)
     assert verdict.legal, verdict.reason
 
 
 def illegal(rule: str, hand: str, table: str, new: str, opened: bool = True, options: object = None) -> str:
+    """Assert the play breaks `rule` with a reason, and return the reason."""
     verdict = judge(hand, table, new, opened, options)
     assert not verdict.legal, f"expected a {rule} violation"
     assert verdict.rule == rule, (verdict.rule, verdict.reason)
