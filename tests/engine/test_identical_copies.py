@@ -17,7 +17,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.test_judge_copies import _deal, _rearrange
 from rummyai.cards import card_str
 from rummyai.engine import judge_play, validate
 from rummyai.engine.moves import Play
@@ -26,6 +25,8 @@ from rummyai.engine.tile_position import play_from_text, position
 from rummyai.hint.api import hint
 from rummyai.solvers import solve
 from rummyai.variants import get_variant
+
+from .random_tables import deal, rearrange
 
 OFFICIAL = {"official_jokers": True}
 
@@ -162,8 +163,8 @@ def _renamings(state: GameState, play: Play, limit: int) -> list[Play]:
 def test_renaming_identical_copies_never_changes_a_verdict(seed: int, variant: str) -> None:
     rules = get_variant("rummikub", OFFICIAL) if variant == "official" else get_variant(variant)
     rng = random.Random(seed)
-    table, hand = _deal(rng, rules)
-    melds = _rearrange(rng, table, hand, rules)
+    table, hand = deal(rng, rules)
+    melds = rearrange(rng, table, hand, rules)
     state = position(
         rules,
         [" ".join(card_str(c) for c in hand)],

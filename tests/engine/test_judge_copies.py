@@ -22,87 +22,23 @@ from itertools import permutations, product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummyai.cards import JOKER, Slot, card_str, make_card
+from rummyai.cards import card_str, make_card
 from rummyai.engine import judge_play
 from rummyai.engine.judge import _meanings
 from rummyai.engine.qualify import search_qualifying
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_rules import check_assigned
-from rummyai.errors import MeldError
-from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
 
-RHINE = get_variant("rhine")
+from .random_tables import RHINE, deal, rearrange, valid_slots
+
 # two identical club runs left untouched: 2**9 ways to place their copies, none of which matters
-# (no wild near them, and no card of theirs is dealt by `_deal`), so the judge must see past them
+# (no wild near them, and no card of theirs is dealt by `deal`), so the judge must see past them
 FILLER = ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC"]
 
 
-def _valid(variant: Variant, cards: list[int]) -> tuple[Slot, ...] | None:
-    """The meld these cards make (wild meanings filled in), or None."""
-    try:
-        return analyze_meld(variant, tuple(Slot(c) for c in cards)).slots
-    except MeldError:
-        return None
-
-
-def _deal(rng: random.Random, variant: Variant = RHINE) -> tuple[list[list[int]], list[int]]:
-    """A start table of valid melds and a hand, from a narrow band of cards so copies repeat."""
-    low = rng.randint(1, 8)  # spades and hearts only: the clubs are the fillers
-    pool = [make_card(r, s) for r in range(low, low + 5) for s in (0, 1) for _ in range(2)] + [JOKER] * 2
-    rng.shuffle(pool)
-    table: list[list[int]] = []
-    for _ in range(60):
-        if len(table) == 4 or len(pool) < 6:
-            break
-        size = rng.randint(3, 4)
-        cards = pool[:size]
-        if _valid(variant, cards) is not None:
-            table.append(cards)
-            del pool[:size]
-        else:
-            rng.shuffle(pool)
-    hand = pool[: rng.randint(2, 4)]
-    return table, hand
-
-
-def _rearrange(
-    rng: random.Random, table: list[list[int]], hand: list[int], variant: Variant = RHINE
-) -> list[list[int]]:
-    """Random valid moves: add a hand card, move, split or merge melds, start a new meld."""
-    melds = [list(m) for m in table]
-    hand = list(hand)
-    for _ in range(rng.randint(1, 6)):
-        op = rng.randrange(5)
-        trial = [list(m) for m in melds]
-        rest = list(hand)
-        if op == 0 and rest and trial:  # a hand card joins a meld
-            trial[rng.randrange(len(trial))].append(rest.pop(rng.randrange(len(rest))))
-        elif op == 1 and len(trial) >= 1:  # a card moves to another meld or starts one with hand cards
-            a = rng.randrange(len(trial))
-            card = trial[a].pop(rng.randrange(len(trial[a])))
-            if len(trial) > 1 and rng.random() < 0.6:
-                trial[rng.choice([k for k in range(len(trial)) if k != a])].append(card)
-            elif len(rest) >= 2:
-                trial.append([card, rest.pop(rng.randrange(len(rest))), rest.pop(rng.randrange(len(rest)))])
-        elif op == 2 and trial:  # split a meld in two
-            piece = trial.pop(rng.randrange(len(trial)))
-            rng.shuffle(piece)
-            cut = rng.randint(1, max(1, len(piece) - 1))
-            trial += [piece[:cut], piece[cut:]]
-        elif op == 3 and len(trial) >= 2:  # merge two melds
-            piece = trial.pop(rng.randrange(len(trial)))
-            trial[rng.randrange(len(trial))].extend(piece)
-        elif op == 4 and len(rest) >= 3:  # a new meld from the hand
-            trial.append([rest.pop(rng.randrange(len(rest))) for _ in range(3)])
-        trial = [m for m in trial if m]
-        if all(_valid(variant, m) is not None for m in trial):
-            melds, hand = trial, rest
-    return melds
-
-
 def _text(rng: random.Random, cards: list[int], state_meanings: bool, variant: Variant = RHINE) -> list[str]:
-    slots = _valid(variant, cards)
+    slots = valid_slots(variant, cards)
     assert slots is not None
     out = []
     for s in slots:
@@ -182,8 +118,8 @@ def _brute_force(
 @given(seed=st.integers(0, 10**9), fillers=st.sampled_from([True, True, True, False]))
 def test_judge_matches_brute_force_on_random_rearrangements(seed: int, fillers: bool) -> None:
     rng = random.Random(seed)
-    table, hand = _deal(rng)
-    melds = _rearrange(rng, table, hand)
+    table, hand = deal(rng)
+    melds = rearrange(rng, table, hand)
     hand_text = [card_str(c) for c in hand]
     table_text = [_text(rng, m, True) for m in table]
     new_text = [_text(rng, m, False) for m in melds]
@@ -197,10 +133,10 @@ def test_judge_matches_brute_force_on_random_rearrangements(seed: int, fillers: 
 @given(seed=st.integers(0, 10**9), trio=st.booleans())
 def test_judge_matches_brute_force_before_opening(seed: int, trio: bool) -> None:
     rng = random.Random(seed)
-    table, hand = _deal(rng)
+    table, hand = deal(rng)
     if trio:  # a qualifying meld in hand (diamonds: no copy elsewhere)
         hand += [make_card(r, 2) for r in (7, 8, 9)]
-    melds = _rearrange(rng, table, hand)
+    melds = rearrange(rng, table, hand)
     hand_text = [card_str(c) for c in hand]
     table_text = [_text(rng, m, True) for m in table]
     new_text = [_text(rng, m, False) for m in melds]
@@ -216,8 +152,8 @@ def test_judge_matches_brute_force_in_other_tile_variants(seed: int, variant: st
     # their joker rules (locked melds, retrieval with a rack tile) also look at copies
     rules = get_variant(variant)
     rng = random.Random(seed)
-    table, hand = _deal(rng, rules)
-    melds = _rearrange(rng, table, hand, rules)
+    table, hand = deal(rng, rules)
+    melds = rearrange(rng, table, hand, rules)
     hand_text = [card_str(c) for c in hand]
     table_text = [_text(rng, m, True, rules) for m in table]
     new_text = [_text(rng, m, False, rules) for m in melds]
