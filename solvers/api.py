@@ -231,6 +231,7 @@ _KEYS = {
     "score",
     "committed",
     "taken",
+    "minimize_changes",
 }
 
 
@@ -271,8 +272,9 @@ def _check_types(obj: dict[str, Any]) -> None:
         isinstance(options, dict) or (isinstance(options, list) and all(isinstance(o, str) for o in options))
     ):
         raise RummyError(f"'options' must be a list of 'name[=value]' strings or an object, got {options!r}")
-    if not isinstance(obj.get("opened", True), bool):
-        raise RummyError(f"'opened' must be true or false, got {obj['opened']!r}")
+    for name in ("opened", "minimize_changes"):
+        if not isinstance(obj.get(name, True), bool):
+            raise RummyError(f"{name!r} must be true or false, got {obj[name]!r}")
     for name in ("score", "max_cards"):
         if obj.get(name) is not None and not _is_int(obj[name]):
             raise RummyError(f"{name!r} must be an integer, got {obj[name]!r}")
@@ -289,7 +291,8 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
     one ``|``-separated string), ``opened`` (default true), ``objective`` (default ``cards``),
     optional ``variant`` (else the `variant` argument, else ``rummikub``) with its ``options``
     (a list of ``name[=value]`` or an object), ``time_limit``, ``work_limit``, ``max_cards``,
-    ``score`` (Black Heart's cumulative score for the opening chart), and on draw-and-discard
+    ``score`` (Black Heart's cumulative score for the opening chart), ``minimize_changes`` (default
+    true: among the best plays, one that keeps the most start melds whole), and on draw-and-discard
     turns ``committed`` (cards that must be played, as after taking from the discard row) and
     ``taken`` (the card taken, which may not be the discard). Output: `solution_json`.
     """
@@ -314,9 +317,10 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             score=obj.get("score", 0),
             committed=obj.get("committed", ()),
             taken=obj.get("taken"),
+            minimize_changes=obj.get("minimize_changes", True),
         )
         swaps = ()
-        if rules.joker_policy == "swap_exact":  # Rummy Palace: name the joker swaps the table shows
+        if rules.joker_rules.exact_swaps:  # Rummy Palace: name the joker swaps the table shows
             swaps = joker_swaps(make_position(rules, obj["hand"], obj.get("table", []), opened), solution)
     except RummyError as error:
         return {"error": str(error)}

@@ -65,18 +65,19 @@ def check_solution(position: Position, solution: Solution) -> None:
             )
 
 
-def judge(position: Position, melds: Sequence[Sequence[Slot]]) -> Judgement:
-    """The engine's judge on the text form of a tile-style play."""
+def judge(position: Position, melds: Sequence[Sequence[Slot]], deadline: float | None = None) -> Judgement:
+    """The engine's judge on the text form of a tile-style play (`deadline`: see `judge_play`)."""
     return judge_play(
         position.variant,
         [card_str(c) for c in position.hand],
         [[str(s) for s in info.slots] for info in position.table],
         [[str(s) for s in meld] for meld in melds],
         opened=position.opened,
+        deadline=deadline,
     )
 
 
-def judged_legal(position: Position, melds: Sequence[Sequence[Slot]]) -> bool:
+def judged_legal(position: Position, melds: Sequence[Sequence[Slot]], deadline: float | None = None) -> bool:
     """The engine's judge on the text form of a tile-style play: the joker and opening rules that
     depend on which start meld a card came from (Rhine, Tile Rummy)."""
-    return bool(judge(position, melds).legal)
+    return bool(judge(position, melds, deadline).legal)

@@ -19,7 +19,8 @@ from ortools.sat.python import cp_model
 from rummyai.cards import JOKER, Slot
 from rummyai.playable import playable_cards
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value
-from rummyai.solvers.tile_model import TileModel, decode
+from rummyai.solvers.tile_decode import decode
+from rummyai.solvers.tile_model import TileModel
 from rummyai.variants import Variant
 
 _LOCAL = threading.local()
@@ -31,7 +32,7 @@ def fast_path_ok(position: Position, max_cards: int | None) -> bool:
     return (
         position.opened
         and v.tile_style
-        and v.joker_policy == "free"
+        and v.joker_rules.free_table_jokers
         and v.max_wilds_per_meld is None
         and not v.wilds_le_naturals
         and v.group_distinct_suits

@@ -17,7 +17,9 @@ from ortools.sat.python import cp_model
 from rummyai.cards import Slot
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, count_broken, score_key
-from rummyai.solvers.tile_model import LinearExpr, TileModel, decode, pooled_layouts, solve_model
+from rummyai.solvers.tile_decode import decode, pooled_layouts
+from rummyai.solvers.tile_model import TileModel, solve_model
+from rummyai.solvers.tile_model_parts import LinearExpr
 
 MAX_CUTS = 8  # rejected Rhine tables cut off before the repair gives up
 SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
@@ -66,6 +68,11 @@ class _Budget:
     work: float
     spent: float = 0.0
 
+    @property
+    def deadline(self) -> float | None:
+        """The `time.perf_counter()` value the judge stops at under a time limit, else None."""
+        return None if self.time_limit is None else self.start + self.time_limit
+
     def left(self) -> float:
         if self.time_limit is not None:
             return self.time_limit - (time.perf_counter() - self.start)
@@ -81,19 +88,19 @@ class _Budget:
 
 
 def _legal_table(
-    position: Position, tm: TileModel, solver: cp_model.CpSolver
+    position: Position, tm: TileModel, solver: cp_model.CpSolver, deadline: float | None
 ) -> list[tuple[Slot, ...]] | None:
     """A judged-legal layout of the model's current assignment, or None: the decoded table, the
     same melds without wild-free melds merged onto joker melds, then (pooled jokers) up to
     `LAYOUTS` tables with the jokers in other melds' copies of the cards they stand for."""
     melds = decode(tm, solver)[1]
-    if judged_legal(position, melds):
+    if judged_legal(position, melds, deadline):
         return melds
     plain = decode(tm, solver, merge=False)[1]
-    if plain != melds and judged_legal(position, plain):
+    if plain != melds and judged_legal(position, plain, deadline):
         return plain
     for other in pooled_layouts(tm, solver, LAYOUTS):
-        if other not in (melds, plain) and judged_legal(position, other):
+        if other not in (melds, plain) and judged_legal(position, other, deadline):
             return other
     return None
 
@@ -165,7 +172,7 @@ def rhine_repair(
         score = score_key(position, objective, played)
         if status == cp_model.OPTIMAL and cuts == 0 and witness_bounds and (bound is None or score < bound):
             bound = score  # the witness model's optimum: a tighter relaxation bound
-        melds_ok = _legal_table(position, search, found)
+        melds_ok = _legal_table(position, search, found, budget.deadline)
         if melds_ok is not None:
             best_played, best_melds, best = played, melds_ok, score
             proven = bound is not None and score == bound
@@ -197,7 +204,7 @@ def _safe_answer(
             continue
         played, melds, _ = decode(safe, found)
         better = score_key(position, objective, played) > score_key(position, objective, best[0])
-        if better and judged_legal(position, melds):
+        if better and judged_legal(position, melds, budget.deadline):
             best = (played, melds)
     return best
 
@@ -222,7 +229,7 @@ def _tidy(
         found, status = budget.solve(tidy, TIDY_WORK)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
-        new_melds = _legal_table(position, tidy, found)
+        new_melds = _legal_table(position, tidy, found, budget.deadline)
         if new_melds is None:
             cut(tidy, found)
             continue

@@ -1,8 +1,11 @@
-"""The text judge's copy search is exact: it agrees with a brute force over every assignment.
+"""The judge reads identical copies as the rules do (§7.1): it agrees with a brute force.
 
 Two packs hold two copies of each card, and the text does not say which copy is which. The
-judge lists one assignment per class of equal verdicts; the brute force here tries every
-permutation of every card kind's copies and every reading of the unstated wilds, with no cap.
+rules read a turn on the canonical copy assignment: of every way to place the copies, those
+keeping the most pairs of cards that began in one meld together in one final meld; the turn is
+legal if one of them passes. The brute force here scores every permutation of every card kind's
+copies, keeps the best-scoring ones and judges each with every reading of the unstated wilds,
+with no cap, by `check_assigned` (the id-level check, which takes ids as given).
 Positions are small Rhine tables dealt from a narrow band of cards (so copies repeat), and new
 tables are made by random rearrangements that keep every meld valid, so the joker rules and
 the copies decide. Two equal wild-free club runs ride along untouched: 2**9 placements of their
@@ -13,93 +16,29 @@ tile variants' joker rules are checked the same way.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import permutations, product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummyai.cards import JOKER, Slot, card_str, make_card
+from rummyai.cards import card_str, make_card
 from rummyai.engine import judge_play
 from rummyai.engine.judge import _meanings
 from rummyai.engine.qualify import search_qualifying
 from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_rules import check_play
-from rummyai.errors import MeldError
-from rummyai.melds import analyze_meld
+from rummyai.engine.tile_rules import check_assigned
 from rummyai.variants import Variant, get_variant
 
-RHINE = get_variant("rhine")
+from .random_tables import RHINE, deal, rearrange, valid_slots
+
 # two identical club runs left untouched: 2**9 ways to place their copies, none of which matters
-# (no wild near them, and no card of theirs is dealt by `_deal`), so the judge must see past them
+# (no wild near them, and no card of theirs is dealt by `deal`), so the judge must see past them
 FILLER = ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC"]
 
 
-def _valid(variant: Variant, cards: list[int]) -> tuple[Slot, ...] | None:
-    """The meld these cards make (wild meanings filled in), or None."""
-    try:
-        return analyze_meld(variant, tuple(Slot(c) for c in cards)).slots
-    except MeldError:
-        return None
-
-
-def _deal(rng: random.Random, variant: Variant = RHINE) -> tuple[list[list[int]], list[int]]:
-    """A start table of valid melds and a hand, from a narrow band of cards so copies repeat."""
-    low = rng.randint(1, 8)  # spades and hearts only: the clubs are the fillers
-    pool = [make_card(r, s) for r in range(low, low + 5) for s in (0, 1) for _ in range(2)] + [JOKER] * 2
-    rng.shuffle(pool)
-    table: list[list[int]] = []
-    for _ in range(60):
-        if len(table) == 4 or len(pool) < 6:
-            break
-        size = rng.randint(3, 4)
-        cards = pool[:size]
-        if _valid(variant, cards) is not None:
-            table.append(cards)
-            del pool[:size]
-        else:
-            rng.shuffle(pool)
-    hand = pool[: rng.randint(2, 4)]
-    return table, hand
-
-
-def _rearrange(
-    rng: random.Random, table: list[list[int]], hand: list[int], variant: Variant = RHINE
-) -> list[list[int]]:
-    """Random valid moves: add a hand card, move, split or merge melds, start a new meld."""
-    melds = [list(m) for m in table]
-    hand = list(hand)
-    for _ in range(rng.randint(1, 6)):
-        op = rng.randrange(5)
-        trial = [list(m) for m in melds]
-        rest = list(hand)
-        if op == 0 and rest and trial:  # a hand card joins a meld
-            trial[rng.randrange(len(trial))].append(rest.pop(rng.randrange(len(rest))))
-        elif op == 1 and len(trial) >= 1:  # a card moves to another meld or starts one with hand cards
-            a = rng.randrange(len(trial))
-            card = trial[a].pop(rng.randrange(len(trial[a])))
-            if len(trial) > 1 and rng.random() < 0.6:
-                trial[rng.choice([k for k in range(len(trial)) if k != a])].append(card)
-            elif len(rest) >= 2:
-                trial.append([card, rest.pop(rng.randrange(len(rest))), rest.pop(rng.randrange(len(rest)))])
-        elif op == 2 and trial:  # split a meld in two
-            piece = trial.pop(rng.randrange(len(trial)))
-            rng.shuffle(piece)
-            cut = rng.randint(1, max(1, len(piece) - 1))
-            trial += [piece[:cut], piece[cut:]]
-        elif op == 3 and len(trial) >= 2:  # merge two melds
-            piece = trial.pop(rng.randrange(len(trial)))
-            trial[rng.randrange(len(trial))].extend(piece)
-        elif op == 4 and len(rest) >= 3:  # a new meld from the hand
-            trial.append([rest.pop(rng.randrange(len(rest))) for _ in range(3)])
-        trial = [m for m in trial if m]
-        if all(_valid(variant, m) is not None for m in trial):
-            melds, hand = trial, rest
-    return melds
-
-
 def _text(rng: random.Random, cards: list[int], state_meanings: bool, variant: Variant = RHINE) -> list[str]:
-    slots = _valid(variant, cards)
+    slots = valid_slots(variant, cards)
     assert slots is not None
     out = []
     for s in slots:
@@ -118,8 +57,9 @@ def _brute_force(
     opened: bool = True,
     variant: Variant = RHINE,
 ) -> bool:
-    """Legal iff some assignment of copies and some reading of the unstated wilds passes R1-R5
-    (before opening: with the qualifying melds searched inside each assignment, §1.4)."""
+    """Legal iff some canonical assignment of copies (most pairs of start meld-mates kept together)
+    and some reading of the unstated wilds passes R1-R5b (before opening: with the qualifying
+    melds searched inside each assignment, §1.4)."""
     from rummyai.cards import parse_cards, parse_table
 
     deck = variant.deck
@@ -143,18 +83,28 @@ def _brute_force(
         return False
     orders = [list(permutations(sources[k], len(spots[k]))) for k in kinds]
     readings = list(product(*(_meanings(variant, meld) for meld in final)))
+    owner = {i: u for u, meld in enumerate(start) for i in meld.ids}
+    scored = []
     for combo in product(*orders):
         ids = {
             spot: i
             for k, order in zip(kinds, combo, strict=True)
             for spot, i in zip(spots[k], order, strict=True)
         }
+        if set(ids.values()) < {i for meld in start for i in meld.ids}:
+            continue  # a table card left the table: no assignment of the copies
+        pairs = Counter((m, owner[i]) for (m, _), i in ids.items() if i in owner)
+        scored.append((sum(n * (n - 1) // 2 for n in pairs.values()), ids))
+    best = max((score for score, _ in scored), default=0)
+    for score, ids in scored:
+        if score < best:
+            continue
         for reading in readings:
             new = tuple(
                 TableMeld(tuple(ids[(m, p)] for p in range(len(meld))), reading[m])
                 for m, meld in enumerate(final)
             )
-            violation = check_play(variant, start, hand_ids, new, opened).violation
+            violation = check_assigned(variant, start, hand_ids, new, opened, ()).violation
             if violation is None:
                 return True
             if opened or violation.rule != "1.4":
@@ -168,8 +118,8 @@ def _brute_force(
 @given(seed=st.integers(0, 10**9), fillers=st.sampled_from([True, True, True, False]))
 def test_judge_matches_brute_force_on_random_rearrangements(seed: int, fillers: bool) -> None:
     rng = random.Random(seed)
-    table, hand = _deal(rng)
-    melds = _rearrange(rng, table, hand)
+    table, hand = deal(rng)
+    melds = rearrange(rng, table, hand)
     hand_text = [card_str(c) for c in hand]
     table_text = [_text(rng, m, True) for m in table]
     new_text = [_text(rng, m, False) for m in melds]
@@ -183,10 +133,10 @@ def test_judge_matches_brute_force_on_random_rearrangements(seed: int, fillers: 
 @given(seed=st.integers(0, 10**9), trio=st.booleans())
 def test_judge_matches_brute_force_before_opening(seed: int, trio: bool) -> None:
     rng = random.Random(seed)
-    table, hand = _deal(rng)
+    table, hand = deal(rng)
     if trio:  # a qualifying meld in hand (diamonds: no copy elsewhere)
         hand += [make_card(r, 2) for r in (7, 8, 9)]
-    melds = _rearrange(rng, table, hand)
+    melds = rearrange(rng, table, hand)
     hand_text = [card_str(c) for c in hand]
     table_text = [_text(rng, m, True) for m in table]
     new_text = [_text(rng, m, False) for m in melds]
@@ -202,8 +152,8 @@ def test_judge_matches_brute_force_in_other_tile_variants(seed: int, variant: st
     # their joker rules (locked melds, retrieval with a rack tile) also look at copies
     rules = get_variant(variant)
     rng = random.Random(seed)
-    table, hand = _deal(rng, rules)
-    melds = _rearrange(rng, table, hand, rules)
+    table, hand = deal(rng, rules)
+    melds = rearrange(rng, table, hand, rules)
     hand_text = [card_str(c) for c in hand]
     table_text = [_text(rng, m, True, rules) for m in table]
     new_text = [_text(rng, m, False, rules) for m in melds]
@@ -214,9 +164,13 @@ def test_judge_matches_brute_force_in_other_tile_variants(seed: int, variant: st
 
 
 def test_copies_mixed_across_two_equal_start_melds() -> None:
-    # legal only when each new heart meld holds one 6H/7H copy from each start meld: then the kept
-    # joker still has a natural of its meld, and the released one's meld is no start meld plus 5H
+    # Mixing the 6H/7H copies of the two start melds would pass R5, but the canonical reading
+    # keeps each run's cards together: the second run's joker is released by the hand's 5H and
+    # returns to its own meld as 8H with no new natural beside it (R5)
     table = [["6H", "7H", "JK=5H"], ["6H", "7H", "JK=5H"], ["5S", "6S", "7S", "8S"]]
     new = [["JK=5H", "6H", "7H"], ["5H", "6H", "7H", "JK=8H"], table[2]]
-    assert _brute_force(["5H"], table, new)
-    assert judge_play(RHINE, ["5H"], table, new).legal
+    assert not _brute_force(["5H"], table, new)
+    verdict = judge_play(RHINE, ["5H"], table, new)
+    assert not verdict.legal and verdict.rule == "1.5 R5"
+    # with a new natural beside it the returning joker is accompanied
+    assert judge_play(RHINE, ["5H", "9H"], table, [new[0], [*new[1], "9H"], table[2]]).legal

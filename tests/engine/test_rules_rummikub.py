@@ -1,4 +1,5 @@
-"""Official Rummikub (VARIANTS.md §8): one test per rule with a legal and an illegal case."""
+"""Official Rummikub (VARIANTS.md §8): each rule with its legal and illegal cases, and hand-written
+positions with the verdict the rule text gives them."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from rummyai.engine.tile_position import play_from_text, position
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
 
+from .rule_cases import FROM_TABLE, HEART_RUN, OFFICIAL, SPADES_2_TO_K, Case, check_case
+
 V = "rummikub"
-OFFICIAL = {"official_jokers": True}
-FROM_TABLE = {"official_jokers": True, "joker_replacement_from": "rack_or_table"}
 
 
 def legal(hand: str, table: str, new: str, opened: bool = True, options: object = None) -> None:
@@ -26,6 +27,7 @@ def illegal(rule: str, hand: str, table: str, new: str, opened: bool = True, opt
     assert verdict.rule == rule, (verdict.rule, verdict.reason)
 
 
+# ------------------------------------------------------------------ §8.1 parameters
 def test_rummikub_8_1_parameters() -> None:
     assert len(get_variant(V).deck) == 106
     state = new_match(V, 3, seed=5)
@@ -33,6 +35,28 @@ def test_rummikub_8_1_parameters() -> None:
     assert len({new_match(V, 3, seed=s).round.turn for s in range(30)}) == 3
 
 
+def test_rummikub_8_1_players_two_to_four() -> None:
+    for n in (2, 4):
+        assert new_match(V, n, seed=1).num_players == n
+    for n in (1, 5):
+        with pytest.raises(RummyError, match="2 to 4 players"):
+            new_match(V, n, seed=1)
+
+
+def test_rummikub_8_1_rounds_highest_cumulative_score_wins() -> None:
+    state = new_match(V, 2, seed=3, options={"rounds": 2}, max_turns=2)
+    first = state.round.turn
+    state = apply(apply(state, Draw()), Draw())
+    assert len(state.history) == 1 and not state.match_over
+    assert state.round.turn == (first + 1) % 2  # the next round starts one seat on
+    state = apply(apply(state, Draw()), Draw())
+    assert state.match_over and len(state.history) == 2
+    best = max(state.scores)
+    assert state.winners == tuple(s for s in range(2) if state.scores[s] == best)
+    assert state.scores == tuple(sum(r.scores[s] for r in state.history) for s in range(2))
+
+
+# ------------------------------------------------------------------ §8.2 turn, melds, opening and jokers
 def test_rummikub_8_2_melds() -> None:
     legal("7C", "7S 7H 7D", "7S 7H 7D 7C")
     illegal("8.2", "7D", "7S 7H 7D", "7S 7H 7D 7D")
@@ -88,52 +112,6 @@ def test_rummikub_8_2_invalid_play_penalty_option() -> None:
     )
     after = apply_or_penalize(state, play_from_text(state, "5S 6S 7S 7H 8H"))
     assert len(after.round.hands[0]) == 5 and after.round.table == state.round.table
-
-
-def test_rummikub_8_3_going_out_winner_takes_sum() -> None:
-    state = position(V, ["8S", "AC KD JK", "2C"], "5S 6S 7S", stock="2H")
-    result = apply(state, play_from_text(state, "5S 6S 7S 8S")).history[0]
-    assert result.winner == 0 and result.scores == (46, -44, -2)
-
-
-def test_rummikub_8_3_cycle_without_play_ends_round() -> None:
-    state = position(V, ["KS QS", "2C 3C", "AD 4H"], "5S 6S 7S", stock="")
-    state = apply(state, Draw())
-    state = apply(state, Draw())
-    assert not state.history
-    state = apply(state, Draw())
-    result = state.history[0]
-    assert result.reason == "no_play_cycle" and result.winner == 1
-    assert result.scores == (-20, 20, 0)
-    # a play during the cycle restarts the count
-    state = position(V, ["KS QS", "8S 3C", "AD 4H"], "5S 6S 7S", stock="")
-    state = apply(state, Draw())
-    state = apply(state, play_from_text(state, "5S 6S 7S 8S"))
-    state = apply(state, Draw())
-    state = apply(state, Draw())
-    assert not state.history
-
-
-# ------------------------------------------------------------------ audit: rule by rule
-def test_rummikub_8_1_players_two_to_four() -> None:
-    for n in (2, 4):
-        assert new_match(V, n, seed=1).num_players == n
-    for n in (1, 5):
-        with pytest.raises(RummyError, match="2 to 4 players"):
-            new_match(V, n, seed=1)
-
-
-def test_rummikub_8_1_rounds_highest_cumulative_score_wins() -> None:
-    state = new_match(V, 2, seed=3, options={"rounds": 2}, max_turns=2)
-    first = state.round.turn
-    state = apply(apply(state, Draw()), Draw())
-    assert len(state.history) == 1 and not state.match_over
-    assert state.round.turn == (first + 1) % 2  # the next round starts one seat on
-    state = apply(apply(state, Draw()), Draw())
-    assert state.match_over and len(state.history) == 2
-    best = max(state.scores)
-    assert state.winners == tuple(s for s in range(2) if state.scores[s] == best)
-    assert state.scores == tuple(sum(r.scores[s] for r in state.history) for s in range(2))
 
 
 def test_rummikub_8_2_draw_ends_the_turn_with_the_top_tile() -> None:
@@ -206,6 +184,31 @@ def test_rummikub_8_2_official_joker_needs_its_replacement_tile() -> None:
     legal("9S", "4S 5S JK 7S 8S", "4S 5S JK | 7S 8S 9S", options=OFFICIAL)
 
 
+# ------------------------------------------------------------------ §8.3 end and scoring
+def test_rummikub_8_3_going_out_winner_takes_sum() -> None:
+    state = position(V, ["8S", "AC KD JK", "2C"], "5S 6S 7S", stock="2H")
+    result = apply(state, play_from_text(state, "5S 6S 7S 8S")).history[0]
+    assert result.winner == 0 and result.scores == (46, -44, -2)
+
+
+def test_rummikub_8_3_cycle_without_play_ends_round() -> None:
+    state = position(V, ["KS QS", "2C 3C", "AD 4H"], "5S 6S 7S", stock="")
+    state = apply(state, Draw())
+    state = apply(state, Draw())
+    assert not state.history
+    state = apply(state, Draw())
+    result = state.history[0]
+    assert result.reason == "no_play_cycle" and result.winner == 1
+    assert result.scores == (-20, 20, 0)
+    # a play during the cycle restarts the count
+    state = position(V, ["KS QS", "8S 3C", "AD 4H"], "5S 6S 7S", stock="")
+    state = apply(state, Draw())
+    state = apply(state, play_from_text(state, "5S 6S 7S 8S"))
+    state = apply(state, Draw())
+    state = apply(state, Draw())
+    assert not state.history
+
+
 def test_rummikub_8_3_cycle_counts_from_the_empty_pool() -> None:
     # seat 2 draws the last tile: the cycle without play starts only then, and seat 2 passes too
     state = position(V, ["KS QS", "2C 3C", "AD 4H"], "5S 6S 7S", stock="9H 8D 2D")
@@ -238,3 +241,195 @@ def test_rummikub_8_3_joker_left_in_rack_costs_thirty() -> None:
     state = position(V, ["8S", "JK", "JK 2C"], "5S 6S 7S", stock="2H")
     result = apply(state, play_from_text(state, "5S 6S 7S 8S")).history[0]
     assert result.scores == (62, -30, -32)
+
+
+# ------------------------------------------------------------------ written positions and their verdicts
+CASES = [
+    # ------------------------------------------------------------------ §8.2 melds
+    Case("k-joker-below-a-2-to-K-run", "rummikub", "JK", SPADES_2_TO_K, "JK " + SPADES_2_TO_K, played="JK"),
+    Case(
+        "k-no-fourteenth-tile",
+        "rummikub",
+        "JK",
+        "AS " + SPADES_2_TO_K,
+        "AS " + SPADES_2_TO_K + " JK",
+        "8.2",
+        "at most 13",
+    ),
+    Case("k-two-jokers-below-the-king", "rummikub", "KS", "JK JK QS", "JK JK QS KS", played="KS"),
+    Case("k-no-fifth-group-tile", "rummikub", "JK", "7S 7H 7D 7C", "7S 7H 7D 7C JK", "8.2", "at most 4"),
+    Case("k-two-jokers-in-a-group", "rummikub", "JK", "7S 7H JK", "7S 7H JK JK", played="JK"),
+    Case("k-ace-never-above-king", "rummikub", "AS", "JS QS KS", "JS QS KS AS", "8.2", "low only"),
+    # ------------------------------------------------------------------ §8.2 opening
+    Case(
+        "k-opening-joker-read-as-4S-makes-30",
+        "rummikub",
+        "JK 2S 3S 7H 7D 7C",
+        "",
+        "JK 2S 3S | 7H 7D 7C",
+        played="2S 3S 7H 7D 7C JK",
+        opened=False,
+    ),
+    Case(
+        "k-opening-joker-stated-as-ace-makes-27",
+        "rummikub",
+        "JK 2S 3S 7H 7D 7C",
+        "",
+        "JK=AS 2S 3S | 7H 7D 7C",
+        "8.2",
+        "worth 27|30",
+        opened=False,
+    ),
+    Case(
+        "k-opening-two-jokers-read-above-the-five",
+        "rummikub",
+        "5S JK JK 4H 4D 4C",
+        "",
+        "JK JK 5S | 4H 4D 4C",
+        played="4H 4D 4C 5S JK JK",
+        opened=False,
+    ),
+    Case(
+        "k-opening-two-jokers-stated-below-the-five",
+        "rummikub",
+        "5S JK JK 4H 4D 4C",
+        "",
+        "JK=3S JK=4S 5S | 4H 4D 4C",
+        "8.2",
+        "worth 24",
+        opened=False,
+    ),
+    Case(
+        "k-opening-joker-below-queen-king",
+        "rummikub",
+        "QS KS JK",
+        "",
+        "JK QS KS",
+        played="QS KS JK",
+        opened=False,
+    ),
+    Case(
+        "k-opening-group-joker-counts-9",
+        "rummikub",
+        "9S 9H JK",
+        "",
+        "9S 9H JK",
+        "8.2",
+        "worth 27",
+        opened=False,
+    ),
+    Case(
+        "k-no-joker-harvest-on-the-opening-turn",
+        "rummikub",
+        "8S 9D TD",
+        "5S 6S 7S JK=8S",
+        "5S 6S 7S 8S | 9D TD JK",
+        "8.2",
+        "only new melds from hand",
+        opened=False,
+        options=OFFICIAL,
+    ),
+    # ------------------------------------------------------------------ §8.2 table jokers
+    Case(
+        "k-free-joker-joins-a-whole-meld",
+        "rummikub",
+        "7S",
+        "5S 6S JK=7S | " + HEART_RUN,
+        "5S 6S 7S | JK=7H " + HEART_RUN,
+        played="7S",
+    ),
+    Case(
+        "k-official-taken-joker-not-into-a-whole-old-meld",
+        "rummikub",
+        "7S",
+        "5S 6S JK=7S | " + HEART_RUN,
+        "5S 6S 7S | JK=7H " + HEART_RUN,
+        "8.2",
+        "new meld",
+        options=OFFICIAL,
+    ),
+    Case(
+        "k-official-taken-joker-into-a-new-meld-of-table-tiles",
+        "rummikub",
+        "7S",
+        "5S 6S JK=7S | " + HEART_RUN,
+        "5S 6S 7S | 8H 9H JK=TH | TH JH QH KH",
+        played="7S",
+        options=OFFICIAL,
+    ),
+    Case(
+        "k-official-meaning-change-in-place",
+        "rummikub",
+        "4S",
+        "5S 6S 7S JK=8S",
+        "JK=3S 4S 5S 6S 7S",
+        "8.2",
+        "an 8S from the rack",
+        options=OFFICIAL,
+    ),
+    Case(
+        "k-free-meaning-change-in-place", "rummikub", "4S", "5S 6S 7S JK=8S", "JK=3S 4S 5S 6S 7S", played="4S"
+    ),
+    Case(
+        "k-official-group-replacement-of-a-present-colour",
+        "rummikub",
+        "8S 9S TS",
+        "8S 8D JK=8 | 8H 9H TH JH",
+        "8S 8D 8H | 9H TH JH | 8S 9S TS JK",
+        "8.2",
+        "missing from the group (H or C)|from the rack",
+        options=OFFICIAL,
+    ),
+    Case(
+        "k-rack-or-table-group-replacement-from-a-run",
+        "rummikub",
+        "8S 9S TS",
+        "8S 8D JK=8 | 8H 9H TH JH",
+        "8S 8D 8H | 9H TH JH | 8S 9S TS JK",
+        played="8S 9S TS",
+        options=FROM_TABLE,
+    ),
+    Case(
+        "k-official-one-of-two-jokers-taken",
+        "rummikub",
+        "5S 9D TD",
+        "JK=5S JK=6S 7S",
+        "5S JK=6S 7S | 9D TD JK",
+        played="5S 9D TD",
+        options=OFFICIAL,
+    ),
+    Case(
+        "k-official-joker-meld-split-keeping-the-joker",
+        "rummikub",
+        "9S",
+        "3S 4S JK=5S 6S 7S 8S",
+        "3S 4S JK=5S | 6S 7S 8S 9S",
+        played="9S",
+        options=OFFICIAL,
+    ),
+    Case(
+        "k-official-second-joker-needs-its-own-tile",
+        "rummikub",
+        "9D TD",
+        "JK=5S JK=6S 7S 8S",
+        "JK=6S 7S 8S | 9D TD JK",
+        "8.2",
+        "5S from the rack",
+        options=OFFICIAL,
+    ),
+    # a group joker means the group's rank (§0, §7.1): writing its suit moves nothing
+    Case(
+        "k-opening-copies-a-group-joker-with-the-other-suit",
+        "rummikub",
+        "TS JS QS",
+        "7S 7H JK=7D",
+        "7S 7H JK=7C | TS JS QS",
+        played="TS JS QS",
+        opened=False,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_rummikub_judge_verdict(case: Case) -> None:
+    check_case(case)

@@ -1,23 +1,26 @@
-"""Standard Rummy rules (VARIANTS.md §5), each with a legal and an illegal case."""
+"""Standard Rummy rules (VARIANTS.md §5): hand-made positions played through the public API, each
+rule with its legal case (exact result) and its illegal case (the section a refusal names)."""
 
 from __future__ import annotations
 
+import pytest
+
 from rummyai.cards import parse_card
-from rummyai.engine.discard import Discard, DrawStock, EndDeal, LayOff, TakeDiscard
+from rummyai.engine.discard import (
+    Discard,
+    DrawStock,
+    EndDeal,
+    LayOff,
+    TakeDiscard,
+)
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff
 from rummyai.engine.game import apply, legal_moves, match_winners, new_match
 from rummyai.engine.state import RoundResult
+from rummyai.errors import RummyError
 from rummyai.variants import get_variant
 
 from .discard_cases import meld, rule_of
-
-
-def kinds(state, ids) -> list[int]:
-    return sorted(state.variant.deck[i] for i in ids)
-
-
-def cards(text: str) -> list[int]:
-    return sorted(parse_card(t) for t in text.split())
+from .discard_views import cards, kinds
 
 
 # ---------------------------------------------------------------------------- §5.1 deal
@@ -28,6 +31,13 @@ def test_deal_ten_each_one_upcard_left_of_dealer() -> None:
     assert s.round.turn == (s.round.dealer + 1) % 4
     two_decks = new_match("standard", 6, seed=5, options=["decks=2"])
     assert len(two_decks.round.stock) == 104 - 61
+
+
+def test_standard_deck_has_no_jokers() -> None:
+    v = get_variant("standard")
+    assert len(v.deck) == 52 and len(set(v.deck)) == 52
+    with pytest.raises(RummyError):
+        build_state("standard", ["JK 2C", "3D"])
 
 
 # ---------------------------------------------------------------------------- §5.2 TAKE(i)
@@ -71,6 +81,58 @@ def test_play_that_strands_the_committed_card_is_refused() -> None:
     assert rule_of(s, meld(s, "7H 8H 9H")) is None
 
 
+def test_take_is_legal_when_the_card_fits_after_laying_off_the_cards_between() -> None:
+    # 9S fits 5S 6S 7S only once 8S is laid off first: still a legal play of 9S this turn
+    s = build_state(
+        "standard", ["8S 2C", "3D"], table=["5S 6S 7S"], table_credit=[1], discard="9S", phase="draw"
+    )
+    assert rule_of(s, TakeDiscard(0)) is None
+    assert TakeDiscard(0) in legal_moves(s)
+    s = apply(s, TakeDiscard(0))
+    nine = hand_ids(s, 0, "9S")[0]
+    offered = [m for m in legal_moves(s) if isinstance(m, LayOff)]
+    assert offered and all(kinds(s, m.meld.ids) == cards("5S 6S 7S 8S") for m in offered)
+    s = apply(s, offered[0])
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "9S")))
+    assert nine in s.round.table[0].ids and s.round.credited == (10, 15)
+    assert rule_of(s, Discard(hand_ids(s, 0, "2C")[0])) is None
+    # without the 8S in hand there is no play of 9S: the take is refused, naming §5.2
+    s0 = build_state("standard", ["8C 2C", "3D"], table=["5S 6S 7S"], discard="9S", phase="draw")
+    assert rule_of(s0, TakeDiscard(0)) == "5.2"
+    assert TakeDiscard(0) not in legal_moves(s0)
+
+
+def test_take_for_a_chain_below_a_run_and_a_play_stranding_the_card_is_refused() -> None:
+    s = build_state("standard", ["4D 5D 7C", "KC"], table=["6D 7D 8D"], discard="3D", phase="draw")
+    s = apply(s, TakeDiscard(0))
+    # laying off 7C elsewhere is fine; discarding before 3D is down is not
+    assert rule_of(s, Discard(hand_ids(s, 0, "7C")[0])) == "5.2"
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "5D", front=True)))
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "4D", front=True)))
+    s = apply(s, LayOff(0, hand_layoff(s, 0, 0, "3D", front=True)))
+    assert kinds(s, s.round.table[0].ids) == cards("3D 4D 5D 6D 7D 8D")
+    assert s.round.family_data.committed == ()
+
+
+def test_taking_the_top_card_commits_it() -> None:
+    s = build_state("standard", ["7H 8H 2C", "3D"], discard="KS 9H", phase="draw")
+    s = apply(s, TakeDiscard(1))
+    nine = hand_ids(s, 0, "9H")[0]
+    assert s.round.family_data.committed == (nine,)
+    assert rule_of(s, Discard(nine)) == "5.2"
+    assert rule_of(s, Discard(hand_ids(s, 0, "2C")[0])) == "5.2"
+
+
+def test_take_for_a_meld_with_cards_taken_after_it() -> None:
+    # §5.2: the hand plus the cards taken: 8H is played with 7H from hand and 9H taken with it
+    s = build_state("standard", ["7H 2C", "3D"], discard="KS 8H 9H", phase="draw")
+    assert rule_of(s, TakeDiscard(1)) is None
+    s = apply(s, TakeDiscard(1))
+    assert rule_of(s, meld(s, "7H 8H 9H")) is None
+    s2 = build_state("standard", ["7C 2C", "3D"], discard="KS 8H 9H", phase="draw")
+    assert rule_of(s2, TakeDiscard(1)) == "5.2"
+
+
 # ---------------------------------------------------------------------------- §5.2 lay-offs and credit
 def test_layoff_on_any_players_meld_credits_the_layer() -> None:
     s = build_state("standard", ["8S 2C 3C", "4D"], table=["5S 6S 7S"], table_credit=[1])
@@ -104,6 +166,20 @@ def test_two_decks_allow_duplicate_cards_in_a_group() -> None:
     assert rule_of(s, meld(s, "7H 7H 7S")) is None
     s1 = build_state("standard", ["7H 7S 7C 2C", "4D"])
     assert rule_of(s1, meld(s1, "7H 7S 7C")) is None
+
+
+def test_standard_two_decks_groups_without_cap_runs_without_repeats() -> None:
+    hands = ["7H 7H 7S 7S 7C 7D 5H 6H 6H 2C", "4D", "4D", "5D", "6D"]
+    s = build_state("standard", hands, options=["decks=2"])
+    assert rule_of(s, meld(s, "7H 7H 7S 7S 7C 7D")) is None
+    assert rule_of(s, meld(s, "5H 6H 6H 7H")) == "5.3"
+
+
+def test_standard_group_of_one_deck_distinct_suits() -> None:
+    s = build_state("standard", ["7H 7S 7C 2C", "7D"], table=["9S 9H 9D 9C"])
+    assert rule_of(s, meld(s, "7H 7S 7C")) is None
+    s = build_state("standard", ["9S 2C", "7D"], table=["9H 9D 9C"], stock="")
+    assert rule_of(s, LayOff(0, hand_layoff(s, 0, 0, "9S"))) is None
 
 
 # ---------------------------------------------------------------------------- §5.2/5.4 going out and scoring
@@ -140,6 +216,20 @@ def test_empty_draw_pile_take_or_end_the_deal() -> None:
     assert result.scores == (-(5 + 5 + 5), -5)  # held only, no bonus
     s2 = build_state("standard", ["7H 8H 2C", "3D"], discard="9H", stock="4C", phase="draw")
     assert rule_of(s2, EndDeal()) == "5.4"
+
+
+def test_standard_low_ace_is_worth_fifteen_on_the_table() -> None:
+    s = build_state("standard", ["AS 2S 3S KD", "4C"])
+    s = apply(s, meld(s, "AS 2S 3S"))
+    assert s.round.credited == (15 + 5 + 5, 0)
+    result = apply(s, Discard(hand_ids(s, 0, "KD")[0])).history[-1]
+    assert result.scores == (25 + 25, -5)  # no Black Heart bonus in the standard game
+
+
+def test_empty_draw_pile_and_empty_row_leave_only_ending_the_deal() -> None:
+    s = build_state("standard", ["7H 8H 2C", "3D"], discard="", stock="", phase="draw")
+    assert legal_moves(s) == [EndDeal()]
+    assert rule_of(s, TakeDiscard(0)) == "5.2"
 
 
 # ---------------------------------------------------------------------------- §5.4 match end

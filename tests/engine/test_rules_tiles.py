@@ -1,5 +1,6 @@
-"""Tile Rummy (VARIANTS.md §2): one test per rule with a legal and an illegal case, and the seed's
-manipulation examples written as card tokens."""
+"""Tile Rummy (VARIANTS.md §2): each rule with its legal and illegal cases, the rule text's
+manipulation and joker examples written as card tokens, and hand-written positions with the
+verdict the rule text gives them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from rummyai.engine.tile import apply_or_penalize
 from rummyai.engine.tile_position import play_from_text, position
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
+
+from .rule_cases import Case, check_case
 
 V = "rummy-tiles"
 
@@ -33,6 +36,22 @@ def test_tiles_2_1_deck_deal_and_first_player() -> None:
     assert len(state.round.stock) == 106 - 56
     starts = {new_match(V, 4, seed=s).round.turn for s in range(30)}
     assert len(starts) > 1  # a seeded random seat
+
+
+def test_tiles_2_1_players_rounds_and_rotation() -> None:
+    with pytest.raises(RummyError, match="2 to 4 players"):
+        new_match(V, 5, seed=0)
+    state = new_match(V, 3, seed=4, options={"rounds": 2}, max_turns=3)
+    first = state.round.turn
+    for _ in range(3):
+        state = apply(state, Draw())
+    assert len(state.history) == 1 and not state.match_over
+    assert state.round.turn == (first + 1) % 3  # later rounds start one seat further clockwise
+    for _ in range(3):
+        state = apply(state, Draw())
+    assert state.match_over
+    assert state.scores == tuple(sum(r.scores[s] for r in state.history) for s in range(3))
+    assert state.winners == (state.scores.index(max(state.scores)),)
 
 
 # ------------------------------------------------------------------ §2.2 turn
@@ -78,6 +97,24 @@ def test_tiles_2_3_one_joker_per_meld() -> None:
     illegal("2.5 T2", "JK JK", "7S 8S 9S", "7S 8S 9S JK JK")
 
 
+def test_tiles_2_3_group_joker_suits() -> None:
+    # a four-group's joker takes the one missing suit, a three-group's either missing suit
+    illegal("2.5 T2", "JK", "8S 8H 8D", "8S 8H 8D JK=8S")
+    legal("JK", "8S 8H 8D", "8S 8H 8D JK=8C")
+    legal("JK 8S 8H", "", "8S 8H JK=8D")
+    legal("JK 8S 8H", "", "8S 8H JK=8C")
+    illegal("2.5 T2", "JK", "7S 7H 7D 7C", "7S 7H 7D 7C JK")  # at most 4 tiles
+
+
+def test_tiles_2_3_runs_no_wrap_at_most_thirteen() -> None:
+    thirteen = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+    legal("KS", thirteen[:-3], thirteen)
+    illegal("2.5 T2", "JK", thirteen, thirteen + " JK")
+    illegal("2.5 T2", "KS AS 2S", "", "KS AS 2S")
+    illegal("2.5 T2", "QS KS JK", "", "QS KS JK=AS")
+    legal("JK", "AS 2S 3S", "AS 2S 3S JK")  # the joker is the 4 (no ace below)
+
+
 # ------------------------------------------------------------------ §2.4 opening
 def test_tiles_2_4_opening_thirty_points_without_jokers() -> None:
     legal("TC JC QC", "", "TC JC QC", opened=False)  # 33
@@ -90,6 +127,21 @@ def test_tiles_2_4_opening_turn_is_exclusive() -> None:
     legal("TC JC QC", "5S 6S 7S", "5S 6S 7S | TC JC QC", opened=False)
     illegal("2.4", "TC JC QC 8S", "5S 6S 7S", "5S 6S 7S 8S | TC JC QC", opened=False)
     illegal("2.4", "9S TS JS QS", "5S 6S 7S 8S", "5S 6S 7S | 8S 9S TS JS QS", opened=False)
+
+
+def test_tiles_2_4_extra_melds_allowed_but_never_a_joker() -> None:
+    legal("TC JC QC 2S 3S 4S", "", "TC JC QC | 2S 3S 4S", opened=False)  # 33 + 9
+    illegal("2.4", "TC JC QC 5S 6S JK", "", "TC JC QC | 5S 6S JK", opened=False)
+    # no rack joker added to a table meld on the opening turn (§2.7.2)
+    illegal("2.4", "TC JC QC JK", "5S 6S 7S", "5S 6S 7S JK | TC JC QC", opened=False)
+    # the ace counts 1: A..7 is 28
+    illegal("2.4", "AS 2S 3S 4S 5S 6S 7S", "", "AS 2S 3S 4S 5S 6S 7S", opened=False)
+    legal("AS 2S 3S 4S 5S 6S 7S 8S", "", "AS 2S 3S 4S 5S 6S 7S 8S", opened=False)
+
+
+def test_tiles_2_4_opening_turn_moves_nothing_on_the_table() -> None:
+    illegal("2.4", "TC JC QC", "5S 6S 7S 8S 9S TS", "5S 6S 7S | 8S 9S TS | TC JC QC", opened=False)
+    illegal("2.4", "TC JC QC", "5S 6S JK 8S 9S TS", "5S 6S JK=7S | 8S 9S TS | TC JC QC", opened=False)
 
 
 # ------------------------------------------------------------------ §2.5 T1-T4
@@ -132,6 +184,58 @@ def test_tiles_2_5_t4_a_no_retrieval_before_opening() -> None:
 def test_tiles_2_5_replaced_joker_meld_becomes_ordinary() -> None:
     # after the joker is replaced, its old meld may be split in the same turn
     legal("7S QH QD", "5S 6S JK 8S 9S TS", "5S 6S 7S | 8S 9S TS | QH QD JK")
+
+
+def test_tiles_2_5_t3_additions_may_come_from_other_melds() -> None:
+    legal("QS", "5S 6S JK 8S | 9S TS JS", "5S 6S JK 8S 9S | TS JS QS")
+    legal("8H", "8S 8D JK", "8S 8D 8H JK")  # a group joker keeps its rank
+    # the locked group loses a tile: illegal
+    illegal("2.5 T3", "9C TC", "8H 8D 8C JK", "8H 8D JK | 8C 9C TC")
+
+
+def test_tiles_2_5_t4_c_meaning_change_in_place_is_not_a_new_meld() -> None:
+    illegal("2.5 T4", "7S", "5S 6S JK 8S", "5S 6S 7S 8S JK")
+    illegal("2.5 T4", "7S", "5S 6S JK 8S", "5S 6S 7S 8S JK=4S")
+
+
+def test_tiles_2_5_t4_d_new_meld_may_take_table_tiles_plus_a_rack_tile() -> None:
+    # S = JD QD JK: JD from a split run, QD from the rack, 7S replaces the joker
+    legal("7S QD", "5S 6S JK 8S | 8D 9D TD JD", "5S 6S 7S 8S | 8D 9D TD | JD QD JK")
+    # without QD, S holds table tiles only
+    illegal("2.5 T4", "7S", "5S 6S JK 8S | 8D 9D TD JD QD", "5S 6S 7S 8S | 8D 9D TD | JD QD JK")
+
+
+def test_tiles_2_5_t4_b_each_joker_needs_its_own_rack_replacement() -> None:
+    # 7S could replace either joker (the run's 7S, the group's missing spade), not both
+    table = "5S 6S JK | 7D 7H JK"
+    illegal("2.5 T4", "4S 7S QH QD KH KD", table, "4S 5S 6S | 7D 7H 7S | QH QD JK | KH KD JK")
+    legal("4S 7S 7C QH QD KH KD", table, "4S 5S 6S | 7D 7H 7S 7C | QH QD JK | KH KD JK")
+    # a four-group's joker is replaced only by the missing suit
+    four = "8D 8H 8S JK | 9H TH JH"
+    illegal("2.5 T4", "8H 4C 5C", four, "8D 8H 8S | 4C 5C JK | 8H 9H TH JH")
+    legal("8C 4C 5C", four, "8D 8H 8S 8C | 4C 5C JK | 9H TH JH")
+
+
+def test_tiles_2_5_t4_d_the_replacement_itself_is_not_the_extra_rack_tile() -> None:
+    # the joker (5S) leaves; its replacement 5S goes into the joker's new meld
+    legal("5S 4S", "JK 6S 7S 8S", "6S 7S 8S | 4S 5S JK")
+    illegal("2.5 T4", "5S", "JK 6S 7S 8S 9S", "7S 8S 9S | 5S 6S JK")
+
+
+def test_tiles_2_5_t4_a_retrieval_from_the_turn_after_the_opening() -> None:
+    state = position(V, ["TC JC QC 7S KH KD 2C", "2D 3D 9H"], "5S 6S JK 8S", opened=False, stock="AD 4H")
+    retrieve = "5S 6S 7S 8S | TC JC QC | KH KD JK"
+    with pytest.raises(IllegalMoveError) as error:
+        apply(state, play_from_text(state, retrieve))
+    assert error.value.rule == "2.4"
+    state = apply(state, play_from_text(state, "5S 6S JK 8S | TC JC QC"))
+    assert state.round.opened == (True, False)
+    state = apply(state, Draw())
+    state = apply(state, play_from_text(state, retrieve))
+    deck = state.variant.deck
+    assert sorted(deck[i] for i in state.round.hands[0]) == [40]  # only 2C is left
+    joker_meld = next(m for m in state.round.table if 52 in [deck[i] for i in m.ids])
+    assert sorted(deck[i] for i in joker_meld.ids) == [25, 38, 52]  # KH KD JK
 
 
 # ------------------------------------------------------------------ §2.6 end and scoring
@@ -203,154 +307,6 @@ def test_tiles_2_6_stalemate_tie_breaks_fewer_tiles_then_seat() -> None:
     assert result.winner == 1 and result.scores == (-4, 8, -4)
 
 
-# ------------------------------------------------------------------ §2.7 decisions
-def test_tiles_2_7_7_rack_joker_joins_any_meld_without_joker() -> None:
-    legal("JK", "5S 6S 7S", "5S 6S 7S JK")
-    illegal("2.5 T2", "JK", "5S 6S JK 8S", "5S 6S JK 8S JK")
-
-
-def test_tiles_2_7_9_rejected_play_restores_table_exactly() -> None:
-    state = position(V, ["8H 9H", "2C 3C"], "5S 6S 7S | 7H 7D 7C", stock="AD 2D 3D")
-    bad = play_from_text(state, "5S 6S | 7S 7H 7D 7C | 8H 9H")
-    assert validate(state, bad) is not None
-    after = apply_or_penalize(state, bad)
-    assert after.round.table == state.round.table
-    # without the penalty option the play is simply refused
-    board = position("rummy-board", ["8H 9H", "2C 3C"], "5S 6S 7S", stock="AD")
-    bad = play_from_text(board, "5S 6S 7S 8H 9H")
-    try:
-        apply_or_penalize(board, bad)
-    except IllegalMoveError as error:
-        assert error.rule == "3.3"
-    else:  # pragma: no cover - the test fails here
-        raise AssertionError("rummy-board has no invalid-play penalty")
-    assert isinstance(bad, Play)
-
-
-# ------------------------------------------------------------------ seed 001 examples
-def test_tiles_seed_manipulation_examples() -> None:
-    # add 3C to the run 4C 5C 6C and 8C to the group of eights
-    legal("3C 8C", "4C 5C 6C | 8S 8H 8D", "3C 4C 5C 6C | 8S 8H 8D 8C")
-    # take 4C from the group of fours to lay 3C 4C 5C 6C
-    legal("3C 5C 6C", "4S 4H 4D 4C", "4S 4H 4D | 3C 4C 5C 6C")
-    # add JC to the run and use the two eights for a new group
-    legal("JC 8H 8D", "8C 9C TC", "9C TC JC | 8C 8H 8D")
-    # split a run around a new 6H
-    legal("6H", "3H 4H 5H 6H 7H 8H", "3H 4H 5H 6H | 6H 7H 8H")
-    # combined split: AC from the rack, AD from a run, AH from a group
-    legal("AC", "AD 2D 3D 4D | AS AH AC AD", "2D 3D 4D | AS AC AD | AC AD AH")
-    # multiple split: TS and 5C from the rack make three groups and a run
-    legal(
-        "TS 5C",
-        "4S 5S 6S 7S 8S 9S | 4H 5H 6H | TH TD TC | 4D 5D 6D",
-        "4S 4H 4D | 5S 5H 5D 5C | 6S 6H 6D | 7S 8S 9S TS | TH TD TC",
-    )
-    # a wrong layout: tiles left over
-    illegal("2.5 T2", "6H", "3H 4H 5H 6H 7H 8H", "3H 4H 5H 6H 6H | 7H 8H")
-
-
-def test_tiles_seed_joker_examples() -> None:
-    # a group of three: either missing suit replaces the joker
-    legal("8H 4C 5C", "8S 8D JK", "8S 8D 8H | 4C 5C JK")
-    legal("8C 4C 5C", "8S 8D JK", "8S 8D 8C | 4C 5C JK")
-    # the replacement must come from the rack
-    illegal("2.5 T4", "4C 5C", "8S 8D JK | 8H 9H TH JH", "8S 8D 8H | 9H TH JH | 4C 5C JK")
-
-
-# ------------------------------------------------------------------ audit: rule by rule
-def test_tiles_2_1_players_rounds_and_rotation() -> None:
-    with pytest.raises(RummyError, match="2 to 4 players"):
-        new_match(V, 5, seed=0)
-    state = new_match(V, 3, seed=4, options={"rounds": 2}, max_turns=3)
-    first = state.round.turn
-    for _ in range(3):
-        state = apply(state, Draw())
-    assert len(state.history) == 1 and not state.match_over
-    assert state.round.turn == (first + 1) % 3  # later rounds start one seat further clockwise
-    for _ in range(3):
-        state = apply(state, Draw())
-    assert state.match_over
-    assert state.scores == tuple(sum(r.scores[s] for r in state.history) for s in range(3))
-    assert state.winners == (state.scores.index(max(state.scores)),)
-
-
-def test_tiles_2_3_group_joker_suits() -> None:
-    # a four-group's joker takes the one missing suit, a three-group's either missing suit
-    illegal("2.5 T2", "JK", "8S 8H 8D", "8S 8H 8D JK=8S")
-    legal("JK", "8S 8H 8D", "8S 8H 8D JK=8C")
-    legal("JK 8S 8H", "", "8S 8H JK=8D")
-    legal("JK 8S 8H", "", "8S 8H JK=8C")
-    illegal("2.5 T2", "JK", "7S 7H 7D 7C", "7S 7H 7D 7C JK")  # at most 4 tiles
-
-
-def test_tiles_2_3_runs_no_wrap_at_most_thirteen() -> None:
-    thirteen = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
-    legal("KS", thirteen[:-3], thirteen)
-    illegal("2.5 T2", "JK", thirteen, thirteen + " JK")
-    illegal("2.5 T2", "KS AS 2S", "", "KS AS 2S")
-    illegal("2.5 T2", "QS KS JK", "", "QS KS JK=AS")
-    legal("JK", "AS 2S 3S", "AS 2S 3S JK")  # the joker is the 4 (no ace below)
-
-
-def test_tiles_2_4_extra_melds_allowed_but_never_a_joker() -> None:
-    legal("TC JC QC 2S 3S 4S", "", "TC JC QC | 2S 3S 4S", opened=False)  # 33 + 9
-    illegal("2.4", "TC JC QC 5S 6S JK", "", "TC JC QC | 5S 6S JK", opened=False)
-    # no rack joker added to a table meld on the opening turn (§2.7.2)
-    illegal("2.4", "TC JC QC JK", "5S 6S 7S", "5S 6S 7S JK | TC JC QC", opened=False)
-    # the ace counts 1: A..7 is 28
-    illegal("2.4", "AS 2S 3S 4S 5S 6S 7S", "", "AS 2S 3S 4S 5S 6S 7S", opened=False)
-    legal("AS 2S 3S 4S 5S 6S 7S 8S", "", "AS 2S 3S 4S 5S 6S 7S 8S", opened=False)
-
-
-def test_tiles_2_4_opening_turn_moves_nothing_on_the_table() -> None:
-    illegal("2.4", "TC JC QC", "5S 6S 7S 8S 9S TS", "5S 6S 7S | 8S 9S TS | TC JC QC", opened=False)
-    illegal("2.4", "TC JC QC", "5S 6S JK 8S 9S TS", "5S 6S JK=7S | 8S 9S TS | TC JC QC", opened=False)
-
-
-def test_tiles_2_5_t3_additions_may_come_from_other_melds() -> None:
-    legal("QS", "5S 6S JK 8S | 9S TS JS", "5S 6S JK 8S 9S | TS JS QS")
-    legal("8H", "8S 8D JK", "8S 8D 8H JK")  # a group joker keeps its rank
-    # the locked group loses a tile: illegal
-    illegal("2.5 T3", "9C TC", "8H 8D 8C JK", "8H 8D JK | 8C 9C TC")
-
-
-def test_tiles_2_5_t4_c_meaning_change_in_place_is_not_a_new_meld() -> None:
-    illegal("2.5 T4", "7S", "5S 6S JK 8S", "5S 6S 7S 8S JK")
-    illegal("2.5 T4", "7S", "5S 6S JK 8S", "5S 6S 7S 8S JK=4S")
-
-
-def test_tiles_2_5_t4_d_new_meld_may_take_table_tiles_plus_a_rack_tile() -> None:
-    # S = JD QD JK: JD from a split run, QD from the rack, 7S replaces the joker
-    legal("7S QD", "5S 6S JK 8S | 8D 9D TD JD", "5S 6S 7S 8S | 8D 9D TD | JD QD JK")
-    # without QD, S holds table tiles only
-    illegal("2.5 T4", "7S", "5S 6S JK 8S | 8D 9D TD JD QD", "5S 6S 7S 8S | 8D 9D TD | JD QD JK")
-
-
-def test_tiles_2_5_t4_b_each_joker_needs_its_own_rack_replacement() -> None:
-    # 7S could replace either joker (the run's 7S, the group's missing spade), not both
-    table = "5S 6S JK | 7D 7H JK"
-    illegal("2.5 T4", "4S 7S QH QD KH KD", table, "4S 5S 6S | 7D 7H 7S | QH QD JK | KH KD JK")
-    legal("4S 7S 7C QH QD KH KD", table, "4S 5S 6S | 7D 7H 7S 7C | QH QD JK | KH KD JK")
-    # a four-group's joker is replaced only by the missing suit
-    four = "8D 8H 8S JK | 9H TH JH"
-    illegal("2.5 T4", "8H 4C 5C", four, "8D 8H 8S | 4C 5C JK | 8H 9H TH JH")
-    legal("8C 4C 5C", four, "8D 8H 8S 8C | 4C 5C JK | 9H TH JH")
-
-
-def test_tiles_2_7_7_rack_joker_locks_its_meld_from_then_on() -> None:
-    state = position(V, ["JK TS 2C", "2D 3D 9H"], "5S 6S 7S 8S", stock="AD 4H")
-    state = apply(state, play_from_text(state, "5S 6S 7S 8S JK"))
-    state = apply(state, Draw())
-    split = play_from_text(state, "5S 6S 7S | 8S JK TS")
-    violation = validate(state, split)
-    assert violation is not None and violation.rule == "2.5 T3"
-    with pytest.raises(IllegalMoveError) as error:
-        apply(state, split)
-    assert error.value.rule == "2.5 T3"
-    legal_after = apply(state, play_from_text(state, "5S 6S 7S 8S JK TS"))
-    assert len(legal_after.round.hands[0]) == 1
-
-
 def test_tiles_2_6_stalemate_counts_passes_on_the_empty_pool() -> None:
     # seat 0 draws the last tile; seats 1 and 0 must both pass before the stalemate
     state = position(V, ["KS QS", "2C 3C"], "5S 6S 7S", stock="9H")
@@ -376,38 +332,6 @@ def test_tiles_2_6_rack_joker_costs_thirty() -> None:
     assert result.scores == (44, -43, -1)
 
 
-def test_tiles_2_5_t4_d_the_replacement_itself_is_not_the_extra_rack_tile() -> None:
-    # the joker (5S) leaves; its replacement 5S goes into the joker's new meld
-    legal("5S 4S", "JK 6S 7S 8S", "6S 7S 8S | 4S 5S JK")
-    illegal("2.5 T4", "5S", "JK 6S 7S 8S 9S", "7S 8S 9S | 5S 6S JK")
-
-
-def test_tiles_7_1_physical_ids_follow_the_deck_order() -> None:
-    deck = get_variant(V).deck
-    assert deck[0] == deck[52] == 0 and deck[13] == 13 and deck[51] == 51  # AS, AS again, AH, KC
-    assert deck[104] == deck[105] == 52  # the jokers come last
-
-
-def test_tiles_2_5_t4_a_retrieval_from_the_turn_after_the_opening() -> None:
-    state = position(V, ["TC JC QC 7S KH KD 2C", "2D 3D 9H"], "5S 6S JK 8S", opened=False, stock="AD 4H")
-    retrieve = "5S 6S 7S 8S | TC JC QC | KH KD JK"
-    with pytest.raises(IllegalMoveError) as error:
-        apply(state, play_from_text(state, retrieve))
-    assert error.value.rule == "2.4"
-    state = apply(state, play_from_text(state, "5S 6S JK 8S | TC JC QC"))
-    assert state.round.opened == (True, False)
-    state = apply(state, Draw())
-    state = apply(state, play_from_text(state, retrieve))
-    deck = state.variant.deck
-    assert sorted(deck[i] for i in state.round.hands[0]) == [40]  # only 2C is left
-    joker_meld = next(m for m in state.round.table if 52 in [deck[i] for i in m.ids])
-    assert sorted(deck[i] for i in joker_meld.ids) == [25, 38, 52]  # KH KD JK
-
-
-def test_tiles_2_7_5_replacement_may_end_anywhere_on_the_table() -> None:
-    legal("5S 5H 5D QH QD", "JK 6S 7S 8S", "6S 7S 8S | 5S 5H 5D | QH QD JK")
-
-
 def test_tiles_2_6_penalty_that_empties_the_pool_starts_the_pass_count() -> None:
     state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="AD 2D")
     state = apply_or_penalize(state, play_from_text(state, "5S 6S 7S 7H 8H"))
@@ -416,3 +340,310 @@ def test_tiles_2_6_penalty_that_empties_the_pool_starts_the_pass_count() -> None
     assert state.round.family_data.phase == "normal"  # one pass on the empty pool so far
     state = apply(state, Draw())
     assert state.round.family_data.phase == "give"
+
+
+# ------------------------------------------------------------------ §2.7 decisions
+def test_tiles_2_7_7_rack_joker_joins_any_meld_without_joker() -> None:
+    legal("JK", "5S 6S 7S", "5S 6S 7S JK")
+    illegal("2.5 T2", "JK", "5S 6S JK 8S", "5S 6S JK 8S JK")
+
+
+def test_tiles_2_7_9_rejected_play_restores_table_exactly() -> None:
+    state = position(V, ["8H 9H", "2C 3C"], "5S 6S 7S | 7H 7D 7C", stock="AD 2D 3D")
+    bad = play_from_text(state, "5S 6S | 7S 7H 7D 7C | 8H 9H")
+    assert validate(state, bad) is not None
+    after = apply_or_penalize(state, bad)
+    assert after.round.table == state.round.table
+    # without the penalty option the play is simply refused
+    board = position("rummy-board", ["8H 9H", "2C 3C"], "5S 6S 7S", stock="AD")
+    bad = play_from_text(board, "5S 6S 7S 8H 9H")
+    try:
+        apply_or_penalize(board, bad)
+    except IllegalMoveError as error:
+        assert error.rule == "3.3"
+    else:  # pragma: no cover - the test fails here
+        raise AssertionError("rummy-board has no invalid-play penalty")
+    assert isinstance(bad, Play)
+
+
+def test_tiles_2_7_7_rack_joker_locks_its_meld_from_then_on() -> None:
+    state = position(V, ["JK TS 2C", "2D 3D 9H"], "5S 6S 7S 8S", stock="AD 4H")
+    state = apply(state, play_from_text(state, "5S 6S 7S 8S JK"))
+    state = apply(state, Draw())
+    split = play_from_text(state, "5S 6S 7S | 8S JK TS")
+    violation = validate(state, split)
+    assert violation is not None and violation.rule == "2.5 T3"
+    with pytest.raises(IllegalMoveError) as error:
+        apply(state, split)
+    assert error.value.rule == "2.5 T3"
+    legal_after = apply(state, play_from_text(state, "5S 6S 7S 8S JK TS"))
+    assert len(legal_after.round.hands[0]) == 1
+
+
+def test_tiles_2_7_5_replacement_may_end_anywhere_on_the_table() -> None:
+    legal("5S 5H 5D QH QD", "JK 6S 7S 8S", "6S 7S 8S | 5S 5H 5D | QH QD JK")
+
+
+# ------------------------------------------------------------------ §7.1 notation
+def test_tiles_7_1_physical_ids_follow_the_deck_order() -> None:
+    deck = get_variant(V).deck
+    assert deck[0] == deck[52] == 0 and deck[13] == 13 and deck[51] == 51  # AS, AS again, AH, KC
+    assert deck[104] == deck[105] == 52  # the jokers come last
+
+
+# ------------------------------------------------------------------ worked examples from the rule text
+def test_tiles_worked_manipulation_examples() -> None:
+    # add 3C to the run 4C 5C 6C and 8C to the group of eights
+    legal("3C 8C", "4C 5C 6C | 8S 8H 8D", "3C 4C 5C 6C | 8S 8H 8D 8C")
+    # take 4C from the group of fours to lay 3C 4C 5C 6C
+    legal("3C 5C 6C", "4S 4H 4D 4C", "4S 4H 4D | 3C 4C 5C 6C")
+    # add JC to the run and use the two eights for a new group
+    legal("JC 8H 8D", "8C 9C TC", "9C TC JC | 8C 8H 8D")
+    # split a run around a new 6H
+    legal("6H", "3H 4H 5H 6H 7H 8H", "3H 4H 5H 6H | 6H 7H 8H")
+    # combined split: AC from the rack, AD from a run, AH from a group
+    legal("AC", "AD 2D 3D 4D | AS AH AC AD", "2D 3D 4D | AS AC AD | AC AD AH")
+    # multiple split: TS and 5C from the rack make three groups and a run
+    legal(
+        "TS 5C",
+        "4S 5S 6S 7S 8S 9S | 4H 5H 6H | TH TD TC | 4D 5D 6D",
+        "4S 4H 4D | 5S 5H 5D 5C | 6S 6H 6D | 7S 8S 9S TS | TH TD TC",
+    )
+    # a wrong layout: tiles left over
+    illegal("2.5 T2", "6H", "3H 4H 5H 6H 7H 8H", "3H 4H 5H 6H 6H | 7H 8H")
+
+
+def test_tiles_worked_joker_examples() -> None:
+    # a group of three: either missing suit replaces the joker
+    legal("8H 4C 5C", "8S 8D JK", "8S 8D 8H | 4C 5C JK")
+    legal("8C 4C 5C", "8S 8D JK", "8S 8D 8C | 4C 5C JK")
+    # the replacement must come from the rack
+    illegal("2.5 T4", "4C 5C", "8S 8D JK | 8H 9H TH JH", "8S 8D 8H | 9H TH JH | 4C 5C JK")
+
+
+# ------------------------------------------------------------------ written positions and their verdicts
+CASES = [
+    # ------------------------------------------------------------------ §2.3-§2.4
+    Case("t-rack-joker-below-jqk", "rummy-tiles", "JK", "JS QS KS", "JK JS QS KS", played="JK"),
+    Case(
+        "t-joker-as-ace-above-king", "rummy-tiles", "JK", "JS QS KS", "JS QS KS JK=AS", "2.5 T2", "low only"
+    ),
+    Case("t-opening-exactly-30", "rummy-tiles", "9S TS JS", "", "9S TS JS", played="9S TS JS", opened=False),
+    Case(
+        "t-opening-ace-counts-1-to-reach-30",
+        "rummy-tiles",
+        "AS 2S 3S 8S 8H 8D 5C",
+        "",
+        "AS 2S 3S | 8S 8H 8D",
+        played="AS 2S 3S 8S 8H 8D",
+        opened=False,
+    ),
+    Case(
+        "t-opening-ace-counts-1-short",
+        "rummy-tiles",
+        "AS 2S 3S 7S 7H 7D",
+        "",
+        "AS 2S 3S | 7S 7H 7D",
+        "2.4",
+        "worth 27",
+        opened=False,
+    ),
+    Case(
+        "t-opening-joker-beyond-30",
+        "rummy-tiles",
+        "TS JS QS JK",
+        "5H 6H 7H",
+        "5H 6H 7H | TS JS QS JK",
+        "2.4",
+        "jokers may not appear",
+        opened=False,
+    ),
+    Case(
+        "t-opening-turn-adds-to-nothing",
+        "rummy-tiles",
+        "TS JS QS KS 8H",
+        "5H 6H 7H",
+        "5H 6H 7H 8H | TS JS QS KS",
+        "2.4",
+        "uses table cards",
+        opened=False,
+    ),
+    # a group joker means the group's rank (§0, §7.1): writing its suit moves nothing
+    Case(
+        "t-opening-copies-a-group-joker-with-its-suit-written",
+        "rummy-tiles",
+        "TS JS QS",
+        "7S 7H JK",
+        "7S 7H JK=7D | TS JS QS",
+        played="TS JS QS",
+        opened=False,
+    ),
+    Case(
+        "t-opening-copies-a-four-group-joker-as-7C",
+        "rummy-tiles",
+        "TS JS QS",
+        "7S 7H 7D JK",
+        "7S 7H 7D JK=7C | TS JS QS",
+        played="TS JS QS",
+        opened=False,
+    ),
+    Case(
+        "t-opening-may-not-move-a-run-joker",
+        "rummy-tiles",
+        "TS JS QS",
+        "5H 6H JK",
+        "JK=4H 5H 6H | TS JS QS",
+        "2.4",
+        "nothing on the table may be moved",
+        opened=False,
+    ),
+    # ------------------------------------------------------------------ §2.5 T3
+    Case("t3-locked-meld-grows-below", "rummy-tiles", "4S", "5S 6S JK=7S", "4S 5S 6S JK=7S", played="4S"),
+    Case("t3-locked-meld-grows-above", "rummy-tiles", "8S", "5S 6S JK=7S", "5S 6S JK=7S 8S", played="8S"),
+    Case(
+        "t3-locked-meld-takes-a-tile-from-a-four-group",
+        "rummy-tiles",
+        "8H",
+        "4S 5S 6S JK=7S | 3S 3D 3C 3H | 8D 8C 8S",
+        "3S 4S 5S 6S JK=7S | 3D 3C 3H | 8D 8C 8S 8H",
+        played="8H",
+    ),
+    # melds split and rejoined: only the end of the turn is judged
+    Case(
+        "t3-locked-meld-takes-the-next-runs-first-card",
+        "rummy-tiles",
+        "9C",
+        "3C 4C JK=5C | 6C 7C 8C",
+        "3C 4C JK=5C 6C | 7C 8C 9C",
+        played="9C",
+    ),
+    Case(
+        "t3-locked-meld-absorbs-a-whole-run",
+        "rummy-tiles",
+        "9C",
+        "3C 4C JK=5C | 6C 7C 8C",
+        "3C 4C JK=5C 6C 7C 8C 9C",
+        played="9C",
+    ),
+    Case(
+        "t3-locked-meld-may-not-be-split",
+        "rummy-tiles",
+        "TS",
+        "4S 5S 6S JK=7S 8S 9S",
+        "4S 5S 6S | JK=7S 8S 9S TS",
+        "2.5 T3",
+        "may not be split|7S from the rack",
+    ),
+    Case("t3-group-joker-keeps-its-rank", "rummy-tiles", "7C", "7S 7H JK=7C", "7S 7H 7C JK=7D", played="7C"),
+    # ------------------------------------------------------------------ §2.5 T4
+    Case(
+        "t4-a-no-retrieval-on-the-opening-turn",
+        "rummy-tiles",
+        "7S 9D 9H TS JS QS",
+        "5S 6S JK=7S",
+        "5S 6S 7S | 9D 9H JK | TS JS QS",
+        "2.4",
+        "uses table cards",
+        opened=False,
+    ),
+    Case(
+        "t4-split-with-the-joker-replaced",
+        "rummy-tiles",
+        "7S TS",
+        "4S 5S 6S JK=7S 8S 9S",
+        "4S 5S 6S 7S | JK=7S 8S 9S TS",
+        played="7S TS",
+    ),
+    Case(
+        "t4-d-split-without-a-second-rack-tile",
+        "rummy-tiles",
+        "7S",
+        "4S 5S 6S JK=7S 8S 9S",
+        "4S 5S 6S 7S | JK=7S 8S 9S",
+        "2.5 T4",
+        "rack tile besides the replacement",
+    ),
+    Case(
+        "t4-b-group-replacement-of-a-present-suit",
+        "rummy-tiles",
+        "7S 8S",
+        "7S 7H JK=7 | 7C 8C 9C TC",
+        "7S 7H 7C | 8C 9C TC | 7S 8S JK=9S",
+        "2.5 T4",
+        "suit missing from the group (D or C)",
+    ),
+    Case(
+        "t4-b-group-replacement-of-a-missing-suit-placed-elsewhere",
+        "rummy-tiles",
+        "7D 8D",
+        "7S 7H JK=7 | 7C 8C 9C TC",
+        "7S 7H 7C | 8C 9C TC | 7D 8D JK=9D",
+        played="7D 8D",
+    ),
+    Case(
+        "t4-b-four-group-joker-only-the-missing-suit",
+        "rummy-tiles",
+        "9D TD",
+        "8S 8D 8C JK=8 | 4S 5S 6S 7S",
+        "8S 8D 8C | 4S 5S 6S 7S | 9D TD JK",
+        "2.5 T4",
+        "missing from the group (H)",
+    ),
+    Case(
+        "t4-low-end-joker-ace",
+        "rummy-tiles",
+        "AS 9D 9H",
+        "JK=AS 2S 3S",
+        "AS 2S 3S | 9D 9H JK",
+        played="AS 9H 9D",
+    ),
+    Case(
+        "t4-low-end-joker-not-replaced-by-4S",
+        "rummy-tiles",
+        "4S 9D 9H",
+        "JK=AS 2S 3S",
+        "2S 3S 4S | 9D 9H JK",
+        "2.5 T4",
+        "an AS from the rack",
+    ),
+    Case(
+        "t4-retrieved-joker-reused-with-a-table-tile",
+        "rummy-tiles",
+        "8S 7D",
+        "6S 7S JK=8S | 3D 4D 5D 6D",
+        "6S 7S 8S | 3D 4D 5D | 6D 7D JK",
+        played="7D 8S",
+    ),
+    Case(
+        "t4-c-meaning-moved-to-the-high-end-stays-old",
+        "rummy-tiles",
+        "4S 5S",
+        "2S 3S JK=4S",
+        "2S 3S 4S 5S JK",
+        "2.5 T4",
+        "new meld",
+    ),
+    Case(
+        # §7.1: runs are written in rank order, so an unwritten joker after 5S 6S stands for 7S
+        "t-unwritten-start-joker-read-from-its-place",
+        "rummy-tiles",
+        "4S 9D 9H",
+        "5S 6S JK",
+        "4S 5S 6S | 9D 9H JK",
+        "2.5 T4",
+        "7S",
+    ),
+    Case(
+        "t-unwritten-start-joker-at-the-front",
+        "rummy-tiles",
+        "4S 9D 9H",
+        "JK 5S 6S",
+        "4S 5S 6S | 9D 9H JK",
+        played="4S 9H 9D",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_tiles_judge_verdict(case: Case) -> None:
+    check_case(case)

@@ -259,3 +259,15 @@ def test_wild_twos_played_are_named_by_the_table() -> None:
     sol = solve(TWOS, hand, table)
     check_solution(make_position(TWOS, hand, table, True), sol)
     assert sol.cards_played == 1
+
+
+def test_minimize_changes_is_a_json_key() -> None:
+    from rummyai.solvers import solve_json
+
+    position = {"hand": ["8H", "9H"], "table": [["5H", "6H", "7H"], ["8S", "8D", "8C"]]}
+    tidy = solve_json(position)
+    fast = solve_json({**position, "minimize_changes": False})
+    assert tidy["cards_played"] == fast["cards_played"] == 2
+    assert solve_json({**position, "minimize_changes": "no"}) == {
+        "error": "'minimize_changes' must be true or false, got 'no'"
+    }
