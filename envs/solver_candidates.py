@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rummyai.cards import JOKER, Slot
-from rummyai.engine.game import legal_moves, validate
+from rummyai.engine.bridge import play_for_table
+from rummyai.engine.game import legal_moves
 from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.qualify import qualifies_inside_turn
 from rummyai.engine.state import GameState, TableMeld
@@ -86,83 +87,12 @@ class Answer:
 NO_PLAY = Answer((), 0, True)
 
 
-def solution_play(
-    state: GameState, melds: Sequence[Sequence[Slot]], reuse: bool = True, extend: bool = True
-) -> Play | None:
-    """The engine `Play` for a solver table (melds of card kinds), or None if ids cannot be found.
-
-    Start melds that reappear unchanged keep their physical ids, and so do the cards of a start
-    meld that reappears inside a longer meld (with `extend`; locked-joker rules follow the
-    physical tiles); every other card takes a table copy of its kind first (all table cards
-    must stay) and then a hand copy.
-    """
-    deck = state.variant.deck
+def solution_play(state: GameState, melds: Sequence[Sequence[Slot]]) -> Play | None:
+    """The engine `Play` for a solver table (melds of card kinds) from the seat on turn, through the
+    engine's bridge (the canonical copy assignment, §7.1), or None if the rules refuse it."""
     rs = state.round
-    starts = [(_meld_key(deck, m), m) for m in rs.table] if reuse else []
-    pools: dict[int, list[int]] = {}
-    for meld in rs.table:
-        for i in meld.all_ids():
-            pools.setdefault(deck[i], []).append(i)
-    for i in rs.hands[rs.turn]:
-        pools.setdefault(deck[i], []).append(i)
-    keys = [tuple((s.card, str(s.meaning) if s.meaning else "") for s in slots) for slots in melds]
-    kept: list[TableMeld | None] = [None] * len(melds)
-    fixed: list[list[int | None]] = [[None] * len(slots) for slots in melds]
-    used: set[int] = set()
-    for n, key in enumerate(keys):  # unchanged start melds
-        s = next((s for s, (k, _) in enumerate(starts) if s not in used and k == key), None)
-        if s is not None:
-            used.add(s)
-            kept[n] = starts[s][1]
-            for i in starts[s][1].all_ids():
-                pools[deck[i]].remove(i)
-    for n, key in enumerate(keys):  # start melds extended into a longer one
-        if kept[n] is None and starts and extend:
-            _keep_extended(deck, key, starts, used, fixed[n], pools)
-    result: list[TableMeld] = []
-    for n, slots in enumerate(melds):
-        same = kept[n]
-        if same is not None:
-            result.append(same)
-            continue
-        ids: list[int] = []
-        for slot, known in zip(slots, fixed[n], strict=True):
-            if known is not None:
-                ids.append(known)
-                continue
-            pool = pools.get(slot.card)
-            if not pool:
-                return None
-            ids.append(pool.pop(0))
-        meanings = tuple(s.meaning if (s.card == JOKER or s.meaning is not None) else None for s in slots)
-        result.append(TableMeld(tuple(ids), meanings))
-    return Play(tuple(result))
-
-
-def _keep_extended(
-    deck: Sequence[int],
-    key: MeldKey,
-    starts: Sequence[tuple[MeldKey, TableMeld]],
-    used: set[int],
-    fixed: list[int | None],
-    pools: dict[int, list[int]],
-) -> None:
-    """Give the slots of new meld `key` the ids of the largest unused start meld it contains."""
-    wanted = Counter(key)
-    best: int | None = None
-    for s, (start_key, _) in enumerate(starts):
-        if s in used or len(start_key) >= len(key) or not Counter(start_key) <= wanted:
-            continue
-        if best is None or len(start_key) > len(starts[best][0]):
-            best = s
-    if best is None:
-        return
-    used.add(best)
-    start_key, meld = starts[best]
-    for i, card in zip(meld.ids, start_key, strict=True):
-        slot = next(j for j, k in enumerate(key) if k == card and fixed[j] is None)
-        fixed[slot] = i
-        pools[deck[i]].remove(i)
+    seat = rs.turn
+    return play_for_table(state.variant, rs.table, rs.hands[seat], melds, rs.opened[seat])
 
 
 def _meld_key(deck: Sequence[int], meld: TableMeld) -> MeldKey:
@@ -384,13 +314,11 @@ class SolverCandidates:
         return plays, first, points if first is not None else None
 
     def _checked(self, state: GameState, melds: Sequence[Sequence[Slot]]) -> Play | None:
-        """The first id assignment of the solver's table that the engine accepts, if any."""
-        for reuse, extend in ((True, True), (True, False), (False, False)):
-            play = solution_play(state, melds, reuse, extend)
-            if play is not None and validate(state, play) is None:
-                return play
-        self.stats.rejected += 1
-        return None
+        """The solver's table as a play the engine accepts, if any."""
+        play = solution_play(state, melds)
+        if play is None:
+            self.stats.rejected += 1
+        return play
 
     def _note_exhausting_plays(
         self, state: GameState, key: SolverKey, answer: Answer, candidates: Sequence[Candidate]

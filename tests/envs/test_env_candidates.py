@@ -220,10 +220,10 @@ def test_no_known_no_play_when_the_turn_cap_binds() -> None:
 
 
 def test_solution_play_keeps_the_ids_of_an_extended_start_meld() -> None:
-    """Locked-joker rules follow physical tiles, so a start meld that grows keeps its own ids."""
+    """The canonical copies (§7.1): a start meld that grows keeps its own cards."""
     from rummyai.envs.solver_candidates import solution_play
 
-    state = position("rummikub", "4S 5H 5D", "5S 5H 5D 5C | 5S 6S 7S")
+    state = position("rummy-tiles", "4S 5H 5D", "5S 5H 5D 5C | 5S 6S 7S")
     run = state.round.table[1]
     melds = [tuple(m) for m in parse_table("4S 5S 6S 7S | 5S 5H 5D | 5C 5H 5D")]
     play = solution_play(state, melds)
