@@ -1,30 +1,34 @@
 """The HTTP service (extra ``serve``): hints, solves and move checks as JSON over FastAPI.
 
 Endpoints: ``POST /v1/hint``, ``POST /v1/solve``, ``POST /v1/validate``, ``GET /v1/variants``,
-``GET /healthz``; OpenAPI docs at ``/docs``. Bodies are the JSON of the CLI contract. Bad input
-(malformed JSON, a wrong type, an unknown card or variant, too many copies, an invalid table, too
-many cards) is answered 422 with ``{"error": "..."}`` naming the problem; a body over the size
-limit 413; a full waiting line 503. Solves run in a bounded worker pool (`rummyai.hint.pool`).
+``GET /healthz``; OpenAPI docs at ``/docs`` (Swagger UI served from the package, so it works
+offline). Bodies are the JSON of the CLI contract. Bad input (malformed JSON, a wrong type, an
+unknown card or variant, too many copies, an invalid table, too many cards) is answered 422 with
+``{"error": "..."}`` naming the problem; a body over the size limit 413; a full waiting line, a
+request past its time limit or a lost worker 503 with ``Retry-After``. Solves run in a bounded
+two-lane worker pool (`rummyai.hint.pool`, `rummyai.hint.lanes`). Browsers on the origins given
+to `create_app` may call it (CORS).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummyai import __version__
 from rummyai.errors import RummyError
+from rummyai.hint.lanes import lane_of
 from rummyai.hint.limits import Limits, check_card_count
-from rummyai.hint.pool import Busy, SolvePool, WorkerLost
+from rummyai.hint.pool import Busy, Overdue, SolvePool, WorkerLost
 from rummyai.variants import BUILTINS, VARIANT_IDS
 
 Scope = MutableMapping[str, Any]
@@ -115,8 +119,9 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 _FIELD_HELP = {
@@ -215,20 +220,23 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The FastAPI application with its own worker pool, bounded by `limits`."""
+def create_app(limits: Limits | None = None, cors_origins: Sequence[str] = ()) -> FastAPI:
+    """The FastAPI application with its own worker pool, bounded by `limits`; browsers on
+    `cors_origins` (``*`` for any) may call it."""
+    from fastapi_offline import FastAPIOffline
+
     limits = limits or Limits()
     pool = SolvePool(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(pool.start)
+        await pool.start()
         try:
             yield
         finally:
-            pool.stop()
+            await pool.stop()
 
-    app = FastAPI(
+    app = FastAPIOffline(
         title="rummyai hint service",
         version=__version__,
         description="Best moves, alternatives with steps, solves and move checks for rummy variants.",
@@ -237,6 +245,15 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.state.limits = limits
     app.state.pool = pool
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    if cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Content-Type"],
+            expose_headers=["Retry-After"],
+            max_age=600,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -252,12 +269,17 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             check_card_count(limits, (obj.get(f) for f in card_fields))
         except RummyError as error:
             return _error(422, str(error))
-        if job != "validate":
-            obj["time_limit"] = limits.solve_time(obj.get("time_limit"))
         try:
-            answer = await pool.run(job, obj)
-        except (Busy, WorkerLost) as error:
-            return _error(503, str(error))
+            lane = lane_of(job, obj)
+        except RummyError as error:
+            return _error(422, str(error))
+        seconds = limits.solve_time(obj.get("time_limit"))
+        if job != "validate":
+            obj["time_limit"] = seconds
+        try:
+            answer = await pool.run(job, obj, lane, seconds)
+        except (Busy, Overdue, WorkerLost) as error:
+            return _error(503, str(error), limits.retry_after)
         if "error" in answer:
             return _error(422, str(answer["error"]))
         if "unavailable" in answer:
@@ -284,23 +306,23 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.get("/healthz", summary="liveness and load")
     async def healthz() -> dict[str, Any]:
-        return {
-            "status": "ok",
-            "version": __version__,
-            "in_flight": pool.in_flight,
-            "workers": limits.workers,
-        }
+        return {"status": "ok", "version": __version__, "in_flight": pool.in_flight, **pool.status()}
 
     return app
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None, log_level: str = "info"
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    limits: Limits | None = None,
+    log_level: str = "info",
+    *,
+    cors_origins: Sequence[str] = (),
 ) -> None:
     """Run the service with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(limits), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(limits, cors_origins), host=host, port=port, log_level=log_level)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -318,9 +340,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--pool", choices=("process", "thread"), default=Limits.pool)
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        help="a browser origin allowed to call (repeatable; * for any)",
+    )
     args = parser.parse_args(argv)
     limits = Limits(workers=args.workers, time_limit=args.time_limit, pool=args.pool)
-    serve(args.host, args.port, limits, log_level=args.log_level)
+    serve(args.host, args.port, limits, log_level=args.log_level, cors_origins=args.cors_origin)
 
 
 __all__ = ["BodyLimit", "Limits", "create_app", "main", "serve"]
