@@ -29,6 +29,7 @@ from rummyai.errors import RummyError
 from rummyai.hint.lanes import lane_of
 from rummyai.hint.limits import Limits, check_card_count
 from rummyai.hint.pool import Busy, Overdue, SolvePool, WorkerLost
+from rummyai.hint.schemas import HealthAnswer, HintAnswer, SolveAnswer, ValidateAnswer, VariantModel
 from rummyai.variants import BUILTINS, VARIANT_IDS
 
 Scope = MutableMapping[str, Any]
@@ -115,7 +116,12 @@ class ErrorBody(BaseModel):
 _ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorBody, "description": "body too large"},
     422: {"model": ErrorBody, "description": "bad input, the message names the problem"},
-    503: {"model": ErrorBody, "description": "busy, or the solver/judge is not installed"},
+    503: {
+        "model": ErrorBody,
+        "description": "busy, past the time limit, a worker lost (retry after Retry-After seconds), "
+        "or the solver/judge is not installed",
+        "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    },
 }
 
 
@@ -288,23 +294,35 @@ def create_app(limits: Limits | None = None, cors_origins: Sequence[str] = ()) -
             return _error(500, f"internal error: {answer['failure']}")
         return JSONResponse(answer)
 
-    @app.post("/v1/hint", responses=_ERRORS, summary="best move, alternatives and the steps to play them")
+    @app.post(
+        "/v1/hint",
+        responses=_ERRORS,
+        response_model=HintAnswer,
+        summary="best move, alternatives and the steps to play them",
+    )
     async def post_hint(body: HintBody) -> JSONResponse:
         return await dispatch("hint", body, ("hand", "table"))
 
-    @app.post("/v1/solve", responses=_ERRORS, summary="best move (the solve contract)")
+    @app.post(
+        "/v1/solve", responses=_ERRORS, response_model=SolveAnswer, summary="best move (the solve contract)"
+    )
     async def post_solve(body: SolveBody) -> JSONResponse:
         return await dispatch("solve", body, ("hand", "table"))
 
-    @app.post("/v1/validate", responses=_ERRORS, summary="is new_table a legal play from hand onto table")
+    @app.post(
+        "/v1/validate",
+        responses=_ERRORS,
+        response_model=ValidateAnswer,
+        summary="is new_table a legal play from hand onto table",
+    )
     async def post_validate(body: ValidateBody) -> JSONResponse:
         return await dispatch("validate", body, ("hand", "table", "new_table"))
 
-    @app.get("/v1/variants", summary="the built-in variants")
+    @app.get("/v1/variants", response_model=list[VariantModel], summary="the built-in variants")
     async def get_variants() -> list[dict[str, Any]]:
         return [BUILTINS[v].describe() for v in VARIANT_IDS]
 
-    @app.get("/healthz", summary="liveness and load")
+    @app.get("/healthz", response_model=HealthAnswer, summary="liveness and load")
     async def healthz() -> dict[str, Any]:
         return {"status": "ok", "version": __version__, "in_flight": pool.in_flight, **pool.status()}
 
