@@ -1,7 +1,8 @@
 """The HTTP service (extra ``serve``): hints, solves and move checks as JSON over FastAPI.
 
 Endpoints: ``POST /v1/hint``, ``POST /v1/solve``, ``POST /v1/validate``, ``GET /v1/variants``,
-``GET /healthz``; OpenAPI docs at ``/docs`` (Swagger UI served from the package, so it works
+``GET /healthz``, and the web page at ``/`` with its game and replay routes (`rummyai.web.routes`);
+OpenAPI docs at ``/docs`` (Swagger UI served from the package, so it works
 offline). Bodies are the JSON of the CLI contract. Bad input (malformed JSON, a wrong type, an
 unknown card or variant, too many copies, an invalid table, too many cards) is answered 422 with
 ``{"error": "..."}`` naming the problem; a body over the size limit 413; a full waiting line, a
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
@@ -226,9 +228,12 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-def create_app(limits: Limits | None = None, cors_origins: Sequence[str] = ()) -> FastAPI:
+def create_app(
+    limits: Limits | None = None, cors_origins: Sequence[str] = (), runs: str | Path | None = None
+) -> FastAPI:
     """The FastAPI application with its own worker pool, bounded by `limits`; browsers on
-    `cors_origins` (``*`` for any) may call it."""
+    `cors_origins` (``*`` for any) may call it; the web page replays the games of tournament
+    folder `runs`."""
     from fastapi_offline import FastAPIOffline
 
     limits = limits or Limits()
@@ -326,6 +331,9 @@ def create_app(limits: Limits | None = None, cors_origins: Sequence[str] = ()) -
     async def healthz() -> dict[str, Any]:
         return {"status": "ok", "version": __version__, "in_flight": pool.in_flight, **pool.status()}
 
+    from rummyai.web.routes import add_web
+
+    add_web(app, runs)
     return app
 
 
@@ -336,11 +344,12 @@ def serve(
     log_level: str = "info",
     *,
     cors_origins: Sequence[str] = (),
+    runs: str | Path | None = None,
 ) -> None:
     """Run the service with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(limits, cors_origins), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(limits, cors_origins, runs), host=host, port=port, log_level=log_level)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -364,9 +373,12 @@ def main(argv: list[str] | None = None) -> None:
         default=[],
         help="a browser origin allowed to call (repeatable; * for any)",
     )
+    parser.add_argument("--runs", default=None, help="a tournament folder for the replay viewer")
     args = parser.parse_args(argv)
     limits = Limits(workers=args.workers, time_limit=args.time_limit, pool=args.pool)
-    serve(args.host, args.port, limits, log_level=args.log_level, cors_origins=args.cors_origin)
+    serve(
+        args.host, args.port, limits, log_level=args.log_level, cors_origins=args.cors_origin, runs=args.runs
+    )
 
 
 __all__ = ["BodyLimit", "Limits", "create_app", "main", "serve"]
