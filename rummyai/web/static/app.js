@@ -74,7 +74,7 @@ function showError(message) {
 }
 
 // ---------------------------------------------------------------- play
-const play = { game: null, hint: null, draft: null, selected: new Set(), animating: false };
+const play = { game: null, hint: null, draft: null, selected: new Set(), animating: false, shown: 0 };
 
 async function setUp() {
   const [variants, agents] = await Promise.all([call("GET", "/v1/variants"), call("GET", "/v1/agents")]);
@@ -100,11 +100,13 @@ async function deal(event) {
 
 function showGame(game) {
   play.game = game;
+  play.shown += 1;  // how many game states the page has shown (tests wait on it)
   play.hint = null;
   play.draft = game.table.map((m) => [...m]);
   play.selected.clear();
   $("game").hidden = false;
   $("hint-panel").hidden = true;
+  $("hint-panel").dataset.done = "";
   const turn = game.match_over
     ? `Game over. Scores: ${game.scores.join(" / ")}; ${game.winners.includes(0) ? "you win!" : "winner: " + game.winners.map((s) => game.seats[s]).join(", ")}`
     : game.your_turn ? `Round ${game.round}: your turn` : `Round ${game.round}: waiting for ${game.seats[game.to_act]}`;
@@ -201,6 +203,7 @@ async function submit(path, body) {
 
 async function askHint() {
   showError("");
+  $("hint-panel").dataset.done = "";
   $("hint").disabled = true;
   try {
     play.hint = await call("POST", "/v1/hint", { ...play.game.position, alternatives: 3 });
