@@ -224,7 +224,6 @@ async function explain() {
   panel.innerHTML = "<h3>Alternatives</h3>";
   $("hint-panel").hidden = false;
   const moves = [play.hint.best, ...play.hint.alternatives];
-  if (moves.length === 1) panel.innerHTML += "<p>No other move differs from the best one.</p>";
   moves.forEach((move, k) => {
     const el = document.createElement("div");
     el.className = "alternative";
@@ -232,7 +231,7 @@ async function explain() {
     for (const [tag, text] of [
       ["h3", (k === 0 ? "Best: " : "") + move.title],
       ["p", move.explanation],
-      ["p", `${move.cards_played} cards, ${move.points_played} points, ${move.steps.length} steps`],
+      ["p", [count(move.cards_played, "card"), count(move.points_played, "point"), count(move.steps.length, "step")].join(", ")],
     ]) el.appendChild(document.createElement(tag)).textContent = text;
     const show = document.createElement("button");
     show.textContent = "Show";
@@ -241,7 +240,10 @@ async function explain() {
     el.appendChild(show);
     panel.appendChild(el);
   });
+  if (moves.length === 1) panel.appendChild(document.createElement("p")).textContent = "No other move differs from the best one.";
 }
+
+function count(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 
