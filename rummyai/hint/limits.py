@@ -6,7 +6,8 @@ limit cuts a search the answer is the best move found, with status ``feasible``)
 a pool of `workers`, `fast_workers` of them kept for the fast lane (see `rummyai.hint.pool`); at
 most `max_pending` further requests wait per lane, the rest are turned away at once with 503 so
 that a burst cannot pile up without end. A worker that has not answered `grace` seconds after a
-request's time limit is stopped and replaced; the request gets 503 with ``Retry-After``.
+request's time limit is stopped and replaced (by one of `spare_workers` kept warm and idle, so
+service is back at once); the request gets 503 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class Limits:
     max_pending: int = 64
     pool: PoolKind = "process"
     fast_workers: int | None = None
+    spare_workers: int = 1
     grace: float = 0.3
     retry_after: int = 1
 
@@ -42,6 +44,8 @@ class Limits:
             raise ValueError(f"time_limit must be positive, got {self.time_limit}")
         if self.fast_workers is not None and not 0 <= self.fast_workers < self.workers:
             raise ValueError(f"fast_workers must be 0..workers-1, got {self.fast_workers}")
+        if self.spare_workers < 0:
+            raise ValueError(f"spare_workers must be >= 0, got {self.spare_workers}")
         if not self.grace >= 0 or self.retry_after < 1:
             raise ValueError(f"grace must be >= 0 and retry_after >= 1: {self}")
 

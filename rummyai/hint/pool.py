@@ -10,8 +10,9 @@ Every job has a deadline (its time limit, counted from arrival). The solver gets
 of it when a worker takes the job (so a late start answers ``feasible``, the best move so far); a
 job still waiting half of `Limits.grace` past its deadline, or a worker that has not answered
 `Limits.grace` seconds after it, ends in `Overdue` (503 with ``Retry-After``), and such a worker
-is stopped and replaced. A worker that dies costs only the job it held (`WorkerLost`);
-it is replaced once, in a thread, so the event loop (and ``/healthz``) keeps answering.
+is stopped and replaced. A worker that dies costs only the job it held (`WorkerLost`); it is
+replaced once, by a warm spare kept for this (`Limits.spare_workers`), and a new spare starts in
+a thread, so the event loop (and ``/healthz``) keeps answering and full service is back at once.
 """
 
 from __future__ import annotations
@@ -124,6 +125,9 @@ class _ProcessWorker:
     def pid(self) -> int | None:
         return self.process.pid
 
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
     async def call(self, name: str, obj: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send the job and wait at most `timeout` seconds (`TimeoutError`), `WorkerLost` if it dies."""
         loop = asyncio.get_running_loop()
@@ -177,6 +181,9 @@ class _ThreadWorker:
     def pid(self) -> int | None:
         return None
 
+    def alive(self) -> bool:
+        return True
+
     async def call(self, name: str, obj: dict[str, Any], timeout: float) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
 
@@ -229,6 +236,8 @@ class SolvePool:
         self._seq = itertools.count()
         self._wake: asyncio.Event | None = None
         self._running = False
+        self._spares: list[_ProcessWorker | _ThreadWorker] = []
+        self._refill: asyncio.Task[None] | None = None
         self.replacements = 0
         self.answered = 0
 
@@ -241,20 +250,28 @@ class SolvePool:
         if self._running:
             return
         self._wake = asyncio.Event()
+        count = len(self._slots) + self.limits.spare_workers
         workers = await asyncio.gather(
-            *(asyncio.to_thread(self._new_worker) for _ in self._slots), return_exceptions=True
+            *(asyncio.to_thread(self._new_worker) for _ in range(count)), return_exceptions=True
         )
         self._running = True
-        for slot, worker in zip(self._slots, workers, strict=True):
-            if isinstance(worker, BaseException):  # its feeding loop tries again
-                _log.warning("solver worker %d failed to start: %s", slot.index, worker)
-            else:
-                slot.worker = worker
+        started = [w for w in workers if not isinstance(w, BaseException)]
+        for error in (w for w in workers if isinstance(w, BaseException)):
+            _log.warning("a solver worker failed to start: %s", error)
+        for slot in self._slots:
+            slot.worker = started.pop(0) if started else None  # an empty slot's loop tries again
             slot.task = asyncio.create_task(self._feed(slot), name=f"rummyai-slot-{slot.index}")
+        self._spares = started
+        self._top_up()
 
     async def stop(self) -> None:
         """Stop feeding, answer waiting jobs with `Busy`, and end every worker."""
         self._running = False
+        if self._refill is not None:
+            self._refill.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._refill
+            self._refill = None
         for slot in self._slots:
             if slot.task is not None:
                 slot.task.cancel()
@@ -266,7 +283,8 @@ class SolvePool:
                 job = queue.popleft()
                 if not job.future.done():
                     job.future.set_exception(Busy("the service is stopping"))
-        workers = [slot.worker for slot in self._slots if slot.worker is not None]
+        workers = [slot.worker for slot in self._slots if slot.worker is not None] + self._spares
+        self._spares = []
         for slot in self._slots:
             slot.worker = None
         await asyncio.gather(*(asyncio.to_thread(w.close) for w in workers))
@@ -285,6 +303,7 @@ class SolvePool:
             "fast_lane_workers": sum(s.lanes == ("fast",) for s in self._slots),
             "running": sum(s.busy for s in self._slots),
             "waiting": {lane: len(q) for lane, q in self._queues.items()},
+            "spare_workers": len(self._spares),
             "replacements": self.replacements,
             "answered": self.answered,
         }
@@ -395,12 +414,44 @@ class SolvePool:
             await asyncio.to_thread(worker.kill)  # off the event loop: the kill waits for the process
 
     async def _replace(self, slot: _Slot) -> None:
-        """Start a new worker for the slot in a thread; on failure wait a second and try again."""
-        try:
-            slot.worker = await asyncio.to_thread(self._new_worker)
-            slot.replaced += 1
-            self.replacements += 1
-            _log.warning("solver worker %d replaced", slot.index)
-        except Exception as error:
-            _log.warning("solver worker %d could not be replaced (%s); trying again", slot.index, error)
-            await asyncio.sleep(1.0)
+        """Put a warm spare worker in the slot at once (or start one, in a thread, if none is
+        left), then start a new spare in the background; on failure wait a second, try again."""
+        while self._spares:
+            spare = self._spares.pop(0)
+            if spare.alive():
+                slot.worker = spare
+                break
+            await asyncio.to_thread(spare.kill)
+        else:
+            try:
+                slot.worker = await asyncio.to_thread(self._new_worker)
+            except Exception as error:
+                _log.warning("solver worker %d could not be replaced (%s); trying again", slot.index, error)
+                await asyncio.sleep(1.0)
+                return
+        slot.replaced += 1
+        self.replacements += 1
+        _log.warning("solver worker %d replaced", slot.index)
+        self._top_up()
+
+    def _top_up(self) -> None:
+        """Start spares up to `Limits.spare_workers` in the background, unless that already runs."""
+        if (
+            self._running
+            and len(self._spares) < self.limits.spare_workers
+            and (self._refill is None or self._refill.done())
+        ):
+            self._refill = asyncio.create_task(self._start_spares(), name="rummyai-spares")
+
+    async def _start_spares(self) -> None:
+        while self._running and len(self._spares) < self.limits.spare_workers:
+            try:
+                worker = await asyncio.to_thread(self._new_worker)
+            except Exception as error:
+                _log.warning("a spare solver worker could not be started (%s); trying again", error)
+                await asyncio.sleep(1.0)
+                continue
+            if self._running:
+                self._spares.append(worker)
+            else:
+                await asyncio.to_thread(worker.close)

@@ -148,5 +148,6 @@ class HealthAnswer(BaseModel):
     fast_lane_workers: int = Field(description="workers that answer only fast-lane requests")
     running: int
     waiting: dict[str, int] = Field(description="requests waiting per lane (fast, hard)")
+    spare_workers: int = Field(description="warm idle workers ready to replace a lost one")
     replacements: int = Field(description="workers replaced since start")
     answered: int

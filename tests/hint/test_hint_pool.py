@@ -83,11 +83,17 @@ def test_a_job_past_its_deadline_is_overdue_and_its_worker_replaced() -> None:
     async def scenario(pool: SolvePool) -> None:
         with pytest.raises(Overdue, match="time limit"):
             await pool.run("stuck", {"sleep": 1.0}, "hard", seconds=0.1)
-        for _ in range(100):
-            if pool.status()["workers_alive"] == 1:
+        for _ in range(250):
+            if pool.status()["replacements"]:
                 break
             await asyncio.sleep(0.02)
         assert pool.status()["replacements"] == 1
+        assert pool.status()["workers_alive"] == 1  # the warm spare took the stopped worker's place
+        for _ in range(250):  # and a new spare is started in the background
+            if pool.status()["spare_workers"] == 1:
+                break
+            await asyncio.sleep(0.02)
+        assert pool.status()["spare_workers"] == 1
         assert await pool.run("after", {"sleep": 0}, "hard", seconds=1) == {"name": "after"}
 
     _with_pool(Limits(workers=1, pool="thread", grace=0.1), scenario)
