@@ -22,6 +22,7 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+import os
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -259,7 +260,8 @@ class SolvePool:
         for error in (w for w in workers if isinstance(w, BaseException)):
             _log.warning("a solver worker failed to start: %s", error)
         for slot in self._slots:
-            slot.worker = started.pop(0) if started else None  # an empty slot's loop tries again
+            if started:  # an empty slot's loop tries again
+                self._seat(slot, started.pop(0))
             slot.task = asyncio.create_task(self._feed(slot), name=f"rummyai-slot-{slot.index}")
         self._spares = started
         self._top_up()
@@ -419,12 +421,12 @@ class SolvePool:
         while self._spares:
             spare = self._spares.pop(0)
             if spare.alive():
-                slot.worker = spare
+                self._seat(slot, spare)
                 break
             await asyncio.to_thread(spare.kill)
         else:
             try:
-                slot.worker = await asyncio.to_thread(self._new_worker)
+                self._seat(slot, await asyncio.to_thread(self._new_worker))
             except Exception as error:
                 _log.warning("solver worker %d could not be replaced (%s); trying again", slot.index, error)
                 await asyncio.sleep(1.0)
@@ -433,6 +435,17 @@ class SolvePool:
         self.replacements += 1
         _log.warning("solver worker %d replaced", slot.index)
         self._top_up()
+
+    def _seat(self, slot: _Slot, worker: _ProcessWorker | _ThreadWorker) -> None:
+        """Put `worker` in `slot`; a worker of the hard lane runs `Limits.hard_nice` steps nicer,
+        so that when the cores are busy the operating system lets fast-lane workers go first."""
+        slot.worker = worker
+        pid = worker.pid
+        if "hard" in slot.lanes and pid is not None and self.limits.hard_nice:
+            with contextlib.suppress(OSError):
+                os.setpriority(
+                    os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, pid) + self.limits.hard_nice
+                )
 
     def _top_up(self) -> None:
         """Start spares up to `Limits.spare_workers` in the background, unless that already runs."""

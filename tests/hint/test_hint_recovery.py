@@ -71,3 +71,10 @@ def test_docs_load_swagger_ui_from_the_service_itself(client: httpx.Client) -> N
     assert scripts and all(a.startswith("/") for a in assets), assets  # nothing from another host
     for asset in scripts:
         assert client.get(asset).status_code == 200
+
+
+def test_hard_lane_workers_run_nicer_than_fast_lane_ones(service_app: FastAPI) -> None:
+    pool = service_app.state.pool
+    niceness = sorted(os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.worker_pids())
+    base = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    assert niceness == [base, base + pool.limits.hard_nice]  # one fast-lane worker, one shared
