@@ -376,9 +376,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", default=None, help="a tournament folder for the replay viewer")
     args = parser.parse_args(argv)
     limits = Limits(workers=args.workers, time_limit=args.time_limit, pool=args.pool)
-    serve(
-        args.host, args.port, limits, log_level=args.log_level, cors_origins=args.cors_origin, runs=args.runs
-    )
+    try:
+        serve(
+            args.host,
+            args.port,
+            limits,
+            log_level=args.log_level,
+            cors_origins=args.cors_origin,
+            runs=args.runs,
+        )
+    except RummyError as error:  # e.g. --runs names no tournament folder
+        parser.error(str(error))
 
 
 __all__ = ["BodyLimit", "Limits", "create_app", "main", "serve"]
