@@ -313,6 +313,7 @@ def run_phase(
 def main() -> None:
     """Run every phase, print its figures and write them to --out as they come."""
     args = parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a stopped run still stops its service
     easy, hard = easy_bodies(args), hard_bodies(args)
     port = free_port()
     server = start_server(port, args)

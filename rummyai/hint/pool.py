@@ -7,10 +7,10 @@ or the ``hard`` lane. Some workers serve the fast lane only, so cheap requests n
 expensive ones; the others take the oldest waiting job of either lane.
 
 Every job has a deadline (its time limit, counted from arrival). The solver gets what is left
-of it when a worker takes the job (so a late start answers ``feasible``, the best move so far); a
-job still waiting half of `Limits.grace` past its deadline, or a worker that has not answered
-`Limits.grace` seconds after it, ends in `Overdue` (503 with ``Retry-After``), and such a worker
-is stopped and replaced. A worker that dies costs only the job it held (`WorkerLost`); it is
+of it when a worker takes the job, less a margin for the answer's own work (so a late start
+answers ``feasible``, the best move so far); a job still waiting half of `Limits.grace` past its
+deadline, or a worker that has not answered `Limits.grace` seconds after it, ends in `Overdue`
+(503 with ``Retry-After``), and such a worker is stopped and replaced. A worker that dies costs only the job it held (`WorkerLost`); it is
 replaced once, by a warm spare kept for this (`Limits.spare_workers`), and a new spare starts in
 a thread, so the event loop (and ``/healthz``) keeps answering and full service is back at once.
 """
@@ -378,8 +378,8 @@ class SolvePool:
                 job.future.set_exception(Overdue("the request waited past its time limit; retry shortly"))
                 continue
             obj = dict(job.obj)
-            if job.name in ("hint", "solve"):  # what is left, a little at least: best so far
-                solve = max(left, MIN_SOLVE_SECONDS)
+            if job.name in ("hint", "solve"):  # what is left (less a margin), a little at least
+                solve = max(min(left * 0.9, left - 0.05), MIN_SOLVE_SECONDS)
                 obj["time_limit"] = min(float(obj.get("time_limit") or solve), solve)
             job.started = True
             slot.busy = True
