@@ -318,7 +318,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise RummyError(
             f"the HTTP service needs the 'serve' extra: pip install 'rummyai[serve]' ({error})"
         ) from None
-    serve(args.host, args.port, _limits(Limits, args))
+    web = {"cors_origins": args.cors_origin, "runs": args.runs}
+    serve(args.host, args.port, _limits(Limits, args), **{k: v for k, v in web.items() if v})
     return 0
 
 
@@ -406,6 +407,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="port to listen on")
     p.add_argument("--workers", type=int, default=2, help="solver worker processes")
     p.add_argument("--time-limit", type=float, default=2.0, help="solve time limit per request, seconds")
+    p.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        help="browser origin allowed to call (repeatable, * for any)",
+    )
+    p.add_argument("--runs", default=None, help="tournament folder the web page's replay viewer opens")
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("agents", help="list the agents")

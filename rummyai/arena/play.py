@@ -2,7 +2,8 @@
 
 A record holds the game's identity (set, seating), the seats' agent specs, final match scores,
 winners and ranks (1 = best, ties share a rank), how the rounds ended, and per seat the number
-of decisions and the time spent deciding.
+of decisions and the time spent deciding; with `record_moves` also every move (``moves``, in
+`rummyai.engine.replay` form), which the web page's replay viewer steps through.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from rummyai.agents import Agent, make_agent_from_spec
 from rummyai.arena.duplicate import GameTask
 from rummyai.engine import game
+from rummyai.engine.replay import move_to_json
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import get_variant
 
@@ -50,9 +52,12 @@ def ranks_of(
     return ranks
 
 
-def play_game(task: GameTask, on_decision: Callable[[int, float], None] | None = None) -> GameRecord:
+def play_game(
+    task: GameTask, on_decision: Callable[[int, float], None] | None = None, record_moves: bool = False
+) -> GameRecord:
     """Play the task's match with the engine, each seat's agent choosing from its own view;
-    `on_decision(seat, seconds)` hears every decision's thinking time (the record keeps totals)."""
+    `on_decision(seat, seconds)` hears every decision's thinking time (the record keeps totals);
+    `record_moves` keeps every move in the record."""
     started = time.perf_counter()
     agents = [agent_for(spec, seat) for seat, spec in enumerate(task.seats)]
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
@@ -62,6 +67,7 @@ def play_game(task: GameTask, on_decision: Callable[[int, float], None] | None =
     )
     decisions = [0] * len(task.seats)
     think = [0.0] * len(task.seats)
+    moves: list[Any] = []
     while not state.match_over:
         seat = state.to_act
         legal = game.legal_moves(state)
@@ -73,6 +79,8 @@ def play_game(task: GameTask, on_decision: Callable[[int, float], None] | None =
         if on_decision is not None:
             on_decision(seat, seconds)
         decisions[seat] += 1
+        if record_moves:
+            moves.append(move_to_json(move))
         try:
             state = game.apply(state, move)
         except IllegalMoveError as error:
@@ -83,7 +91,7 @@ def play_game(task: GameTask, on_decision: Callable[[int, float], None] | None =
             raise RummyError(f"game {task.key} did not end after {MAX_DECISIONS} decisions")
     variant = get_variant(task.variant, list(task.options))
     winners = list(state.winners)
-    return {
+    record: GameRecord = {
         "set": task.set_index,
         "seating": task.seating_index,
         "match_seed": task.match_seed,
@@ -97,3 +105,11 @@ def play_game(task: GameTask, on_decision: Callable[[int, float], None] | None =
         "think_s": [round(t, 6) for t in think],
         "seconds": round(time.perf_counter() - started, 6),
     }
+    if record_moves:
+        record["moves"] = moves
+    return record
+
+
+def play_recorded_game(task: GameTask) -> GameRecord:
+    """`play_game` keeping every move (a tournament's `game_fn` for replays)."""
+    return play_game(task, record_moves=True)

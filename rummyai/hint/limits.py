@@ -3,8 +3,12 @@
 Every request is bounded before it reaches a solver: the body's size, the number of cards it
 names, and the seconds a solve may take (a request may ask for less, never for more; when the
 limit cuts a search the answer is the best move found, with status ``feasible``). Solves run in
-a pool of `workers`; at most `max_pending` further requests wait for a worker, the rest are
-turned away at once with 503 so that a burst cannot pile up without end.
+a pool of `workers`, `fast_workers` of them kept for the fast lane (see `rummyai.hint.pool`; the
+others run `hard_nice` steps nicer, so cheap requests get the cores first when they are busy); at
+most `max_pending` further requests wait per lane, the rest are turned away at once with 503 so
+that a burst cannot pile up without end. A worker that has not answered `grace` seconds after a
+request's time limit is stopped and replaced (by one of `spare_workers` kept warm and idle, so
+service is back at once); the request gets 503 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -29,12 +33,27 @@ class Limits:
     workers: int = 2
     max_pending: int = 64
     pool: PoolKind = "process"
+    fast_workers: int | None = None
+    spare_workers: int = 1
+    hard_nice: int = 5
+    grace: float = 0.3
+    retry_after: int = 1
 
     def __post_init__(self) -> None:
         if self.max_body_bytes < 1 or self.max_cards < 1 or self.workers < 1 or self.max_pending < 0:
             raise ValueError(f"limits must be positive: {self}")
         if not self.time_limit > 0:
             raise ValueError(f"time_limit must be positive, got {self.time_limit}")
+        if self.fast_workers is not None and not 0 <= self.fast_workers < self.workers:
+            raise ValueError(f"fast_workers must be 0..workers-1, got {self.fast_workers}")
+        if self.spare_workers < 0 or not 0 <= self.hard_nice <= 19:
+            raise ValueError(f"spare_workers must be >= 0 and hard_nice 0..19: {self}")
+        if not self.grace >= 0 or self.retry_after < 1:
+            raise ValueError(f"grace must be >= 0 and retry_after >= 1: {self}")
+
+    def fast_lane_workers(self) -> int:
+        """Workers kept for the fast lane: `fast_workers`, by default half of them (none of one)."""
+        return self.workers // 2 if self.fast_workers is None else self.fast_workers
 
     def solve_time(self, requested: float | None) -> float:
         """Seconds a solve may take: the request's own limit, capped by the service's."""

@@ -1,30 +1,37 @@
 """The HTTP service (extra ``serve``): hints, solves and move checks as JSON over FastAPI.
 
 Endpoints: ``POST /v1/hint``, ``POST /v1/solve``, ``POST /v1/validate``, ``GET /v1/variants``,
-``GET /healthz``; OpenAPI docs at ``/docs``. Bodies are the JSON of the CLI contract. Bad input
-(malformed JSON, a wrong type, an unknown card or variant, too many copies, an invalid table, too
-many cards) is answered 422 with ``{"error": "..."}`` naming the problem; a body over the size
-limit 413; a full waiting line 503. Solves run in a bounded worker pool (`rummyai.hint.pool`).
+``GET /healthz``, and the web page at ``/`` with its game and replay routes (`rummyai.web.routes`);
+OpenAPI docs at ``/docs`` (Swagger UI served from the package, so it works
+offline). Bodies are the JSON of the CLI contract. Bad input (malformed JSON, a wrong type, an
+unknown card or variant, too many copies, an invalid table, too many cards) is answered 422 with
+``{"error": "..."}`` naming the problem; a body over the size limit 413; a full waiting line, a
+request past its time limit or a lost worker 503 with ``Retry-After``. Solves run in a bounded
+two-lane worker pool (`rummyai.hint.pool`, `rummyai.hint.lanes`). Browsers on the origins given
+to `create_app` may call it (CORS).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummyai import __version__
 from rummyai.errors import RummyError
+from rummyai.hint.lanes import lane_of
 from rummyai.hint.limits import Limits, check_card_count
-from rummyai.hint.pool import Busy, SolvePool, WorkerLost
+from rummyai.hint.pool import Busy, Overdue, SolvePool, WorkerLost
+from rummyai.hint.schemas import HealthAnswer, HintAnswer, SolveAnswer, ValidateAnswer, VariantModel
 from rummyai.variants import BUILTINS, VARIANT_IDS
 
 Scope = MutableMapping[str, Any]
@@ -111,12 +118,18 @@ class ErrorBody(BaseModel):
 _ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorBody, "description": "body too large"},
     422: {"model": ErrorBody, "description": "bad input, the message names the problem"},
-    503: {"model": ErrorBody, "description": "busy, or the solver/judge is not installed"},
+    503: {
+        "model": ErrorBody,
+        "description": "busy, past the time limit, a worker lost (retry after Retry-After seconds), "
+        "or the solver/judge is not installed",
+        "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    },
 }
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 _FIELD_HELP = {
@@ -215,20 +228,26 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The FastAPI application with its own worker pool, bounded by `limits`."""
+def create_app(
+    limits: Limits | None = None, cors_origins: Sequence[str] = (), runs: str | Path | None = None
+) -> FastAPI:
+    """The FastAPI application with its own worker pool, bounded by `limits`; browsers on
+    `cors_origins` (``*`` for any) may call it; the web page replays the games of tournament
+    folder `runs`."""
+    from fastapi_offline import FastAPIOffline
+
     limits = limits or Limits()
     pool = SolvePool(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(pool.start)
+        await pool.start()
         try:
             yield
         finally:
-            pool.stop()
+            await pool.stop()
 
-    app = FastAPI(
+    app = FastAPIOffline(
         title="rummyai hint service",
         version=__version__,
         description="Best moves, alternatives with steps, solves and move checks for rummy variants.",
@@ -237,6 +256,15 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.state.limits = limits
     app.state.pool = pool
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    if cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Content-Type"],
+            expose_headers=["Retry-After"],
+            max_age=600,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -252,12 +280,17 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             check_card_count(limits, (obj.get(f) for f in card_fields))
         except RummyError as error:
             return _error(422, str(error))
-        if job != "validate":
-            obj["time_limit"] = limits.solve_time(obj.get("time_limit"))
         try:
-            answer = await pool.run(job, obj)
-        except (Busy, WorkerLost) as error:
-            return _error(503, str(error))
+            lane = lane_of(job, obj)
+        except RummyError as error:
+            return _error(422, str(error))
+        seconds = limits.solve_time(obj.get("time_limit"))
+        if job != "validate":
+            obj["time_limit"] = seconds
+        try:
+            answer = await pool.run(job, obj, lane, seconds)
+        except (Busy, Overdue, WorkerLost) as error:
+            return _error(503, str(error), limits.retry_after)
         if "error" in answer:
             return _error(422, str(answer["error"]))
         if "unavailable" in answer:
@@ -266,41 +299,57 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             return _error(500, f"internal error: {answer['failure']}")
         return JSONResponse(answer)
 
-    @app.post("/v1/hint", responses=_ERRORS, summary="best move, alternatives and the steps to play them")
+    @app.post(
+        "/v1/hint",
+        responses=_ERRORS,
+        response_model=HintAnswer,
+        summary="best move, alternatives and the steps to play them",
+    )
     async def post_hint(body: HintBody) -> JSONResponse:
         return await dispatch("hint", body, ("hand", "table"))
 
-    @app.post("/v1/solve", responses=_ERRORS, summary="best move (the solve contract)")
+    @app.post(
+        "/v1/solve", responses=_ERRORS, response_model=SolveAnswer, summary="best move (the solve contract)"
+    )
     async def post_solve(body: SolveBody) -> JSONResponse:
         return await dispatch("solve", body, ("hand", "table"))
 
-    @app.post("/v1/validate", responses=_ERRORS, summary="is new_table a legal play from hand onto table")
+    @app.post(
+        "/v1/validate",
+        responses=_ERRORS,
+        response_model=ValidateAnswer,
+        summary="is new_table a legal play from hand onto table",
+    )
     async def post_validate(body: ValidateBody) -> JSONResponse:
         return await dispatch("validate", body, ("hand", "table", "new_table"))
 
-    @app.get("/v1/variants", summary="the built-in variants")
+    @app.get("/v1/variants", response_model=list[VariantModel], summary="the built-in variants")
     async def get_variants() -> list[dict[str, Any]]:
         return [BUILTINS[v].describe() for v in VARIANT_IDS]
 
-    @app.get("/healthz", summary="liveness and load")
+    @app.get("/healthz", response_model=HealthAnswer, summary="liveness and load")
     async def healthz() -> dict[str, Any]:
-        return {
-            "status": "ok",
-            "version": __version__,
-            "in_flight": pool.in_flight,
-            "workers": limits.workers,
-        }
+        return {"status": "ok", "version": __version__, "in_flight": pool.in_flight, **pool.status()}
 
+    from rummyai.web.routes import add_web
+
+    add_web(app, runs)
     return app
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None, log_level: str = "info"
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    limits: Limits | None = None,
+    log_level: str = "info",
+    *,
+    cors_origins: Sequence[str] = (),
+    runs: str | Path | None = None,
 ) -> None:
     """Run the service with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(limits), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(limits, cors_origins, runs), host=host, port=port, log_level=log_level)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -318,9 +367,26 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--pool", choices=("process", "thread"), default=Limits.pool)
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        help="a browser origin allowed to call (repeatable; * for any)",
+    )
+    parser.add_argument("--runs", default=None, help="a tournament folder for the replay viewer")
     args = parser.parse_args(argv)
     limits = Limits(workers=args.workers, time_limit=args.time_limit, pool=args.pool)
-    serve(args.host, args.port, limits, log_level=args.log_level)
+    try:
+        serve(
+            args.host,
+            args.port,
+            limits,
+            log_level=args.log_level,
+            cors_origins=args.cors_origin,
+            runs=args.runs,
+        )
+    except RummyError as error:  # e.g. --runs names no tournament folder
+        parser.error(str(error))
 
 
 __all__ = ["BodyLimit", "Limits", "create_app", "main", "serve"]

@@ -10,6 +10,10 @@ variants) become ``take`` steps. Black Heart's diamond swaps and Rummy Palace's 
 (`plan_with_swaps`) become ``swap`` steps, and the cards they free count as hand cards from then
 on. A Palace joker goes back on the table this turn: the step that lays it follows its swap, and
 on an opening turn the opening's melds come before any swap (§4.4).
+
+Melds are counted from 0 in data (`Step.source` and a step's ``from_meld`` index the start table,
+``to_meld`` the new one) and from 1 in text: "meld N" is the start table's meld N, "new meld N"
+the new table's meld N.
 """
 
 from __future__ import annotations
@@ -122,8 +126,18 @@ class StepPlan:
             "new": self.new_melds,
             "origin": list(self.origin),
             "taken": cards_str(self.taken).split(),
-            "steps": [s.to_json() for s in self.steps],
+            "steps": [self._step_json(s) for s in self.steps],
         }
+
+    def _step_json(self, step: Step) -> dict[str, Any]:
+        """A step in the JSON convention: `from_meld` indexes the start table, `to_meld` the new
+        one (None: the hand); a swap's cards go from the hand into start meld `swap_meld`, which
+        is `to_meld` in the new table (None if it does not stay)."""
+        if step.action != "swap":
+            return step.to_json()
+        index = step.target
+        to = next((j for j, i in enumerate(self.origin) if i == index), None)
+        return {**step.to_json(), "from_meld": None, "to_meld": to, "swap_meld": index}
 
 
 _VERBS: tuple[tuple[Fate, str], ...] = (
@@ -497,10 +511,8 @@ class _Labels:
         self.old = old
         self.new = new
         self.origin = origin
-        self.new_number: dict[int, int] = {}
-        for j, i in enumerate(origin):
-            if i is None:
-                self.new_number[j] = len(self.new_number) + 1
+        # "meld N" is the start table's Nth meld, "new meld N" the new table's Nth (JSON index + 1)
+        self.new_number = {j: j + 1 for j, i in enumerate(origin) if i is None}
 
     def old_label(self, i: int) -> str:
         return f"meld {i + 1} ({meld_str(self.old[i])})"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -13,9 +11,7 @@ import httpx
 import pytest
 
 from rummyai.cards import card_str, parse_cards, parse_meld
-from rummyai.hint import pool as pool_module
 from rummyai.hint.limits import Limits, count_cards
-from rummyai.hint.pool import Busy, SolvePool
 from rummyai.melds import analyze_meld
 from rummyai.solvers.random_positions import random_position
 from rummyai.variants import VARIANT_IDS, get_variant
@@ -208,39 +204,6 @@ def test_time_limit_is_capped_by_the_service() -> None:
     assert limits.solve_time(10) == 0.5
     assert limits.solve_time(0.1) == 0.1
     assert count_cards(["7H 8H,9H", [["JK=9H", "TS"], "2C | 3C"]]) == 7
-
-
-def test_a_slow_job_does_not_stall_others_and_a_full_line_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fake_job(name: str, obj: dict[str, Any]) -> dict[str, Any]:
-        time.sleep(float(obj["sleep"]))
-        return {"name": name}
-
-    monkeypatch.setattr(pool_module, "run_job", fake_job)
-    monkeypatch.setattr(pool_module, "warm_up", lambda: None)
-
-    async def scenario() -> None:
-        pool = SolvePool(Limits(workers=2, max_pending=0, pool="thread"))
-        pool.start()
-        try:
-            finished: list[str] = []
-
-            async def job(name: str, sleep: float) -> None:
-                await pool.run(name, {"sleep": sleep})
-                finished.append(name)
-
-            slow = asyncio.create_task(job("slow", 1.5))
-            await asyncio.sleep(0.05)
-            await job("fast", 0.0)
-            assert finished == ["fast"]  # answered while the slow job still runs
-            blocker = asyncio.create_task(job("second", 0.3))
-            await asyncio.sleep(0.05)
-            with pytest.raises(Busy):  # both workers busy and no waiting room
-                await pool.run("third", {"sleep": 0})
-            await asyncio.gather(slow, blocker)
-        finally:
-            pool.stop()
-
-    asyncio.run(scenario())
 
 
 def test_hint_takes_the_duties_of_a_turn_after_a_take(client: httpx.Client) -> None:

@@ -68,7 +68,7 @@ def test_lay_off_and_new_meld() -> None:
     assert plan.new_melds == [2]
     assert [s.text for s in plan.steps] == [
         "Add 6C from your hand to meld 1 (3C 4C 5C)",
-        "Lay down 9D TD JD from your hand as new meld 1",
+        "Lay down 9D TD JD from your hand as new meld 3",  # the new table's third meld
     ]
     assert plan.played == tuple(parse_cards("6C 9D TD JD"))
 

@@ -6,7 +6,7 @@ warms the workers up, then lets several clients send a fixed number of requests 
 they get answers. Prints p50, p90, p99 and max latency as the clients see it, the server-side
 time of each answer (its ``ms``), and requests per second. Run:
 
-    .venv/bin/python experiments/hint_bench.py [--requests 400] [--clients 4] [--endpoint hint]
+    .venv/bin/python experiments/benchmarks/hint_bench.py [--requests 400] [--clients 4] [--endpoint hint]
 """
 
 from __future__ import annotations

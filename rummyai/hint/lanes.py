@@ -1,0 +1,38 @@
+"""Which lane of the worker pool a request joins: ``fast`` when it is cheap to answer, else ``hard``.
+
+A hint or solve is cheap when the solver's fast path answers it (`rummyai.solvers.fast.fast_path_ok`:
+an opened turn of a free-joker tile variant without duties, proven by the compiled dynamic program
+in about a millisecond); a move check is always cheap. The request is read here with the same
+checks the worker makes, so bad input is answered at once, without a worker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummyai.hint.pool import Lane
+
+#: The extra keys each job reads besides the position (as its worker does).
+JOB_KEYS: dict[str, tuple[str, ...]] = {
+    "hint": ("objective", "alternatives", "time_limit"),
+    "solve": ("objective", "time_limit", "max_cards"),
+    "validate": ("new_table",),
+}
+
+
+def lane_of(job: str, obj: dict[str, Any]) -> Lane:
+    """The lane of a request; raises `RummyError` naming bad input (the worker's own message)."""
+    from rummyai.hint.api import read_hint_request
+    from rummyai.hint.position import position_from_json
+    from rummyai.solvers.fast import fast_path_ok
+    from rummyai.solvers.position import Position
+
+    position = read_hint_request(obj)[0] if job == "hint" else position_from_json(obj, JOB_KEYS[job])[0]
+    if job == "validate":
+        return "fast"
+    if position.committed or position.taken is not None:
+        return "hard"
+    max_cards = obj.get("max_cards")
+    cap = None if max_cards is None or max_cards >= len(position.hand) else int(max_cards)
+    quick = Position(position.variant, position.hand, (), position.opened)
+    return "fast" if fast_path_ok(quick, cap) else "hard"

@@ -1,0 +1,62 @@
+"""Cards of engine states and moves as text: physical ids to tokens, melds, and a move in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummyai.cards import card_str
+from rummyai.engine.moves import Draw, Move, Play
+from rummyai.engine.replay import move_to_json
+from rummyai.engine.state import GameState
+
+_CARD_KEYS = ("card", "joker", "replacement", "diamond", "escort")
+
+
+def meld_cards(meld: dict[str, Any] | list[Any]) -> list[str]:
+    """Tokens of a meld as a view lists it (``{"cards": [...]}`` or a list of tokens)."""
+    if isinstance(meld, dict):
+        return [str(c) for c in meld.get("cards", [])]
+    return [str(c) for c in meld]
+
+
+def table_ids(state: GameState) -> set[int]:
+    """Physical ids of every card on the table."""
+    return {i for meld in state.round.table for i in meld.all_ids()}
+
+
+def describe_move(state: GameState, move: Move) -> str:
+    """A move in words, its cards as tokens: "Draw", "Play 7H 8H 9H", "Discard KS" ..."""
+    deck = state.variant.deck
+    if isinstance(move, Draw):
+        return "Draw"
+    if isinstance(move, Play):
+        before = table_ids(state)
+        new = [i for meld in move.table for i in meld.all_ids() if i not in before]
+        return "Play " + " ".join(card_str(deck[i]) for i in sorted(new, key=lambda i: deck[i]))
+    data = move_to_json(move)
+    if not isinstance(data, dict):
+        return str(data)
+    words = [str(data.get("type", "move")).replace("_", " ").capitalize()]
+    cards: list[int] = []
+    _collect(data, cards)
+    words += [card_str(deck[i]) for i in cards]
+    if "index" in data:
+        words.append(
+            "the top discard" if data["index"] == 0 else f"the discards down to number {data['index'] + 1}"
+        )
+    return " ".join(words)
+
+
+def _collect(data: Any, out: list[int]) -> None:
+    """Card ids named anywhere in a move's JSON (melds' ``ids`` and single-card keys)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "ids" and isinstance(value, list):
+                out.extend(int(v) for v in value)
+            elif key in _CARD_KEYS and isinstance(value, int) and not isinstance(value, bool):
+                out.append(value)
+            else:
+                _collect(value, out)
+    elif isinstance(data, list):
+        for item in data:
+            _collect(item, out)

@@ -1,0 +1,145 @@
+"""The two-lane worker pool: cheap jobs pass hard ones, deadlines end in `Overdue` with the worker
+replaced, a full line is refused, and the service sorts requests into lanes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from rummyai.errors import RummyError
+from rummyai.hint import pool as pool_module
+from rummyai.hint.lanes import lane_of
+from rummyai.hint.limits import Limits
+from rummyai.hint.pool import Busy, Overdue, SolvePool
+
+
+@pytest.fixture
+def fake_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jobs that sleep `obj["sleep"]` seconds and answer their name (threads read run_job at call time)."""
+
+    def fake_job(name: str, obj: dict[str, Any]) -> dict[str, Any]:
+        time.sleep(float(obj["sleep"]))
+        return {"name": name}
+
+    monkeypatch.setattr(pool_module, "run_job", fake_job)
+    monkeypatch.setattr(pool_module, "warm_up", lambda: None)
+
+
+def _with_pool(limits: Limits, scenario: Callable[[SolvePool], Awaitable[None]]) -> None:
+    async def main() -> None:
+        pool = SolvePool(limits)
+        await pool.start()
+        try:
+            await scenario(pool)
+        finally:
+            await pool.stop()
+
+    asyncio.run(main())
+
+
+@pytest.mark.usefixtures("fake_jobs")
+def test_fast_jobs_pass_hard_ones_waiting_for_the_shared_worker() -> None:
+    async def scenario(pool: SolvePool) -> None:
+        finished: list[str] = []
+
+        async def job(name: str, lane: Any, sleep: float) -> None:
+            await pool.run(name, {"sleep": sleep}, lane, seconds=5)
+            finished.append(name)
+
+        hard = [asyncio.create_task(job(f"hard{k}", "hard", 0.4)) for k in range(3)]
+        await asyncio.sleep(0.05)
+        await asyncio.gather(*(job(f"fast{k}", "fast", 0.0) for k in range(5)))
+        assert finished[:5] == [f"fast{k}" for k in range(5)]  # all before the first hard job ended
+        await asyncio.gather(*hard)
+        assert finished[5:] == ["hard0", "hard1", "hard2"]
+
+    _with_pool(Limits(workers=2, pool="thread"), scenario)
+
+
+def test_a_shared_worker_takes_fast_jobs_when_no_hard_job_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    both = threading.Barrier(2, timeout=5)  # passes only when two fast jobs run at the same time
+
+    def meet(name: str, obj: dict[str, Any]) -> dict[str, Any]:
+        both.wait()
+        return {"name": name}
+
+    monkeypatch.setattr(pool_module, "run_job", meet)
+    monkeypatch.setattr(pool_module, "warm_up", lambda: None)
+
+    async def scenario(pool: SolvePool) -> None:
+        answers = await asyncio.gather(*(pool.run("f", {}, "fast", seconds=10) for _ in range(2)))
+        assert answers == [{"name": "f"}, {"name": "f"}]
+
+    _with_pool(Limits(workers=2, pool="thread"), scenario)
+
+
+@pytest.mark.usefixtures("fake_jobs")
+def test_a_job_past_its_deadline_is_overdue_and_its_worker_replaced() -> None:
+    async def scenario(pool: SolvePool) -> None:
+        with pytest.raises(Overdue, match="time limit"):
+            await pool.run("stuck", {"sleep": 1.0}, "hard", seconds=0.1)
+        for _ in range(250):
+            if pool.status()["replacements"]:
+                break
+            await asyncio.sleep(0.02)
+        assert pool.status()["replacements"] == 1
+        assert pool.status()["workers_alive"] == 1  # the warm spare took the stopped worker's place
+        for _ in range(250):  # and a new spare is started in the background
+            if pool.status()["spare_workers"] == 1:
+                break
+            await asyncio.sleep(0.02)
+        assert pool.status()["spare_workers"] == 1
+        assert await pool.run("after", {"sleep": 0}, "hard", seconds=1) == {"name": "after"}
+
+    _with_pool(Limits(workers=1, pool="thread", grace=0.1), scenario)
+
+
+@pytest.mark.usefixtures("fake_jobs")
+def test_a_job_still_waiting_at_its_deadline_is_overdue_and_leaves_the_line() -> None:
+    async def scenario(pool: SolvePool) -> None:
+        blocker = asyncio.create_task(pool.run("long", {"sleep": 0.6}, "hard", seconds=5))
+        await asyncio.sleep(0.05)
+        with pytest.raises(Overdue, match="no solver worker was free"):
+            await pool.run("late", {"sleep": 0}, "hard", seconds=0.1)
+        assert pool.status()["waiting"] == {"fast": 0, "hard": 0}
+        assert await blocker == {"name": "long"}
+        assert pool.status()["replacements"] == 0
+
+    _with_pool(Limits(workers=1, pool="thread", grace=0.05), scenario)
+
+
+@pytest.mark.usefixtures("fake_jobs")
+def test_a_full_line_is_refused_at_once() -> None:
+    async def scenario(pool: SolvePool) -> None:
+        blockers = [asyncio.create_task(pool.run("b", {"sleep": 0.3}, "hard", seconds=5)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy):  # the one worker is busy and one job already waits
+            await pool.run("third", {"sleep": 0}, "hard", seconds=5)
+        await asyncio.gather(*blockers)
+
+    _with_pool(Limits(workers=1, max_pending=1, pool="thread"), scenario)
+
+
+def test_requests_are_sorted_into_lanes(rhine: dict[str, Any]) -> None:
+    opened = {"variant": "rummikub", "hand": "7H 8H 9H", "table": ["3C 4C 5C"]}
+    assert lane_of("hint", opened) == "fast"
+    assert lane_of("solve", opened) == "fast"
+    assert lane_of("hint", {**opened, "opened": False}) == "hard"  # the opening is not the fast path
+    assert lane_of("solve", {**opened, "max_cards": 1}) == "hard"
+    assert lane_of("hint", rhine) == "hard"
+    assert lane_of("validate", {**opened, "new_table": ["3C 4C 5C", "7H 8H 9H"]}) == "fast"
+    with pytest.raises(RummyError, match="unknown suit"):
+        lane_of("hint", {**opened, "hand": "7H 8H ZZ"})
+
+
+def test_limits_keep_half_the_workers_for_the_fast_lane() -> None:
+    assert Limits(workers=1).fast_lane_workers() == 0
+    assert Limits(workers=2).fast_lane_workers() == 1
+    assert Limits(workers=5, fast_workers=3).fast_lane_workers() == 3
+    with pytest.raises(ValueError, match="fast_workers"):
+        Limits(workers=2, fast_workers=2)

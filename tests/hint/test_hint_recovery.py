@@ -1,0 +1,80 @@
+"""The real service (worker processes) under trouble: a killed worker costs only its request and is
+replaced while /healthz keeps answering; CORS preflights; Swagger UI served from the package."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+
+def test_a_killed_worker_costs_its_request_only_and_is_replaced(
+    client: httpx.Client, service_url: str, service_app: FastAPI, rhine: dict[str, Any]
+) -> None:
+    pool = service_app.state.pool
+    before = pool.status()["replacements"]
+    answers: list[httpx.Response] = []
+
+    def ask() -> None:
+        with httpx.Client(base_url=service_url, timeout=30) as own:
+            answers.append(own.post("/v1/hint", json={**rhine, "time_limit": 1.0}))
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    deadline = time.monotonic() + 20
+    while not pool.worker_pids(busy=True) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    busy = pool.worker_pids(busy=True)
+    assert busy, "the hard request never reached a worker"
+    os.kill(busy[0], signal.SIGKILL)
+    asker.join(timeout=30)
+    lost = answers[0]
+    assert lost.status_code == 503 and lost.headers["retry-after"] == "1", lost.text
+    assert "worker" in lost.json()["error"]
+    health = client.get("/healthz")  # answered while the new worker starts
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+    easy = client.post("/v1/hint", json={"hand": "7H 8H 9H", "table": ["3C 4C 5C"]})
+    assert easy.status_code == 200  # the fast lane's own worker still answers
+    while pool.status()["workers_alive"] < 2 and time.monotonic() < deadline + 60:
+        time.sleep(0.05)
+    status = pool.status()
+    assert status["workers_alive"] == 2 and status["replacements"] == before + 1
+    again = client.post("/v1/hint", json={**rhine, "time_limit": 0.5, "alternatives": 0})
+    assert again.status_code == 200 and again.json()["status"] in ("optimal", "feasible")
+
+
+def test_cors_preflight_names_allowed_origins_only(client: httpx.Client) -> None:
+    ask = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}
+    allowed = client.options("/v1/hint", headers={"Origin": "http://allowed.example", **ask})
+    assert allowed.status_code == 200
+    assert allowed.headers["access-control-allow-origin"] == "http://allowed.example"
+    other = client.options("/v1/hint", headers={"Origin": "http://other.example", **ask})
+    assert other.status_code == 400 and "access-control-allow-origin" not in other.headers
+    answer = client.post("/v1/hint", json={"hand": "7H 8H 9H"}, headers={"Origin": "http://allowed.example"})
+    assert answer.headers["access-control-allow-origin"] == "http://allowed.example"
+
+
+def test_docs_load_swagger_ui_from_the_service_itself(client: httpx.Client) -> None:
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assets = [
+        part.split('"')[1]
+        for part in page.text.split("src=")[1:] + page.text.split("href=")[1:]
+        if part.startswith('"')
+    ]
+    scripts = [a for a in assets if a.endswith(".js")]
+    assert scripts and all(a.startswith("/") for a in assets), assets  # nothing from another host
+    for asset in scripts:
+        assert client.get(asset).status_code == 200
+
+
+def test_hard_lane_workers_run_nicer_than_fast_lane_ones(service_app: FastAPI) -> None:
+    pool = service_app.state.pool
+    niceness = sorted(os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.worker_pids())
+    base = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    assert niceness == [base, base + pool.limits.hard_nice]  # one fast-lane worker, one shared

@@ -1,0 +1,119 @@
+"""The web page's JSON routes without a browser: games against agents, bad requests named, and
+replays of recorded tournament games that end where the games ended."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummyai.arena.play import play_game
+from rummyai.arena.runner import run_tournament
+from rummyai.hint.limits import Limits
+from rummyai.hint.service import create_app
+
+
+@pytest.fixture(scope="module")
+def client(recorded_runs: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Limits(pool="thread", workers=1), runs=recorded_runs)) as http:
+        yield http
+
+
+def test_the_page_and_its_files_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and 'src="/web/app.js"' in page.text
+    for asset in ("/web/app.js", "/web/style.css"):
+        assert client.get(asset).status_code == 200
+    assert {a["name"] for a in client.get("/v1/agents").json()} >= {"greedy", "random"}
+
+
+def test_a_game_is_played_to_its_end_through_the_listed_moves(client: TestClient) -> None:
+    game = client.post(
+        "/v1/games", json={"variant": "standard", "opponents": ["greedy"], "seed": 4, "max_turns": 30}
+    )
+    assert game.status_code == 200, game.text
+    state = game.json()
+    for _ in range(1000):  # standard plays rounds until a score limit: about 270 decisions here
+        if state["match_over"]:
+            break
+        assert state["your_turn"] and state["legal"], state
+        state = client.post(f"/v1/games/{state['id']}/choose", json={"index": len(state["legal"]) - 1}).json()
+    assert state["match_over"] and state["winners"]
+    assert any(entry["who"] == "you" for entry in state["log"])
+    assert client.get(f"/v1/games/{state['id']}").json()["match_over"]
+
+
+def test_a_hint_position_of_a_game_is_a_valid_hint_request(client: TestClient) -> None:
+    state = client.post("/v1/games", json={"variant": "rummikub", "opponents": ["greedy"], "seed": 5}).json()
+    hint = client.post("/v1/hint", json=state["position"]).json()
+    assert hint["best"]["played"]
+    after = client.post(f"/v1/games/{state['id']}/table", json={"melds": hint["best"]["melds"]}).json()
+    assert after["log"][len(state["log"])]["move"].startswith("Play")
+    assert len(after["hand"]) <= len(state["hand"]) - len(hint["best"]["played"]) + 1
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"variant": "nope"}, "unknown variant"),
+        ({"opponents": ["nobody"]}, "unknown agent"),
+        ({"opponents": ["greedy"] * 4}, "2 to 4 players"),
+        ({"seed": -1}, "seed"),
+        ({"colour": 1}, "colour"),
+    ],
+)
+def test_bad_games_are_refused_naming_the_problem(
+    client: TestClient, body: dict[str, object], needle: str
+) -> None:
+    answer = client.post("/v1/games", json=body)
+    assert answer.status_code == 422 and needle in answer.json()["error"], answer.text
+
+
+def test_bad_moves_are_refused_naming_the_problem(client: TestClient) -> None:
+    state = client.post("/v1/games", json={"seed": 3}).json()
+    game = f"/v1/games/{state['id']}"
+    assert "choice must be" in client.post(f"{game}/choose", json={"index": 99}).json()["error"]
+    bad = client.post(f"{game}/table", json={"melds": [*state["table"], ["QH", "QD"]]})
+    assert bad.status_code == 422 and "meld" in bad.json()["error"]
+    stolen = client.post(f"{game}/table", json={"melds": [*state["table"], ["AH", "AH", "AH"]]})
+    assert stolen.status_code == 422
+    assert client.get("/v1/games/feedbeef").status_code == 404
+
+
+def test_replays_end_where_the_recorded_games_ended(client: TestClient, recorded_runs: Path) -> None:
+    listing = client.get("/v1/runs").json()
+    assert listing["variant"] == "rummikub" and len(listing["games"]) == 2
+    records = [json.loads(line) for line in (recorded_runs / "games.jsonl").read_text().splitlines()]
+    records.sort(key=lambda r: (r["set"], r["seating"]))
+    for n, record in enumerate(records):
+        replay = client.get(f"/v1/runs/{n}").json()
+        frames = replay["frames"]
+        assert len(frames) == len(record["moves"]) + 1 == sum(record["decisions"]) + 1
+        assert frames[-1]["scores"] == record["scores"]
+        assert [len(h) for h in frames[0]["hands"]] == [14, 14]
+    missing = client.get("/v1/runs/9")
+    assert missing.status_code == 404 and "no game 9" in missing.json()["error"]
+
+
+def test_games_without_moves_and_services_without_runs_say_so(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    run_tournament(
+        "rummikub",
+        ["random", "greedy"],
+        1,
+        2,
+        out_dir=plain,
+        max_turns=6,
+        progress=False,
+        report=False,
+        game_fn=play_game,
+    )
+    with TestClient(create_app(Limits(pool="thread", workers=1), runs=plain)) as http:
+        assert http.get("/v1/runs").json()["games"][0]["moves"] is None
+        assert "without recording its moves" in http.get("/v1/runs/0").json()["error"]
+    with TestClient(create_app(Limits(pool="thread", workers=1))) as http:
+        answer = http.get("/v1/runs")
+        assert answer.status_code == 404 and "--runs" in answer.json()["error"]

@@ -1,0 +1,156 @@
+"""The web page in headless Chromium, as a person uses it: a whole (short) game against an agent
+with a hint every turn, a move laid down by hand, Explain, and a replay stepped through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+WAIT = 60
+
+
+def _wait(driver: WebDriver, condition: Any) -> Any:
+    return WebDriverWait(driver, WAIT).until(lambda d: condition(d))
+
+
+def _deal(driver: WebDriver, url: str, seed: int, turns: int | None = None) -> None:
+    driver.get(f"{url}/?step_ms=20")
+    _wait(driver, lambda d: len(Select(d.find_element(By.ID, "opponent-1")).options) > 1)
+    Select(driver.find_element(By.ID, "variant")).select_by_value("rummikub")
+    Select(driver.find_element(By.ID, "opponent-1")).select_by_value("greedy")
+    for field, value in (("seed", seed), ("max-turns", turns)):
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        if value is not None:
+            box.send_keys(str(value))
+    driver.find_element(By.ID, "deal").click()
+    _wait(driver, lambda d: d.execute_script("return play.game && play.game.seats.length === 2"))
+
+
+def _tokens(driver: WebDriver, selector: str) -> list[list[str]]:
+    melds = driver.find_elements(By.CSS_SELECTOR, selector)
+    return [[c.get_attribute("data-token") for c in m.find_elements(By.CLASS_NAME, "card")] for m in melds]
+
+
+def _shown(driver: WebDriver) -> int:
+    """How many game states the page has shown (it shows a new one after every move)."""
+    return int(driver.execute_script("return play.shown"))
+
+
+def test_a_whole_game_with_a_hint_every_turn(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=5, turns=16)
+    played_hints = 0
+    for _ in range(40):
+        if driver.execute_script("return play.game.match_over"):
+            break
+        driver.find_element(By.ID, "hint").click()
+        _wait(driver, lambda d: d.find_element(By.ID, "hint-panel").get_attribute("data-done") == "true")
+        best = driver.execute_script("return play.hint.best")
+        steps = driver.find_elements(By.CSS_SELECTOR, "#hint-steps li")
+        assert [s.text for s in steps] == [s["text"] for s in best["steps"]]
+        assert all(s.get_attribute("class") == "done" for s in steps)
+        assert driver.find_element(By.ID, "hint-explanation").text == best["explanation"]
+        before = _shown(driver)
+        if best["played"]:
+            # the animation ends on the hint's new table, which the page then plays
+            assert _tokens(driver, "#table .meld") == best["melds"]
+            hand = len(driver.execute_script("return play.game.hand"))
+            driver.find_element(By.ID, "play-hint").click()
+            _wait(
+                driver,
+                lambda d, n=before: _shown(d) > n,
+            )
+            assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None
+            assert len(driver.execute_script("return play.game.hand")) <= hand - len(best["played"]) + 1
+            played_hints += 1
+        else:
+            assert not driver.find_element(By.ID, "play-hint").is_displayed()
+            Select(driver.find_element(By.ID, "legal")).select_by_visible_text("Draw")
+            driver.find_element(By.ID, "play-legal").click()
+            _wait(
+                driver,
+                lambda d, n=before: _shown(d) > n,
+            )
+    status = driver.find_element(By.ID, "status").text
+    assert status.startswith("Game over"), status
+    assert played_hints >= 1  # seed 5 opens at once with the hint's nine cards
+    log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert any(line.startswith("you: Play") for line in log) and any(
+        line.startswith("greedy:") for line in log
+    )
+
+
+def test_explain_lists_the_alternatives(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=5)
+    driver.find_element(By.ID, "explain").click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#alternatives .alternative"))
+    hint = driver.execute_script("return play.hint")
+    shown = driver.find_elements(By.CSS_SELECTOR, "#alternatives .alternative")
+    assert [a.get_attribute("data-label") for a in shown] == [
+        m["label"] for m in [hint["best"], *hint["alternatives"]]
+    ]
+    assert shown[0].find_element(By.TAG_NAME, "h3").text == "Best: " + hint["best"]["title"]
+    if len(shown) > 1:  # showing an alternative animates its own steps
+        shown[1].find_element(By.CLASS_NAME, "show-alternative").click()
+        _wait(driver, lambda d: d.find_element(By.ID, "hint-panel").get_attribute("data-done") == "true")
+        assert _tokens(driver, "#table .meld") == hint["alternatives"][0]["melds"]
+
+
+def test_a_meld_laid_down_by_hand(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=3)  # the hand holds QH QD QC: 36 points, an opening
+    hand = driver.execute_script("return play.game.hand")
+    for token in ("QH", "QD", "QC"):
+        cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card")
+        next(
+            c
+            for c in cards
+            if c.get_attribute("data-token") == token and "selected" not in c.get_attribute("class")
+        ).click()
+    driver.find_element(By.ID, "new-meld").click()
+    assert _tokens(driver, "#table .meld")[-1] == ["QH", "QD", "QC"]
+    before = _shown(driver)
+    driver.find_element(By.ID, "end-turn").click()
+    _wait(driver, lambda d: _shown(d) > before)
+    log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert "you: Play QH QD QC" in log
+    after = driver.execute_script("return play.game.hand")
+    assert len(after) == len(hand) - 3
+    # a table that breaks the rules is refused with the engine's reason, the game unchanged
+    cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card")
+    cards[0].click()
+    cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card")
+    cards[1].click()
+    driver.find_element(By.ID, "new-meld").click()
+    driver.find_element(By.ID, "end-turn").click()
+    error = _wait(driver, lambda d: d.find_element(By.ID, "error").text)
+    assert "meld" in error
+
+
+def test_a_replay_stepped_through_with_hands_shown_and_hidden(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    driver.get(f"{web_url}/#replays")
+    _wait(driver, lambda d: d.execute_script("return replay.game !== null"))
+    frames = driver.execute_script("return replay.game.frames")
+    label = driver.find_element(By.ID, "frame-label")
+    assert label.text == f"move 0 of {len(frames) - 1}"
+    for _ in range(3):
+        driver.find_element(By.ID, "next").click()
+    assert label.text == f"move 3 of {len(frames) - 1}"
+    frame = frames[3]
+    assert driver.find_element(By.ID, "replay-move").text.endswith(frame["move"])
+    faces = driver.find_elements(By.CSS_SELECTOR, "#replay-hands .card:not(.back)")
+    assert [c.get_attribute("data-token") for c in faces] == [c for hand in frame["hands"] for c in hand]
+    driver.find_element(By.ID, "show-hands").click()  # hide the hands: backs only
+    assert not driver.find_elements(By.CSS_SELECTOR, "#replay-hands .card:not(.back)")
+    backs = driver.find_elements(By.CSS_SELECTOR, "#replay-hands .card.back")
+    assert len(backs) == sum(len(hand) for hand in frame["hands"])
+    driver.find_element(By.ID, "show-hands").click()
+    driver.find_element(By.ID, "last").click()
+    assert label.text == f"move {len(frames) - 1} of {len(frames) - 1}"
+    assert _tokens(driver, "#replay-table .meld") == frames[-1]["table"]
