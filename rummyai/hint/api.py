@@ -499,8 +499,10 @@ def hint_json(obj: object) -> dict[str, Any]:
 def solve_request_json(obj: object) -> dict[str, Any]:
     """The solve contract over a checked position (the CLI's `solve_json` answer, Black Heart
     ``swaps`` included); errors as ``{"error"}``."""
+    from rummyai.hint.lanes import JOB_KEYS
+
     try:
-        position_from_json(obj, ("objective", "time_limit", "max_cards"))  # hint-style messages
+        position_from_json(obj, JOB_KEYS["solve"])  # hint-style messages
         solver = solver_module()
     except RummyError as error:
         return {"error": str(error)}

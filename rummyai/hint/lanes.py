@@ -15,7 +15,7 @@ from rummyai.hint.pool import Lane
 #: The extra keys each job reads besides the position (as its worker does).
 JOB_KEYS: dict[str, tuple[str, ...]] = {
     "hint": ("objective", "alternatives", "time_limit"),
-    "solve": ("objective", "time_limit", "max_cards"),
+    "solve": ("objective", "time_limit", "max_cards", "minimize_changes"),
     "validate": ("new_table",),
 }
 

@@ -100,6 +100,9 @@ class SolveBody(PositionBody):
     max_cards: int | None = Field(None, ge=0)
     committed: Cards = _committed_field()
     taken: str | None = _taken_field()
+    minimize_changes: bool = Field(
+        True, description="among the best plays, keep the most table melds whole (false: faster)"
+    )
 
 
 class ValidateBody(PositionBody):

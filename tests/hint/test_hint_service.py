@@ -45,6 +45,13 @@ def test_solve_follows_the_contract(client: httpx.Client) -> None:
     assert _table_kinds(answer["melds"]) == _table_kinds(TABLE) + Counter(parse_cards(answer["played"]))
 
 
+def test_solve_takes_minimize_changes(client: httpx.Client) -> None:
+    tidy = client.post("/v1/solve", json=POSITION).json()
+    fast = client.post("/v1/solve", json={**POSITION, "minimize_changes": False}).json()
+    assert fast["status"] == "optimal" and fast["cards_played"] == tidy["cards_played"]
+    assert client.post("/v1/solve", json={**POSITION, "minimize_changes": "no"}).status_code == 422
+
+
 def test_hint_answers_best_move_with_steps(client: httpx.Client) -> None:
     answer = client.post("/v1/hint", json=POSITION).json()
     solved = client.post("/v1/solve", json=POSITION).json()
