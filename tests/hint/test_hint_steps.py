@@ -119,6 +119,16 @@ def test_copies_are_interchangeable() -> None:
     assert len(plan.steps) == 2
 
 
+def test_a_copy_that_can_stay_with_its_meld_stays() -> None:
+    # §7.1: the group's 8H stays in the group, so the hand's 8H goes to the run (no table move)
+    from rummyai.hint.api import hint
+
+    answer = hint("rhine", "8H 9H", "8S 8D 8H | 5H 6H 7H")
+    assert [str(s) for m in answer.best.melds for s in m].count("8H") == 2
+    assert [s.action for s in answer.best.plan.steps] == ["play"]
+    assert answer.best.plan.fates == ("kept", "extended")
+
+
 def subset_dp(weights: list[list[int]]) -> int:
     """Best matching by dynamic programming over subsets of columns (few columns)."""
     cols = len(weights[0])
