@@ -92,7 +92,7 @@ def test_validate_names_a_card_played_once_too_often() -> None:
         "--new-table",
         "4S 5S 6S 7S 4S",
     )
-    assert status == 0 and "holds 2 copies of 4S, but the table and hand hold 1" in text
+    assert status == 1 and "holds 2 copies of 4S, but the table and hand hold 1" in text
 
 
 def test_console_script_exits_2_without_traceback() -> None:

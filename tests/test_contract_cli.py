@@ -3,10 +3,12 @@ the JSON modes keep their contract (options, --score, empty lines, unknown keys,
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -231,3 +233,184 @@ def test_plain_solve_output_counts_in_words() -> None:
     status, text = run("solve", "--variant", "rummikub", "--hand", "6C", "--table", "3C 4C 5C")
     assert status == 0
     assert text.startswith("optimal: play 6C (1 card, 6 points)\n")
+
+
+# ------------------------------------------------------------------------------ validate's status
+@pytest.mark.parametrize(
+    ("new_table", "status"),
+    [("7C 8C 9C JK JC", 0), ("7C 8C 9C JK", 1)],
+)
+def test_validate_exits_0_for_a_legal_play_and_1_for_an_illegal_one(new_table: str, status: int) -> None:
+    argv = (
+        "validate",
+        "--variant",
+        "rhine",
+        "--hand",
+        "8C JC",
+        "--table",
+        "7C JK 9C",
+        "--new-table",
+        new_table,
+    )
+    assert run(*argv)[0] == status
+    code, text = run(*argv, "--json")
+    assert code == status and json.loads(text)["legal"] is (status == 0)
+
+
+def test_validate_exits_2_for_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _ = run(
+        "validate", "--variant", "rhine", "--hand", "8X", "--table", "7C JK 9C", "--new-table", "7C"
+    )
+    assert status == 2 and "8X" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------ --jsonl FILE
+def test_jsonl_reads_a_file_named_after_it(tmp_path: Path) -> None:
+    source = tmp_path / "positions.jsonl"
+    source.write_text(lines({"hand": "7H 8H 9H JK", "table": "3C 4C 5C | 8S 8D 8H"}, {"hand": "7H"}))
+    status, text = run("solve", "--variant", "rummikub", "--jsonl", str(source))
+    first, second = answers(text)
+    assert status == 0 and first["cards_played"] == 4 and second["cards_played"] == 0
+
+
+def test_jsonl_without_a_file_or_with_a_dash_reads_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    for argv in (("--jsonl",), ("--jsonl", "-")):
+        status, text = run(
+            "solve",
+            "--variant",
+            "rummikub",
+            *argv,
+            stdin=lines({"hand": "9D TD JD"}),
+            monkeypatch=monkeypatch,
+        )
+        assert status == 0 and answers(text)[0]["cards_played"] == 3
+
+
+@pytest.mark.parametrize(
+    ("path", "needle"),
+    [("missing.jsonl", "missing.jsonl: No such file"), (".", "is a folder"), ("", "empty path")],
+)
+def test_jsonl_file_that_cannot_be_read_is_named(
+    path: str,
+    needle: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, text = run("validate", "--variant", "rhine", "--jsonl", path)
+    err = capsys.readouterr().err
+    assert status == 2 and text == ""
+    assert needle in err and err.count("\n") == 1
+
+
+def test_jsonl_refuses_a_fractional_integer_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = lines(
+        {"hand": "7H 8H 9H", "options": {"rounds": 2.5}}, {"hand": "7H 8H 9H", "options": {"rounds": 2}}
+    )
+    _, text = run("solve", "--variant", "rummikub", "--jsonl", stdin=stdin, monkeypatch=monkeypatch)
+    refused, taken = answers(text)
+    assert "'rounds' needs an integer, got 2.5" in refused["error"]
+    assert taken["cards_played"] == 3
+
+
+# ------------------------------------------------------------------------------ play and tournament input
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--agents", "random:seed=-1,greedy"], "agent spec 'random:seed=-1' cannot be built"),
+        (["--agents", "random,nobody"], "unknown agent 'nobody'"),
+        (["--agents", "random:depth=3,greedy"], "has no parameter 'depth'"),
+        (["--max-turns", "0"], "--max-turns must be at least 1"),
+        (["--players", "9"], "2 to 4 players, not 9"),
+    ],
+)
+def test_play_refuses_bad_agents_and_limits_in_one_line(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _ = run("play", "--variant", "rummikub", *argv)
+    err = capsys.readouterr().err
+    assert status == 2 and needle in err, err
+    assert err.count("\n") == 1 and "internal error" not in err
+
+
+def test_tournament_refuses_an_empty_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = (
+        "tournament",
+        "--variant",
+        "rummikub",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "1",
+        "--players",
+        "2",
+    )
+    status, _ = run(*argv, "--out", "")
+    assert status == 2 and "--out names an empty path" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("error", "needle"),
+    [
+        (OSError(errno.ENOSPC, "No space left on device"), "cannot write to {out}: No space left on device"),
+        (
+            PermissionError(errno.EROFS, "Read-only file system", "{out}/games.jsonl"),
+            "cannot use {out}/games.jsonl: Read-only",
+        ),
+    ],
+)
+def test_an_output_folder_that_cannot_be_written_is_named(
+    error: OSError,
+    needle: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = str(tmp_path / "t")
+    if error.filename is not None:
+        error = type(error)(error.errno, error.strerror, error.filename.format(out=out))
+
+    def full_disk(*args: Any, **kwargs: Any) -> Any:
+        raise error
+
+    monkeypatch.setattr("rummyai.arena.cli.run_tournament", full_disk)
+    argv = (
+        "tournament",
+        "--variant",
+        "rummikub",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "1",
+        "--players",
+        "2",
+    )
+    status, _ = run(*argv, "--out", out)
+    err = capsys.readouterr().err
+    assert status == 2 and needle.format(out=out) in err, err
+    assert err.count("\n") == 1 and "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["variants", "--json"], "No space left on device"),
+        (["variants"], "No space left on device"),
+        (["solve", "--variant", "rummikub", "--hand", "ZZ", "--json"], "'ZZ'"),
+    ],
+)
+def test_a_full_standard_output_is_one_line(argv: list[str], needle: str) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "rummyai.cli", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and needle in done.stderr, done.stderr
