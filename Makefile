@@ -39,12 +39,12 @@ docs-serve: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python experiments/selfplay_bench.py
-	$(BIN)/python experiments/discard_selfplay.py --matches 20
-	$(BIN)/python experiments/meld_speed.py 20000 1
-	$(BIN)/python experiments/solver_bench.py
-	$(BIN)/python experiments/env_bench.py
-	$(BIN)/python experiments/hint_bench.py --requests 200 --in-process
+	$(BIN)/python experiments/benchmarks/selfplay_bench.py
+	$(BIN)/python experiments/benchmarks/discard_selfplay.py --matches 20
+	$(BIN)/python experiments/benchmarks/meld_speed.py 20000 1
+	$(BIN)/python experiments/benchmarks/solver_bench.py
+	$(BIN)/python experiments/benchmarks/env_bench.py
+	$(BIN)/python experiments/benchmarks/hint_bench.py --requests 200 --in-process
 
 clean:
 	rm -rf $(VENV) build *.egg-info
