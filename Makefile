@@ -3,13 +3,14 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint docs docs-serve clean
 
 $(STAMP): pyproject.toml Makefile
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,serve,ray]'
+	$(BIN)/pip install --quiet -e '.[dev,serve,ray,docs]'
 	touch $(STAMP)
 
 # The main job: a short duplicate-deal tournament of every agent on rummikub (resumes if interrupted).
@@ -26,16 +27,24 @@ lint: $(STAMP)
 	$(BIN)/mypy rummyai solvers envs
 
 test: lint
+	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
 	$(BIN)/pytest -n 2 --nbmake tests notebooks
+
+# The documentation site, built into build/site (`make docs-serve` previews it on localhost:8000).
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir build/site
+
+docs-serve: $(STAMP)
+	$(BIN)/mkdocs serve
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python experiments/selfplay_bench.py
-	$(BIN)/python experiments/discard_selfplay.py --matches 20
-	$(BIN)/python experiments/meld_speed.py 20000 1
-	$(BIN)/python experiments/solver_bench.py
-	$(BIN)/python experiments/env_bench.py
-	$(BIN)/python experiments/hint_bench.py --requests 200 --in-process
+	$(BIN)/python experiments/benchmarks/selfplay_bench.py
+	$(BIN)/python experiments/benchmarks/discard_selfplay.py --matches 20
+	$(BIN)/python experiments/benchmarks/meld_speed.py 20000 1
+	$(BIN)/python experiments/benchmarks/solver_bench.py
+	$(BIN)/python experiments/benchmarks/env_bench.py
+	$(BIN)/python experiments/benchmarks/hint_bench.py --requests 200 --in-process
 
 clean:
 	rm -rf $(VENV) build *.egg-info

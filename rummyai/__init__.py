@@ -1,4 +1,13 @@
-"""rummyai: rules engines, an exact meld solver, environments and agents for rummy games."""
+"""rummyai: rules engines, an exact meld solver, hints, environments, agents and tournaments for rummy.
+
+The functions here are the entry points a user needs; each imports its heavy module (the solver,
+the agents, the arena) only when first called, so ``import rummyai`` stays light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rummyai.errors import (
     CardError,
@@ -10,20 +19,172 @@ from rummyai.errors import (
 )
 from rummyai.variants import BUILTINS, VARIANT_IDS, Variant, get_variant
 
+if TYPE_CHECKING:
+    from rummyai.agents.base import Agent
+    from rummyai.arena.report import Summary
+    from rummyai.engine.judge import Judgement
+    from rummyai.hint.api import Hint
+    from rummyai.matches import MatchRecord
+    from rummyai.solvers.position import HandInput, Solution, TableInput
+
 __version__ = "0.1.0"
 
+Options = Mapping[str, Any] | Iterable[str] | None
+"""Variant options: ``["cyclic_laying", "decks=2"]`` or ``{"rhine.wild_twos": True}``."""
 
-def __getattr__(name: str) -> object:
-    """`rummyai.hint(...)` and `rummyai.solve(...)` without importing the solver on `import rummyai`."""
-    if name == "hint":
-        from importlib import import_module
 
-        return import_module("rummyai.hint")
-    if name == "solve":
-        from rummyai.solvers import solve
+def list_variants() -> list[str]:
+    """The ids of the seven built-in variants (``rummikub`` first)."""
+    return list(VARIANT_IDS)
 
-        return solve
-    raise AttributeError(f"module 'rummyai' has no attribute {name!r}")
+
+def solve(
+    variant: Variant | str,
+    hand: HandInput,
+    table: TableInput = (),
+    *,
+    opened: bool = True,
+    objective: str = "cards",
+    time_limit: float | None = None,
+    max_cards: int | None = None,
+    minimize_changes: bool = True,
+    work_limit: float | None = None,
+    committed: HandInput = (),
+    taken: str | int | None = None,
+    score: int = 0,
+) -> Solution:
+    """The best move for `hand` against `table` under `variant` (see `rummyai.solvers.solve`).
+
+    `objective` is ``cards``, ``points`` or ``penalty``; `time_limit` (seconds) or `work_limit`
+    (CP-SAT work units) cut the search, and the answer's status is then ``feasible``.
+    """
+    from rummyai.solvers import solve as solve_position
+
+    return solve_position(
+        variant,
+        hand,
+        table,
+        opened=opened,
+        objective=objective,
+        time_limit=time_limit,
+        max_cards=max_cards,
+        minimize_changes=minimize_changes,
+        work_limit=work_limit,
+        committed=committed,
+        taken=taken,
+        score=score,
+    )
+
+
+def hint(
+    variant: Variant | str,
+    hand: HandInput,
+    table: TableInput = (),
+    *,
+    opened: bool = True,
+    objective: str = "cards",
+    alternatives: int = 3,
+    time_limit: float | None = None,
+    options: Options = None,
+    score: int = 0,
+    committed: HandInput = (),
+    taken: str | int | None = None,
+) -> Hint:
+    """The best move with the steps a person follows to make it, and up to `alternatives` others."""
+    from rummyai.hint.api import hint as hint_position
+
+    return hint_position(
+        variant,
+        hand,
+        table,
+        opened=opened,
+        objective=objective,
+        alternatives=alternatives,
+        time_limit=time_limit,
+        options=options,
+        score=score,
+        committed=committed,
+        taken=taken,
+    )
+
+
+def validate(
+    variant: Variant | str,
+    hand: str | Iterable[str],
+    table: str | Sequence[str | Sequence[str]],
+    new_table: str | Sequence[str | Sequence[str]],
+    *,
+    opened: bool = True,
+    options: Options = None,
+) -> Judgement:
+    """Judge a tile-style play: is `new_table` a legal result of playing `hand` cards onto `table`?
+
+    The answer's `legal` is false with the `rule` broken (a section of the rules pages) and the
+    `reason`; bad input raises a `RummyError` subclass.
+    """
+    from rummyai.engine.judge import judge_play
+
+    return judge_play(variant, hand, table, new_table, opened=opened, options=options)
+
+
+def list_agents() -> dict[str, str]:
+    """Every registered agent name with a one-line description."""
+    from rummyai.agents import AGENTS
+
+    return dict(AGENTS)
+
+
+def make_agent(spec: str) -> Agent:
+    """An agent from a spec such as ``"greedy"`` or ``"mcts:iterations=40:infer=true"``."""
+    from rummyai.matches import build_agent
+
+    return build_agent(spec)
+
+
+def play_match(
+    variant: Variant | str,
+    agents: Sequence[str | Agent],
+    *,
+    seed: int = 0,
+    options: Options = None,
+    max_turns: int | None = None,
+) -> MatchRecord:
+    """Play one whole match, one agent (spec or object) per seat; the same seed replays it."""
+    from rummyai.matches import play_match as play
+
+    return play(variant, agents, seed=seed, options=options, max_turns=max_turns)
+
+
+def run_tournament(
+    variant: str,
+    agents: Sequence[str],
+    sets: int,
+    players: int,
+    seed: int,
+    out: str,
+    *,
+    workers: int = 1,
+    options: Sequence[str] = (),
+    progress: bool = False,
+) -> Summary:
+    """A duplicate-deal tournament of `sets` deals written to the folder `out` (resumable).
+
+    Every deal is replayed with the seats permuted; `out` receives ``games.jsonl``,
+    ``report.md`` and plots. The summary holds the ratings and pairwise statistics.
+    """
+    from rummyai.arena.runner import run_tournament as run
+
+    return run(
+        variant,
+        list(agents),
+        sets,
+        players,
+        seed,
+        out,
+        workers=workers,
+        options=list(options),
+        progress=progress,
+    )
 
 
 __all__ = [
@@ -33,9 +194,18 @@ __all__ = [
     "DeckError",
     "IllegalMoveError",
     "MeldError",
+    "Options",
     "RummyError",
     "Variant",
     "VariantError",
     "__version__",
     "get_variant",
+    "hint",
+    "list_agents",
+    "list_variants",
+    "make_agent",
+    "play_match",
+    "run_tournament",
+    "solve",
+    "validate",
 ]

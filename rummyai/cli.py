@@ -1,11 +1,12 @@
 """The `rummyai` command: list variants, play matches, judge and solve positions.
 
-Bad input (unknown card or variant, too many copies, an invalid meld, an illegal move) prints one
-line on stderr and exits with status 2, never a traceback; with --json the same message is also
-printed as ``{"error": ...}`` on standard output. With --jsonl every input line, empty or bad
-ones included, gets exactly one answer line in order. A bug is reported in one line too (status
-1; ``RUMMYAI_DEBUG=1`` shows the traceback). Heavy modules are imported only by the
-subcommands that need them, so `rummyai variants` starts fast.
+Bad input (unknown card or variant, too many copies, an invalid meld, a file that cannot be read
+or written) prints one line on stderr and exits with status 2, never a traceback; with --json the
+same message is also printed as ``{"error": ...}`` on standard output. `validate` exits 1 for an
+illegal play. With --jsonl every input line, empty or bad ones included, gets exactly one answer
+line in order. A bug is reported in one line too (status 1; ``RUMMYAI_DEBUG=1`` shows the
+traceback). Heavy modules are imported only by the subcommands that need them, so
+`rummyai variants` starts fast.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from rummyai.variants import BUILTINS, OPTIONS, VARIANT_IDS, get_variant
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
+EXIT_ILLEGAL = 1  # validate: the play breaks a rule
+STDIN = "-"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -58,30 +61,10 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ------------------------------------------------------------------------------ play
-def play_agents_match(
-    variant_id: str, options: Sequence[str], specs: Sequence[str], seed: int, max_turns: int | None = None
-) -> dict[str, Any]:
-    """Play one match with agents built from `specs` (one per seat); the same seed gives the same match."""
-    from rummyai.agents import make_agent_from_spec
-    from rummyai.engine.game import play_match, view
-    from rummyai.engine.selfplay import match_record
-
-    agents = [make_agent_from_spec(spec) for spec in specs]
-    for seat, agent in enumerate(agents):
-        agent.reset(seed * 1000 + seat)
-    moves = 0
-
-    def choose(state: Any, seat: int, legal: Any, rng: Any) -> Any:
-        nonlocal moves
-        moves += 1
-        return agents[seat].act(view(state, seat), legal)
-
-    state = play_match(variant_id, len(agents), seed, choose, options=list(options), max_turns=max_turns)
-    return match_record(state, specs, moves)
-
-
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play one whole match with the named agents and print it."""
+    from rummyai.matches import play_match
+
     specs = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else ["random"]
     if len(specs) == 1:
         specs = specs * args.players
@@ -89,11 +72,15 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise RummyError(f"--agents names {len(specs)} agents for {args.players} players")
     if args.seed < 0:
         raise RummyError(f"--seed must be a non-negative integer, got {args.seed}")
-    record = play_agents_match(args.variant, _options(args.option), specs, args.seed, args.max_turns)
+    if args.max_turns is not None and args.max_turns < 1:
+        raise RummyError(f"--max-turns must be at least 1, got {args.max_turns}")
+    record = play_match(
+        args.variant, specs, seed=args.seed, options=_options(args.option), max_turns=args.max_turns
+    )
     if args.json:
         out.write(json.dumps(record) + "\n")
         return 0
-    _print_match(record, out)
+    _print_match(dict(record), out)
     return 0
 
 
@@ -147,20 +134,43 @@ def _line_defaults(args: argparse.Namespace, extra: dict[str, Any]) -> dict[str,
 
 
 def _run_lines(
-    handle: Callable[[dict[str, Any]], dict[str, Any]], defaults: dict[str, Any], out: TextIO
+    handle: Callable[[dict[str, Any]], dict[str, Any]], defaults: dict[str, Any], source: str, out: TextIO
 ) -> int:
-    """Answer one JSON position per stdin line, in order, one answer line each.
+    """Answer one JSON position per line of `source` (a path, or ``-`` for stdin), one answer line each.
 
     A bad line (empty, malformed JSON, not an object, bad cards) gets ``{"error": ...}`` and the
     run goes on; so does a line that hits a bug (then the exit status is 1 at the end).
     """
+    if not source:
+        raise RummyError("--jsonl names an empty path (give a file, or no value to read stdin)")
+    if source == STDIN:
+        reconfigure = getattr(sys.stdin, "reconfigure", None)
+        if reconfigure is not None:  # JSON is UTF-8 (RFC 8259); bad bytes make a malformed line
+            reconfigure(encoding="utf-8-sig", errors="replace")
+        return _answer_lines(handle, defaults, sys.stdin, out)
+    try:
+        with open(source, encoding="utf-8-sig", errors="replace") as lines:
+            return _answer_lines(handle, defaults, lines, out)
+    except IsADirectoryError:
+        raise RummyError(f"--jsonl {source}: is a folder, not a file of JSON lines") from None
+    except OSError as error:
+        if error.filename is None:
+            raise
+        raise RummyError(f"--jsonl {source}: {error.strerror or error}") from None
+
+
+def _answer_lines(
+    handle: Callable[[dict[str, Any]], dict[str, Any]],
+    defaults: dict[str, Any],
+    lines: Iterable[str],
+    out: TextIO,
+) -> int:
     status = 0
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:  # JSON is UTF-8 (RFC 8259); bad bytes make a malformed line, not a crash
-        reconfigure(encoding="utf-8-sig", errors="replace")
-    for line in sys.stdin:
+    for line in lines:
         try:
-            answer = handle(_merge(defaults, _parse_line(line)))
+            position = _merge(defaults, _parse_line(line))
+            _check_option_values(position.get("options"))
+            answer = handle(position)
         except RummyError as error:
             answer = {"error": str(error)}
         except Exception as error:  # a bug must not stop the run: report it on its line
@@ -169,6 +179,15 @@ def _run_lines(
         out.write(json.dumps(answer) + "\n")
         out.flush()
     return status
+
+
+def _check_option_values(options: object) -> None:
+    """Refuse a fractional number for an integer option (``{"rounds": 2.5}``) instead of truncating it."""
+    if not isinstance(options, dict):
+        return
+    for name, value in options.items():
+        if isinstance(value, float) and not value.is_integer():
+            raise RummyError(f"option {name!r} needs an integer, got {value!r}")
 
 
 def _merge(defaults: dict[str, Any], position: dict[str, Any]) -> dict[str, Any]:
@@ -212,8 +231,8 @@ def _fail(answer: dict[str, Any]) -> None:
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     """Judge a tile-style PLAY: is the new table a legal result of playing from hand onto table?"""
-    if args.jsonl:
-        return _run_lines(_validate_answer, _line_defaults(args, {}), out)
+    if args.jsonl is not None:
+        return _run_lines(_validate_answer, _line_defaults(args, {}), args.jsonl, out)
     if args.new_table is None:
         raise RummyError("--new-table is required: the table after the play (melds separated by '|')")
     answer = _validate_answer(_position_from_args(args, {"new_table": args.new_table}))
@@ -224,7 +243,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"legal: plays {' '.join(answer['played'])}\n")
     else:
         out.write(f"illegal ({answer['rule']}): {answer['reason']}\n")
-    return 0
+    return 0 if answer["legal"] else EXIT_ILLEGAL
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -238,8 +257,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         "committed": args.committed,
         "taken": args.taken,
     }
-    if args.jsonl:
-        return _run_lines(solve_json, _line_defaults(args, extra), out)
+    if args.jsonl is not None:
+        return _run_lines(solve_json, _line_defaults(args, extra), args.jsonl, out)
     given = {k: v for k, v in extra.items() if v is not None}
     answer = solve_json(_position_from_args(args, given))
     _fail(answer)
@@ -372,7 +391,14 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--not-opened", action="store_true", help="the player has not opened yet")
         mode = p.add_mutually_exclusive_group()
         mode.add_argument("--json", action="store_true", help="print the answer as one JSON object")
-        mode.add_argument("--jsonl", action="store_true", help="read one JSON position per stdin line")
+        mode.add_argument(
+            "--jsonl",
+            nargs="?",
+            const=STDIN,
+            default=None,
+            metavar="FILE",
+            help="answer one JSON position per line of FILE (standard input without FILE or with -)",
+        )
         p.set_defaults(run=run)
         if name == "validate":
             p.add_argument("--new-table", help="the table after the play")
@@ -430,9 +456,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_variant_given(args: argparse.Namespace) -> None:
-    needs_variant = args.command in ("validate", "solve") and not args.jsonl
+    needs_variant = args.command in ("validate", "solve") and getattr(args, "jsonl", None) is None
     if needs_variant and not args.variant:
         raise RummyError("--variant is required (one of " + ", ".join(VARIANT_IDS) + ")")
+    if args.command == "tournament" and not args.out.strip():
+        raise RummyError("--out names an empty path: give the folder for the games and the report")
     if getattr(args, "variant", None):
         get_variant(args.variant, _options(getattr(args, "option", None)))
     if getattr(args, "players", None) is not None and args.command == "play":
@@ -450,11 +478,18 @@ def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     try:
         _check_variant_given(args)
         status: int = args.run(args, stream)
+        stream.flush()  # a full disk or closed pipe shows here, inside the handlers below
         return status
     except RummyError as error:
         return _report(args, stream, f"rummyai: error: {error}", str(error), EXIT_BAD_INPUT)
     except BrokenPipeError:
         return 0
+    except OSError as error:  # a file or folder that cannot be read or written: name it
+        if error.filename is None and stream is sys.stdout:
+            _silence_stdout()  # the output itself failed: nothing more can go there
+            args.json = False
+        problem = _io_problem(args, error)
+        return _report(args, stream, f"rummyai: error: {problem}", problem, EXIT_BAD_INPUT)
     except Exception as error:  # a bug: one line, not a traceback (RUMMYAI_DEBUG=1 shows it)
         if os.environ.get("RUMMYAI_DEBUG"):
             raise
@@ -462,11 +497,35 @@ def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
         return _report(args, stream, f"rummyai: {message}", message, EXIT_INTERNAL)
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so the flush at exit does not fail a second time."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (tests, embedding)
+        pass
+
+
+def _io_problem(args: argparse.Namespace, error: OSError) -> str:
+    """What could not be read or written, and why (the path, or the --out folder being written)."""
+    reason = error.strerror or str(error)
+    if error.filename is not None:
+        return f"cannot use {error.filename}: {reason}"
+    if getattr(args, "out", None):
+        return f"cannot write to {args.out}: {reason}"
+    return f"cannot write the output: {reason}"
+
+
 def _report(args: argparse.Namespace, out: TextIO, line: str, message: str, status: int) -> int:
     """Print an error as one line on stderr, and as ``{"error": ...}`` on `out` with --json."""
     print(" ".join(line.split("\n")), file=sys.stderr)
     if getattr(args, "json", False):
-        out.write(json.dumps({"error": message}) + "\n")
+        try:
+            out.write(json.dumps({"error": message}) + "\n")
+            out.flush()
+        except OSError:  # the output is full or gone: the line on stderr said it all
+            if out is sys.stdout:
+                _silence_stdout()
     return status
 
 

@@ -24,7 +24,7 @@ class MeldError(RummyError):
 
 
 class IllegalMoveError(RummyError):
-    """A move that breaks a rule; `rule` cites the VARIANTS.md section."""
+    """A move that breaks a rule; `rule` cites the section of the rules (docs/rules) it breaks."""
 
     def __init__(self, rule: str, reason: str) -> None:
         super().__init__(f"illegal move ({rule}): {reason}")

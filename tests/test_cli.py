@@ -1,25 +1,44 @@
-"""The `rummyai` command: listing variants, JSON output and one-line errors with exit status 2."""
+"""The `rummyai` command: listing variants, playing, judging and solving, the JSON and --jsonl
+contracts, and every bad input answered in one line (or one ``{"error"}``) with exit status 2."""
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from rummyai import cli
 from rummyai.cli import main
 from rummyai.variants import VARIANT_IDS
 
 
-def run(*argv: str) -> tuple[int, str]:
+def run(
+    *argv: str, stdin: str | None = None, monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str]:
+    """Run the command in process; returns the exit status and standard output."""
+    if stdin is not None:
+        assert monkeypatch is not None
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     out = io.StringIO()
-    status = main(list(argv), out=out)
-    return status, out.getvalue()
+    return main(list(argv), out=out), out.getvalue()
 
 
+def lines(*positions: Any) -> str:
+    """JSON lines: dicts and lists are dumped, strings are sent as they are."""
+    return "".join((p if isinstance(p, str) else json.dumps(p)) + "\n" for p in positions)
+
+
+def answers(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+# ------------------------------------------------------------------------------ commands
 def test_variants_lists_the_seven_ids() -> None:
     status, text = run("variants")
     assert status == 0
@@ -92,7 +111,7 @@ def test_validate_names_a_card_played_once_too_often() -> None:
         "--new-table",
         "4S 5S 6S 7S 4S",
     )
-    assert status == 0 and "holds 2 copies of 4S, but the table and hand hold 1" in text
+    assert status == 1 and "holds 2 copies of 4S, but the table and hand hold 1" in text
 
 
 def test_console_script_exits_2_without_traceback() -> None:
@@ -170,3 +189,382 @@ def test_solve_json_contract_keys() -> None:
     assert status == 0
     assert {"status", "played", "melds", "cards_played", "points_played", "ms"} <= set(answer)
     assert answer["status"] == "optimal" and answer["cards_played"] == 4
+
+
+# ------------------------------------------------------------------------------ options
+def test_solve_takes_variant_options_on_the_command_line() -> None:
+    # three 7H exist only with two decks: the option must reach the solver, not be refused
+    status, text = run(
+        "solve", "--variant", "standard", "--option", "decks=2", "--hand", "7H 7H 7C", "--json"
+    )
+    assert status == 0, text
+    assert json.loads(text)["cards_played"] == 3
+
+
+def test_solve_jsonl_applies_options_to_lines_of_that_variant_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = lines({"hand": "7H 7H 7C"}, {"variant": "rhine", "hand": "7H 8H 9H"})
+    status, text = run(
+        "solve",
+        "--jsonl",
+        "--variant",
+        "standard",
+        "--option",
+        "decks=2",
+        stdin=stdin,
+        monkeypatch=monkeypatch,
+    )
+    first, second = answers(text)
+    assert status == 0
+    assert first["cards_played"] == 3
+    assert second["cards_played"] == 3  # decks=2 is not a rhine option and does not apply here
+
+
+# ------------------------------------------------------------------------------ --jsonl lines
+def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = lines(
+        {"hand": "7H 8H 9H"},
+        "",
+        "   ",
+        "[1, 2]",
+        '"hand"',
+        "{broken",
+        {"hand": ["7H", "8H", 9]},
+        {"hand": "7H 8H 9H", "variant": 5},
+        {"hand": "7H 8H 9H", "max_cards": 1.5},
+        {"hand": "7H 8H 9H", "table": [["3C", 4, "5C"]]},
+        {"hand": "JK 8C 9C"},
+        '{"hand": "7H", "score": ' + "9" * 5000 + "}",
+        "[" * 100_000,
+    )
+    status, text = run("solve", "--jsonl", "--variant", "rummikub", stdin=stdin, monkeypatch=monkeypatch)
+    out = answers(text)
+    assert status == 0 and len(out) == 13
+    assert out[0]["cards_played"] == 3 and out[10]["cards_played"] == 3
+    assert "empty line" in out[1]["error"] and "empty line" in out[2]["error"]
+    assert "JSON object" in out[3]["error"] and "JSON object" in out[4]["error"]
+    assert "malformed JSON" in out[5]["error"]
+    assert "'hand'" in out[6]["error"]  # a number is not a card token (was read as the kind 9, TS)
+    assert "'variant' must be a string" in out[7]["error"]
+    assert "'max_cards' must be an integer" in out[8]["error"]  # was cut to 1 silently
+    assert "'table'" in out[9]["error"]  # was "invalid literal for int()"
+    assert "malformed JSON" in out[11]["error"] and "digits" in out[11]["error"]
+    assert "malformed JSON" in out[12]["error"]
+
+
+def test_console_script_jsonl_survives_a_byte_order_mark_and_bad_bytes() -> None:
+    stdin = b'\xef\xbb\xbf{"hand": "7H 8H 9H"}\r\n\xff\xfe{"hand": "7H"}\n{"hand": "7H 8H 9H"}\r\n'
+    done = subprocess.run(
+        [sys.executable, "-m", "rummyai.cli", "solve", "--jsonl", "--variant", "rummikub"],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "PYTHONUTF8": "0"},
+    )
+    out = answers(done.stdout.decode())
+    assert done.returncode == 0 and len(out) == 3, done.stderr
+    assert out[0]["cards_played"] == 3 and out[2]["cards_played"] == 3
+    assert "malformed JSON" in out[1]["error"]
+
+
+def test_jsonl_run_goes_on_after_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummyai.solvers import solve_json as real
+
+    def flaky(obj: dict[str, Any]) -> dict[str, Any]:
+        if obj.get("hand") == "boom":
+            raise KeyError("boom")
+        return real(obj)
+
+    monkeypatch.setattr("rummyai.solvers.solve_json", flaky)
+    stdin = lines({"hand": "boom"}, {"hand": "7H 8H 9H"})
+    status, text = run("solve", "--jsonl", "--variant", "rummikub", stdin=stdin, monkeypatch=monkeypatch)
+    first, second = answers(text)
+    assert "internal error" in first["error"] and second["cards_played"] == 3
+    assert status == cli.EXIT_INTERNAL
+
+
+def test_validate_jsonl_names_unknown_keys_instead_of_ignoring_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    play = {"hand": ["6C"], "table": "7C 8C 9C", "new_table": "6C 7C 8C 9C"}
+    stdin = lines({**play, "opend": False}, "")
+    status, text = run("validate", "--jsonl", "--variant", "rummikub", stdin=stdin, monkeypatch=monkeypatch)
+    first, second = answers(text)
+    assert status == 0
+    assert "unknown key(s) 'opend'" in first["error"]  # a typo must not give the opened verdict
+    assert "empty line" in second["error"]
+
+
+# ------------------------------------------------------------------------------ one-line errors
+def test_json_mode_errors_are_json_on_stdout_and_a_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    status, text = run("solve", "--variant", "rummikub", "--hand", "7H 8H XH", "--json")
+    err = capsys.readouterr().err
+    assert status == 2
+    assert json.loads(text) == {"error": "unknown rank 'X' in 'XH' (ranks are A 2-9 T/10 J Q K)"}
+    assert err.count("\n") == 1 and "XH" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["solve", "--variant", "rummikub", "--hand", "7H", "--objective", "most"], "invalid choice: 'most'"),
+        (["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "soon"], "invalid float value"),
+        (["hint", "--variant", "rummikub"], "--hand"),
+        (
+            ["validate", "--variant", "rummikub", "--hand", "6C", "--table", "7C 8C 9C"],
+            "--new-table is required",
+        ),
+        (["play", "--variant", "rummikub", "--seed", "-3", "--max-turns", "2"], "--seed"),
+        (["serve", "--port", "70000"], "--port must be 0..65535"),
+        (["serve", "--workers", "0"], "--workers must be at least 1"),
+        (["serve", "--time-limit", "-1"], "--time-limit must be a positive number"),
+        (["hint", "--variant", "rummikub", "--hand", "7H", "--time-limit", "0"], "'time_limit'"),
+        (["hint", "--variant", "rummikub", "--hand", "7H", "--score", "1.5"], "invalid int value"),
+        (["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "nan"], "time_limit"),
+        (["nonsense"], "invalid choice"),
+    ],
+)
+def test_bad_command_lines_are_one_line_with_status_2(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:  # argparse usage errors exit through SystemExit
+        raise SystemExit(run(*argv)[0])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert needle in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_internal_error_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(obj: dict[str, Any]) -> dict[str, Any]:
+        raise IndexError("list index out of range")
+
+    monkeypatch.delenv("RUMMYAI_DEBUG", raising=False)
+    monkeypatch.setattr("rummyai.solvers.solve_json", broken)
+    status, _ = run("solve", "--variant", "rummikub", "--hand", "7H 8H 9H")
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_INTERNAL
+    assert err == "rummyai: internal error (IndexError): list index out of range\n"
+
+
+def test_console_script_answers_a_bad_seed_without_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "rummyai.cli", "play", "--variant", "rummikub", "--seed", "-1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--seed" in done.stderr
+
+
+def test_serve_passes_workers_and_time_limit_to_the_service(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummyai.hint import service
+
+    seen: dict[str, Any] = {}
+
+    def fake_serve(host: str, port: int, limits: Any = None) -> None:
+        seen.update(host=host, port=port, limits=limits)
+
+    monkeypatch.setattr(service, "serve", fake_serve)
+    status, _ = run("serve", "--port", "0", "--workers", "3", "--time-limit", "0.5")
+    assert status == 0
+    assert seen["port"] == 0 and seen["limits"].workers == 3 and seen["limits"].time_limit == 0.5
+
+
+# ------------------------------------------------------------------------------ --score
+@pytest.mark.parametrize(("score", "played"), [("-1", ["6H"]), ("0", [])])
+def test_black_heart_score_picks_the_opening_chart_line(score: str, played: list[str]) -> None:
+    # below 0 any first play opens, a lay-off too (§6.4); from 0 a new meld of 3 is needed
+    common = ("--variant", "black-heart", "--hand", "6H 2C", "--table", "7H 8H 9H", "--not-opened")
+    for command in ("solve", "hint"):
+        status, text = run(command, *common, "--score", score, "--json")
+        answer = json.loads(text)
+        assert status == 0
+        assert (answer if command == "solve" else answer["best"])["played"] == played
+
+
+def test_plain_solve_output_counts_in_words() -> None:
+    status, text = run("solve", "--variant", "rummikub", "--hand", "6C", "--table", "3C 4C 5C")
+    assert status == 0
+    assert text.startswith("optimal: play 6C (1 card, 6 points)\n")
+
+
+# ------------------------------------------------------------------------------ validate's status
+@pytest.mark.parametrize(
+    ("new_table", "status"),
+    [("7C 8C 9C JK JC", 0), ("7C 8C 9C JK", 1)],
+)
+def test_validate_exits_0_for_a_legal_play_and_1_for_an_illegal_one(new_table: str, status: int) -> None:
+    argv = (
+        "validate",
+        "--variant",
+        "rhine",
+        "--hand",
+        "8C JC",
+        "--table",
+        "7C JK 9C",
+        "--new-table",
+        new_table,
+    )
+    assert run(*argv)[0] == status
+    code, text = run(*argv, "--json")
+    assert code == status and json.loads(text)["legal"] is (status == 0)
+
+
+def test_validate_exits_2_for_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _ = run(
+        "validate", "--variant", "rhine", "--hand", "8X", "--table", "7C JK 9C", "--new-table", "7C"
+    )
+    assert status == 2 and "8X" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------ --jsonl FILE
+def test_jsonl_reads_a_file_named_after_it(tmp_path: Path) -> None:
+    source = tmp_path / "positions.jsonl"
+    source.write_text(lines({"hand": "7H 8H 9H JK", "table": "3C 4C 5C | 8S 8D 8H"}, {"hand": "7H"}))
+    status, text = run("solve", "--variant", "rummikub", "--jsonl", str(source))
+    first, second = answers(text)
+    assert status == 0 and first["cards_played"] == 4 and second["cards_played"] == 0
+
+
+def test_jsonl_without_a_file_or_with_a_dash_reads_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    for argv in (("--jsonl",), ("--jsonl", "-")):
+        status, text = run(
+            "solve",
+            "--variant",
+            "rummikub",
+            *argv,
+            stdin=lines({"hand": "9D TD JD"}),
+            monkeypatch=monkeypatch,
+        )
+        assert status == 0 and answers(text)[0]["cards_played"] == 3
+
+
+@pytest.mark.parametrize(
+    ("path", "needle"),
+    [("missing.jsonl", "missing.jsonl: No such file"), (".", "is a folder"), ("", "empty path")],
+)
+def test_jsonl_file_that_cannot_be_read_is_named(
+    path: str,
+    needle: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, text = run("validate", "--variant", "rhine", "--jsonl", path)
+    err = capsys.readouterr().err
+    assert status == 2 and text == ""
+    assert needle in err and err.count("\n") == 1
+
+
+def test_jsonl_refuses_a_fractional_integer_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = lines(
+        {"hand": "7H 8H 9H", "options": {"rounds": 2.5}}, {"hand": "7H 8H 9H", "options": {"rounds": 2}}
+    )
+    _, text = run("solve", "--variant", "rummikub", "--jsonl", stdin=stdin, monkeypatch=monkeypatch)
+    refused, taken = answers(text)
+    assert "'rounds' needs an integer, got 2.5" in refused["error"]
+    assert taken["cards_played"] == 3
+
+
+# ------------------------------------------------------------------------------ play and tournament input
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--agents", "random:seed=-1,greedy"], "agent spec 'random:seed=-1' cannot be built"),
+        (["--agents", "random,nobody"], "unknown agent 'nobody'"),
+        (["--agents", "random:depth=3,greedy"], "has no parameter 'depth'"),
+        (["--max-turns", "0"], "--max-turns must be at least 1"),
+        (["--players", "9"], "2 to 4 players, not 9"),
+    ],
+)
+def test_play_refuses_bad_agents_and_limits_in_one_line(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _ = run("play", "--variant", "rummikub", *argv)
+    err = capsys.readouterr().err
+    assert status == 2 and needle in err, err
+    assert err.count("\n") == 1 and "internal error" not in err
+
+
+def test_tournament_refuses_an_empty_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = (
+        "tournament",
+        "--variant",
+        "rummikub",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "1",
+        "--players",
+        "2",
+    )
+    status, _ = run(*argv, "--out", "")
+    assert status == 2 and "--out names an empty path" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("error", "needle"),
+    [
+        (OSError(errno.ENOSPC, "No space left on device"), "cannot write to {out}: No space left on device"),
+        (
+            PermissionError(errno.EROFS, "Read-only file system", "{out}/games.jsonl"),
+            "cannot use {out}/games.jsonl: Read-only",
+        ),
+    ],
+)
+def test_an_output_folder_that_cannot_be_written_is_named(
+    error: OSError,
+    needle: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = str(tmp_path / "t")
+    if error.filename is not None:
+        error = type(error)(error.errno, error.strerror, error.filename.format(out=out))
+
+    def full_disk(*args: Any, **kwargs: Any) -> Any:
+        raise error
+
+    monkeypatch.setattr("rummyai.arena.cli.run_tournament", full_disk)
+    argv = (
+        "tournament",
+        "--variant",
+        "rummikub",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "1",
+        "--players",
+        "2",
+    )
+    status, _ = run(*argv, "--out", out)
+    err = capsys.readouterr().err
+    assert status == 2 and needle.format(out=out) in err, err
+    assert err.count("\n") == 1 and "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["variants", "--json"], "No space left on device"),
+        (["variants"], "No space left on device"),
+        (["solve", "--variant", "rummikub", "--hand", "ZZ", "--json"], "'ZZ'"),
+    ],
+)
+def test_a_full_standard_output_is_one_line(argv: list[str], needle: str) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "rummyai.cli", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and needle in done.stderr, done.stderr

@@ -37,22 +37,7 @@ rollout seeds, and the best mean utility wins. `pimc_agent` (registered as `mcts
 with the wide root moves, draw inference and greedy-policy rollouts to the end of the round: every
 move is judged by how the round really ends if both seats then play as greedy does.
 
-What was measured against `greedy` (2-player `rummikub`, duplicate deals, `experiments/`):
-the flat search of `mcts-pimc` wins more often, in two pre-registered runs of 200 fresh sets
-each (seeds 20261125 and 20261126): win rate 0.552 [0.510, 0.598] and 0.560 [0.515, 0.605];
-pooled 0.556 [0.522, 0.588] with a score margin of +3.15 [+0.19, +6.10] points per deal, at
-0.43 s per move on an idle core. No UCB setting beats greedy significantly. The leaf values do
-not predict the winner: over 883 positions of greedy games, neither `evaluate` (now or after a
-16-turn rollout) nor a fast rollout to the end correlates with the result (|r| < 0.09, `mcts_eval_bias.py`), so the search has little to go
-on. `moves="equal"` with `infer` plays at parity (300 sets: win rate 0.488 [0.475, 0.502]),
-`same_value` makes it greedy in all but a few moves (0.500 [0.495, 0.505]); the wide endgame and
-the solver rollouts were level at 40 sets; the default wide search at 80 iterations scored 0.490
-[0.457, 0.522] over 200 fresh sets. With the learned value model as the leaf (`leaf="value"`,
-`moves="equal"`, `infer`, 80 iterations, 2-turn rollouts) it scored 0.515 [0.487, 0.543], score
-margin +0.56 [-1.97, +3.09], over 300 fresh sets (seed 626262): better than the heuristic leaf's
-0.488 but still not significant; run on to 600 sets (same seed, `--sets 600`) it stayed level:
-0.512 [0.493, 0.531], margin +0.84 [-0.93, +2.61], at 0.026 s per move. Run again with its size
-fixed beforehand (3,000 fresh sets, seed 20261123) it scored 0.501 [0.492, 0.510]: level.
+How these settings play against `greedy` is measured by the studies in ``docs/results.md``.
 """
 
 from __future__ import annotations

@@ -11,14 +11,9 @@ agent off greedy for nothing. When it cannot play it draws, as greedy does.
 
 The model (`ValueModel`) is a small numpy network (standardised features, optional tanh hidden
 layers, a sigmoid output) stored as an ``.npz`` file (`DEFAULT_WEIGHTS`, written by
-``experiments/train_value.py``); play time needs numpy alone.
+``experiments/training/train_value.py``); play time needs numpy alone.
 
-Measured (2-player rummikub): the shipped model (16 tanh units, 750 training games) predicts the
-mover's win on 250 held-out greedy games with correlation 0.21 (log-loss 0.671 against 0.693 for
-a coin), but mid-round (turns 10, 24, 38) only 0.04; against greedy the agent scored win rate
-0.478 [0.447, 0.508] and score margin -3.11 [-5.66, -0.66] over 300 fresh duplicate sets
-(seed 515151): not better, and worse on points. Its rating only ranks candidate positions; the
-same model as MCTS's leaf value (`mcts:leaf=value`) did better (see `rummyai.agents.mcts`).
+How it plays against `greedy` is measured by the studies in ``docs/results.md``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,84 @@
+"""One whole match between agents: the engine's game loop with agents built from specs or given."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypedDict, cast
+
+from rummyai.agents.base import Agent, make_agent_from_spec
+from rummyai.engine.game import play_match as play_engine_match
+from rummyai.engine.game import view
+from rummyai.engine.selfplay import match_record
+from rummyai.errors import RummyError
+from rummyai.variants import Variant, get_variant
+
+
+class RoundRecord(TypedDict):
+    """How one round ended: its winning seat (None when shared or nobody went out) and scores."""
+
+    winner: int | None
+    scores: list[int]
+    reason: str
+
+
+class MatchRecord(TypedDict):
+    """The JSON-ready record of a finished match (what ``rummyai play --json`` prints)."""
+
+    variant: str
+    options: list[str]
+    seed: int
+    players: int
+    agents: list[str]
+    rounds: list[RoundRecord]
+    totals: list[int]
+    winner: int | None
+    winners: list[int]
+    moves: int
+
+
+def build_agent(spec: str | Agent) -> Agent:
+    """An agent from a spec such as ``"mcts:iterations=40"`` (or the agent itself), bad specs named."""
+    if not isinstance(spec, str):
+        return spec
+    try:
+        return make_agent_from_spec(spec)
+    except (TypeError, ValueError) as error:
+        if isinstance(error, RummyError):
+            raise
+        raise RummyError(f"agent spec {spec!r} cannot be built: {error}") from None
+
+
+def play_match(
+    variant: str | Variant,
+    agents: Sequence[str | Agent],
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | Iterable[str] | None = None,
+    max_turns: int | None = None,
+) -> MatchRecord:
+    """Play one match, one agent per seat; the same seed (deals and agent seeds) replays it exactly."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise RummyError(f"seed must be a non-negative integer, got {seed!r}")
+    if max_turns is not None and max_turns < 1:
+        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    rules = get_variant(variant, options)
+    if not rules.min_players <= len(agents) <= rules.max_players:
+        raise RummyError(
+            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(agents)}"
+        )
+    players = [build_agent(spec) for spec in agents]
+    for spec, agent in zip(agents, players, strict=True):
+        if getattr(agent, "tile_style_only", False) and not rules.tile_style:
+            raise RummyError(f"agent {spec!r} plays the tile-style variants only, not {rules.id}")
+    names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in agents]
+    for seat, agent in enumerate(players):
+        agent.reset(seed * 1000 + seat)
+    moves = 0
+
+    def choose(state: Any, seat: int, legal: Any, rng: Any) -> Any:
+        nonlocal moves
+        moves += 1
+        return players[seat].act(view(state, seat), legal)
+
+    state = play_engine_match(rules, len(players), seed, choose, max_turns=max_turns)
+    return cast(MatchRecord, match_record(state, names, moves))
