@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 $(STAMP): pyproject.toml Makefile
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,serve,ray,docs]'
+	$(BIN)/pip install --quiet -e '.[dev,serve,ray,docs,learn]'
 	touch $(STAMP)
 
 # The main job: a short duplicate-deal tournament of every agent on rummikub (resumes if interrupted).

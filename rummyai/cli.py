@@ -256,6 +256,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         "score": args.score,
         "committed": args.committed,
         "taken": args.taken,
+        "minimize_changes": args.minimize_changes,
     }
     if args.jsonl is not None:
         return _run_lines(solve_json, _line_defaults(args, extra), args.jsonl, out)
@@ -410,6 +411,12 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
             p.add_argument("--committed", default=None, help=COMMITTED_HELP)
             p.add_argument("--taken", default=None, help=TAKEN_HELP)
+            p.add_argument(
+                "--minimize-changes",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help="among the best plays, keep the most table melds whole (default: on; off is faster)",
+            )
     p = sub.add_parser("hint", help="best move with steps a person can follow")
     variant_args(p)
     p.add_argument("--hand", required=True, help='hand cards, e.g. "7H 8H 9H JK"')

@@ -181,6 +181,13 @@ def test_solve_takes_the_turn_duties_of_a_take() -> None:
     assert status == 2
 
 
+def test_solve_minimize_changes_flag() -> None:
+    """--no-minimize-changes skips the fewest-changes tie-break; the cards played stay the best."""
+    args = ("solve", "--variant", "rummikub", "--hand", "8H 9H", "--table", "5H 6H 7H | 8S 8D 8C", "--json")
+    tidy, fast = (json.loads(run(*args, flag)[1]) for flag in ("--minimize-changes", "--no-minimize-changes"))
+    assert tidy["cards_played"] == fast["cards_played"] == 2
+
+
 def test_solve_json_contract_keys() -> None:
     status, text = run(
         "solve", "--variant", "rummikub", "--hand", "7H 8H 9H JK", "--table", "3C 4C 5C | 8S 8D 8H", "--json"
