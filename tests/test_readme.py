@@ -18,8 +18,8 @@ COMMANDS = [
 ]
 
 
-def test_the_readme_has_the_five_examples_and_the_commands() -> None:
-    assert len(PYTHON) == 5
+def test_the_readme_has_the_six_examples_and_the_commands() -> None:
+    assert len(PYTHON) == 6
     assert {line.split()[1] for line in COMMANDS} >= {"solve", "hint", "validate", "play", "tournament"}
 
 
