@@ -1,20 +1,27 @@
-"""Solver benchmark: rummyai's solver against PyPI `rummikub-solver` 1.0.0 (GLPK_MI).
+"""Solver benchmark: every figure of the solver-speed targets in one run.
 
-On rummikub's opened turns rummyai's answer comes from its compiled dynamic program
-(`rummyai.solvers.run_dp`), CP-SAT standing by; the CP-SAT model alone is timed on the same
-positions too, and the two exact methods must agree on every position (cards and points).
+1. `rummikub`, 200 deterministic positions (table empty or 3-60 tiles of random runs and groups
+   with jokers anywhere, hand 6-20 tiles), warm solves, side by side with PyPI `rummikub-solver`
+   1.0.0 (GLPK_MI, in its own venv created on first use under the cache dir: OR-Tools and its
+   MILP back ends ship clashing native libraries): rummyai's default answer (the fewest-melds-broken
+   tie-break), cards only (`minimize_changes=False`), the CP-SAT model alone, and the CP-SAT
+   fast path's own tie-break phase, with the targets checked (default median and p90 at most half
+   of rummikub-solver's, max at most 25 ms; cards-only median at most a fifth of its). Both
+   exact methods must agree on every position, and tiles played are compared with rummikub-solver.
+2. Mid-game `rummy-tiles` and `rhine` positions (tables of 15-45 cards holding a joker, hands of
+   8-16): median / p90 / max and how many are proven optimal (targets: all, p90 <= 30 ms, max <= 200).
+3. The other variants: `rummy-board`, `rummy-palace`, `standard`, `black-heart`.
+4. Time limits: hard Rhine positions (a second pack, tables of 45-70 cards, many jokers) solved
+   with `time_limit` t must answer within t + 0.3 s.
+5. A plot of solve time against table size.
 
-Both solve the same 200 deterministic `rummikub` positions (table empty or 3-60 tiles dealt as
-random runs of 3-5 and groups of 3-4 with jokers anywhere, hand 6-20 tiles), warm (each solver
-set up once, one untimed solve first). rummikub-solver runs in a subprocess from its own venv
-(created on first use under the cache dir, never in the project venv), because OR-Tools and
-its MILP back ends ship clashing native libraries. The script prints median / p90 / max
-milliseconds per solve for both, checks that both find the same number of tiles (two independent
-exact models), and plots solve time against table size (rummyai's cards-only solves, the mode
-that matches rummikub-solver's tile count). It also times rummyai alone on
-`rummy-board`, `rummy-tiles`, `rhine` and `rummy-palace` positions made the same way.
+Times are wall milliseconds around `rummyai.solvers.solve` (input checks included) per warm solve
+(one untimed solve first); every answer is checked valid. The load average is printed at the start
+and the end: the machine may be shared. Each section's figures are also appended as one JSON line to
+`--out` as soon as it is done.
 
-    .venv/bin/python experiments/solver_bench.py [--positions 200] [--seed 0] [--plot FILE]
+    .venv/bin/python experiments/benchmarks/solver_bench.py [--positions 200] [--mid 60] [--seed 0]
+        [--time-limit 0.5] [--hard 20] [--no-baseline] [--plot FILE] [--out FILE]
 """
 
 from __future__ import annotations
@@ -22,25 +29,31 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import random
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from rummyai.cards import JOKER
+from tqdm import tqdm
+
+from rummyai.cards import JOKER, Slot
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.fast import solve_fast
 from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.random_positions import random_position
+from rummyai.variants import get_variant
 
+HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("RUMMYAI_CACHE", Path.home() / ".cache" / "rummyai"))
 VENV = CACHE / "rummikub-solver-venv"
+Case = tuple[list[int], list[tuple[Slot, ...]]]
 
 # Runs inside the rummikub-solver venv: reads positions (tile numbers) on stdin, prints results.
 CHILD = r"""
@@ -63,23 +76,27 @@ print(json.dumps([run(p) for p in positions]))
 """
 
 
-@dataclass
-class Args:
-    """Benchmark arguments."""
-
-    positions: int = 200  # number of rummikub positions
-    seed: int = 0  # base seed of the positions
-    plot: str = "experiments/solver_bench.png"  # where to save the time-vs-table-size plot
-    no_baseline: bool = False  # skip rummikub-solver (no venv needed)
-
-
-def positions(variant: str, count: int, seed: int) -> list[tuple[list[int], list]]:
+def positions(variant: str, count: int, seed: int) -> list[Case]:
     """Deterministic positions: table empty (1 in 10) or 3-60 tiles, hand 6-20 tiles."""
     out = []
     for i in range(count):
         rng = random.Random(seed * 100_003 + i)
         table_size = 0 if rng.random() < 0.1 else rng.randint(3, 60)
         out.append(random_position(variant, seed * 100_003 + i, table_size, rng.randint(6, 20)))
+    return out
+
+
+def joker_positions(
+    variant: str, count: int, seed: int, tables: tuple[int, int], hands: tuple[int, int], jokers: float
+) -> list[Case]:
+    """Deterministic positions whose table holds at least one joker (mid-game and hard ones)."""
+    rng = random.Random(seed)
+    out: list[Case] = []
+    while len(out) < count:
+        s = rng.randrange(10**9)
+        hand, table = random_position(variant, s, rng.randint(*tables), rng.randint(*hands), jokers, 0.7)
+        if any(slot.card == JOKER for meld in table for slot in meld):
+            out.append((hand, table))
     return out
 
 
@@ -101,7 +118,7 @@ def to_tiles(cards: list[int]) -> list[int]:
     return [53 if c == JOKER else c + 1 for c in cards]
 
 
-def baseline(cases: list[tuple[list[int], list]]) -> list[dict[str, float]]:
+def baseline(cases: list[Case]) -> list[dict[str, float]]:
     """Solve every case with rummikub-solver (GLPK_MI) in its own process."""
     python = ensure_venv()
     payload = [
@@ -117,14 +134,15 @@ def baseline(cases: list[tuple[list[int], list]]) -> list[dict[str, float]]:
     return result
 
 
-def timed(
-    variant: str, cases: list[tuple[list[int], list]], answer: Callable[[Position], Solution]
-) -> list[tuple[Solution, float]]:
+Timed = list[tuple[Solution, float]]
+
+
+def timed(label: str, variant: str, cases: list[Case], answer: Callable[[Position], Solution]) -> Timed:
     """Each case's answer with its wall milliseconds (one untimed warm-up first); every answer checked."""
     run = [make_position(variant, hand, table) for hand, table in cases]
     answer(run[0])
     out = []
-    for position in run:
+    for position in tqdm(run, desc=label, leave=False, file=sys.stderr):
         start = time.perf_counter()
         sol = answer(position)
         ms = (time.perf_counter() - start) * 1000
@@ -133,82 +151,244 @@ def timed(
     return out
 
 
-def ours(variant: str, cases: list[tuple[list[int], list]], **kwargs: Any) -> list[tuple[Solution, float]]:
+def ours(label: str, variant: str, cases: list[Case], **kwargs: Any) -> Timed:
     """rummyai's `solve` on every case (`kwargs` passed on)."""
-    return timed(variant, cases, lambda p: solve(variant, p.hand, [i.slots for i in p.table], **kwargs))
-
-
-def row(label: str, results: list[tuple[Solution, float]]) -> str:
-    """One line of the table: median / p90 / max ms and how many answers are proven optimal."""
-    proven = sum(sol.status == "optimal" for sol, _ in results)
-    return f"{label:44s} {stats([ms for _, ms in results])}  {proven}/{len(results)}"
-
-
-def stats(times: list[float]) -> str:
-    """median / p90 / max in ms."""
-    ordered = sorted(times)
-    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    return f"{statistics.median(ordered):7.2f} {p90:7.2f} {ordered[-1]:7.2f}"
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=Args.positions)
-    parser.add_argument("--seed", type=int, default=Args.seed)
-    parser.add_argument("--plot", default=Args.plot)
-    parser.add_argument("--no-baseline", action="store_true")
-    ns = parser.parse_args()
-    cases = positions("rummikub", ns.positions, ns.seed)
-    table_sizes = [sum(len(m) for m in table) for _, table in cases]
-    print(f"{len(cases)} rummikub positions, seed {ns.seed}; times in ms per warm solve")
-    print(f"{'solver':44s}  median     p90     max  optimal")
-    mine = ours("rummikub", cases)
-    print(row("rummyai (cards, fewest melds broken)", mine))
-    plain = ours("rummikub", cases, minimize_changes=False)
-    print(row("rummyai (cards only)", plain))
-    cp = timed("rummikub", cases, lambda p: solve_fast(p, "cards", None, minimize_changes=False))
-    print(row("rummyai CP-SAT model alone (cards only)", cp))
-    agree = sum(
-        (a.cards_played, a.points_played) == (b.cards_played, b.points_played)
-        for (a, _), (b, _) in zip(plain, cp, strict=True)
+    return timed(
+        label, variant, cases, lambda p: solve(p.variant, p.hand, [i.slots for i in p.table], **kwargs)
     )
-    print(f"dynamic program and CP-SAT agree (cards, points) on {agree}/{len(cases)} positions")
+
+
+def quantiles(times: Sequence[float]) -> tuple[float, float, float]:
+    """median, p90 and max."""
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], ordered[-1]
+
+
+def row(label: str, times: Sequence[float], proven: str = "") -> str:
+    """One line of a table: median / p90 / max ms (and how many answers are proven optimal)."""
+    med, p90, top = quantiles(times)
+    return f"{label:48s} {med:8.2f} {p90:8.2f} {top:8.2f}  {proven}"
+
+
+def proven(results: Timed) -> str:
+    n = sum(sol.status == "optimal" for sol, _ in results)
+    return f"{n}/{len(results)} optimal"
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+class Report:
+    """Prints the figures and appends each section's to a JSON-lines file as it is done."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        out.parent.mkdir(parents=True, exist_ok=True)
+
+    def section(self, name: str, **figures: Any) -> None:
+        with self.out.open("a") as f:
+            f.write(json.dumps({"section": name, **figures}) + "\n")
+
+
+def ms_of(results: Timed) -> list[float]:
+    return [ms for _, ms in results]
+
+
+def rummikub_section(ns: argparse.Namespace, report: Report) -> dict[str, Any]:
+    cases = positions("rummikub", ns.positions, ns.seed)
+    print(f"\n1. {len(cases)} rummikub positions, seed {ns.seed}: ms per warm solve")
+    print(f"{'solver':48s} {'median':>8s} {'p90':>8s} {'max':>8s}")
+    default = ours("default", "rummikub", cases)
+    print(row("rummyai default (fewest melds broken)", ms_of(default), proven(default)))
+    plain = ours("cards only", "rummikub", cases, minimize_changes=False)
+    print(row("rummyai cards only (minimize_changes=False)", ms_of(plain), proven(plain)))
+    cp = timed("cp-sat", "rummikub", cases, lambda p: solve_fast(p, "cards", None, minimize_changes=False))
+    print(row("rummyai CP-SAT model alone (cards only)", ms_of(cp), proven(cp)))
+    keep = timed("cp-sat keep", "rummikub", cases, lambda p: solve_fast(p, "cards", None))
+    print(row("rummyai CP-SAT with its keep phase", ms_of(keep), proven(keep)))
+    agree = sum(
+        (a.cards_played, a.points_played)
+        == (b.cards_played, b.points_played)
+        == (c.cards_played, c.points_played)
+        for (a, _), (b, _), (c, _) in zip(default, plain, cp, strict=True)
+    )
+    print(f"default, cards-only and CP-SAT agree on cards and points on {agree}/{len(cases)} positions")
+    broken = {
+        "default": sum(s.melds_broken for s, _ in default),
+        "cards_only": sum(s.melds_broken for s, _ in plain),
+        "cp_sat_keep_phase": sum(s.melds_broken for s, _ in keep),
+    }
+    fewer = sum(a.melds_broken < b.melds_broken for (a, _), (b, _) in zip(default, keep, strict=True))
+    more = sum(a.melds_broken > b.melds_broken for (a, _), (b, _) in zip(default, keep, strict=True))
+    print(
+        f"start melds broken in all: default {broken['default']}, cards only {broken['cards_only']}, "
+        f"CP-SAT keep phase {broken['cp_sat_keep_phase']} (default fewer on {fewer}, more on {more} positions)"
+    )
+    figures: dict[str, Any] = {
+        "positions": len(cases),
+        "default": quantiles(ms_of(default)),
+        "cards_only": quantiles(ms_of(plain)),
+        "cp_sat": quantiles(ms_of(cp)),
+        "cp_sat_keep": quantiles(ms_of(keep)),
+        "agree": agree,
+        "broken": broken,
+        "default_fewer_broken": fewer,
+        "default_more_broken": more,
+    }
     base: list[dict[str, float]] = []
     if not ns.no_baseline:
         base = baseline(cases)
-        print(f"{'rummikub-solver 1.0.0 GLPK_MI':44s} {stats([b['ms'] for b in base])}")
-        more = [
-            i for i, ((m, _), b) in enumerate(zip(mine, base, strict=True)) if m.cards_played > b["tiles"]
-        ]
-        fewer = [
-            i for i, ((m, _), b) in enumerate(zip(mine, base, strict=True)) if m.cards_played < b["tiles"]
-        ]
+        theirs = [b["ms"] for b in base]
+        print(row("rummikub-solver 1.0.0 GLPK_MI", theirs))
+        t_med, t_p90, _ = quantiles(theirs)
+        d_med, d_p90, d_max = quantiles(ms_of(default))
+        c_med = quantiles(ms_of(plain))[0]
         print(
-            f"tiles played: equal on {len(cases) - len(more) - len(fewer)}/{len(cases)}, rummyai more on "
-            f"{len(more)} {more[:10]}, fewer on {len(fewer)} {fewer[:10]} (every rummyai answer is checked valid)"
+            f"targets: default median {d_med / t_med:.2f} and p90 {d_p90 / t_p90:.2f} of rummikub-solver's "
+            f"(<= 0.5: {verdict(d_med <= t_med / 2 and d_p90 <= t_p90 / 2)}), max {d_max:.1f} ms "
+            f"(<= 25: {verdict(d_max <= 25)}); cards-only median {c_med / t_med:.2f} of its (<= 0.2: "
+            f"{verdict(c_med <= t_med / 5)})"
         )
-    for variant, offset in (("rummy-board", 1), ("rummy-tiles", 2), ("rhine", 3), ("rummy-palace", 4)):
+        more_t = sum(s.cards_played > b["tiles"] for (s, _), b in zip(plain, base, strict=True))
+        fewer_t = sum(s.cards_played < b["tiles"] for (s, _), b in zip(plain, base, strict=True))
+        print(f"tiles played: rummyai more on {more_t}, fewer on {fewer_t}, equal on the rest")
+        figures.update(
+            rummikub_solver=quantiles(theirs), tiles_more=more_t, tiles_fewer=fewer_t, baseline_ms=theirs
+        )
+    report.section("rummikub", **figures)
+    return {"cases": cases, "default": default, "plain": plain, "base": base}
+
+
+def midgame_section(ns: argparse.Namespace, report: Report) -> dict[str, tuple[list[Case], Timed]]:
+    print(f"\n2. mid-game positions with table jokers (tables 15-45 cards, hands 8-16), {ns.mid} each")
+    out = {}
+    for offset, variant in enumerate(("rummy-tiles", "rhine"), start=1):
+        cases = joker_positions(variant, ns.mid, ns.seed * 1000 + offset, (15, 45), (8, 16), 0.2)
+        res = ours(variant, variant, cases)
+        print(row(f"rummyai on {variant}", ms_of(res), proven(res)))
+        med, p90, top = quantiles(ms_of(res))
+        all_proven = all(s.status == "optimal" for s, _ in res)
+        print(
+            f"  targets: every answer proven ({verdict(all_proven)}), p90 <= 30 ms ({verdict(p90 <= 30)}), "
+            f"max <= 200 ms ({verdict(top <= 200)})"
+        )
+        report.section(
+            f"midgame-{variant}",
+            times=(med, p90, top),
+            proven=sum(s.status == "optimal" for s, _ in res),
+            positions=len(res),
+        )
+        out[variant] = (cases, res)
+    return out
+
+
+def variants_section(ns: argparse.Namespace, report: Report) -> None:
+    print("\n3. other variants (positions made as in 1)")
+    for offset, variant in enumerate(("rummy-board", "rummy-palace", "standard", "black-heart"), start=1):
         count = ns.positions if variant == "rummy-board" else max(ns.positions // 4, 1)
-        res = ours(variant, positions(variant, count, ns.seed + offset))
-        print(row(f"rummyai on {variant} ({count})", res))
-    if ns.plot:
-        import matplotlib
+        res = ours(variant, variant, positions(variant, count, ns.seed + offset))
+        print(row(f"rummyai on {variant} ({count})", ms_of(res), proven(res)))
+        report.section(
+            variant,
+            times=quantiles(ms_of(res)),
+            proven=sum(s.status == "optimal" for s, _ in res),
+            positions=count,
+        )
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
 
-        fig, ax = plt.subplots(figsize=(6, 4))
-        ax.scatter(table_sizes, [ms for _, ms in plain], s=10, label="rummyai (cards only)")
-        ax.scatter(table_sizes, [ms for _, ms in cp], s=10, marker="x", label="rummyai CP-SAT model alone")
-        if base:
-            ax.scatter(table_sizes, [b["ms"] for b in base], s=10, label="rummikub-solver GLPK_MI")
+def time_limit_section(ns: argparse.Namespace, report: Report) -> None:
+    limit = ns.time_limit
+    print(
+        f"\n4. time_limit={limit} s on {ns.hard} hard rhine positions (extra_packs=1, tables 45-70, jokers 0.3)"
+    )
+    rules = get_variant("rhine", ["extra_packs=1"])
+    cases = joker_positions(rules.id, ns.hard, ns.seed * 1000 + 7, (45, 70), (10, 20), 0.3)
+    walls = []
+    statuses = []
+    for hand, table in tqdm(cases, desc="time limit", leave=False, file=sys.stderr):
+        start = time.perf_counter()
+        sol = solve(rules, hand, table, time_limit=limit)
+        walls.append(time.perf_counter() - start)
+        statuses.append(sol.status)
+        check_solution(make_position(rules, hand, table), sol)
+    within = sum(w <= limit + 0.3 for w in walls)
+    med, p90, top = quantiles(walls)
+    print(
+        f"wall s median {med:.3f} p90 {p90:.3f} max {top:.3f}; within t + 0.3 s: {within}/{len(walls)} "
+        f"({verdict(within == len(walls))}); {statuses.count('optimal')} optimal, "
+        f"{statuses.count('feasible')} feasible"
+    )
+    report.section(
+        "time-limit",
+        limit=limit,
+        wall_s=(med, p90, top),
+        within=within,
+        positions=len(walls),
+        statuses=statuses,
+    )
+
+
+def plot(path: str, rk: dict[str, Any], mid: dict[str, tuple[list[Case], Timed]]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    ax = axes[0]
+    sizes = [sum(len(m) for m in table) for _, table in rk["cases"]]
+    ax.scatter(sizes, ms_of(rk["default"]), s=10, label="rummyai default (fewest broken)")
+    ax.scatter(sizes, ms_of(rk["plain"]), s=10, marker="x", label="rummyai cards only")
+    if rk["base"]:
+        ax.scatter(sizes, [b["ms"] for b in rk["base"]], s=10, marker="^", label="rummikub-solver GLPK_MI")
+    ax.set_title("rummikub")
+    ax = axes[1]
+    for variant, (cases, res) in mid.items():
+        ax.scatter([sum(len(m) for m in table) for _, table in cases], ms_of(res), s=10, label=variant)
+    ax.set_title("mid-game positions with table jokers")
+    for ax in axes:
         ax.set_xlabel("tiles on the table")
         ax.set_ylabel("ms per solve")
         ax.set_yscale("log")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(ns.plot, dpi=120)
-        print(f"plot saved to {ns.plot}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    print(f"\nplot saved to {path}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200, help="rummikub positions (and rummy-board's)")
+    parser.add_argument("--mid", type=int, default=60, help="mid-game positions per variant")
+    parser.add_argument("--hard", type=int, default=20, help="hard rhine positions for the time limit")
+    parser.add_argument("--time-limit", type=float, default=0.5, help="seconds, in section 4")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-baseline", action="store_true", help="skip rummikub-solver (no venv needed)")
+    parser.add_argument("--sections", default="1234", help="which sections to run, e.g. 12")
+    parser.add_argument("--plot", default=str(HERE / "figures" / "solver_bench.png"))
+    parser.add_argument("--out", default=str(HERE / "data" / "solver_bench.jsonl"))
+    ns = parser.parse_args()
+    report = Report(Path(ns.out))
+    packages = {p: version(p) for p in ("rummyai", "ortools", "numba")}
+    print(f"command: python {' '.join(sys.argv)}")
+    print(f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {packages}")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    report.section("run", argv=sys.argv, packages=packages, load_start=os.getloadavg())
+    rk: dict[str, Any] = {}
+    mid: dict[str, tuple[list[Case], Timed]] = {}
+    if "1" in ns.sections:
+        rk = rummikub_section(ns, report)
+    if "2" in ns.sections:
+        mid = midgame_section(ns, report)
+    if "3" in ns.sections:
+        variants_section(ns, report)
+    if "4" in ns.sections:
+        time_limit_section(ns, report)
+    print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    report.section("end", load_end=os.getloadavg())
+    if ns.plot and rk:
+        plot(ns.plot, rk, mid)
 
 
 if __name__ == "__main__":
