@@ -373,12 +373,16 @@ def tidy_groups(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple
 def _group_rank(meld: tuple[Slot, ...]) -> int | None:
     """The number of a group as the fast path writes it (naturals of one rank, jokers without a
     suit), else None."""
-    ranks = {rank_of(s.card) for s in meld if s.card != JOKER}
-    if len(ranks) != 1 or any(
-        s.card == JOKER and (s.meaning is None or s.meaning.suit is not None) for s in meld
-    ):
-        return None
-    return ranks.pop()
+    rank = None
+    for slot in meld:
+        if slot.card == JOKER:
+            if slot.meaning is None or slot.meaning.suit is not None:
+                return None
+        elif rank is None:
+            rank = slot.card % 13 + 1
+        elif slot.card % 13 + 1 != rank:
+            return None
+    return rank
 
 
 def _as_group(meld: tuple[Slot, ...]) -> Group:
@@ -492,22 +496,19 @@ def _join_runs(melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
     """Runs of one colour where one ends just below the next starts, joined into one (a longer
     meld holds whatever its parts held)."""
     out = list(melds)
+    spans = [_run_span(meld) for meld in out]
     joined = True
     while joined:
         joined = False
-        ends: dict[tuple[int, int], int] = {}
-        for k, meld in enumerate(out):
-            span = _run_span(meld)
-            if span is not None:
-                ends.setdefault((span[0], span[2]), k)
-        for k, meld in enumerate(out):
-            span = _run_span(meld)
-            if span is None:
-                continue
-            before = ends.get((span[0], span[1] - 1))
-            if before is not None and before != k:
-                out[before] = out[before] + meld
-                del out[k]
+        ends = {(span[0], span[2]): k for k, span in enumerate(spans) if span is not None}
+        for k, span in enumerate(spans):
+            before = None if span is None else ends.get((span[0], span[1] - 1))
+            if before is not None and before != k and span is not None:
+                low = spans[before]
+                assert low is not None
+                out[before] = out[before] + out[k]
+                spans[before] = (low[0], low[1], span[2])
+                del out[k], spans[k]
                 joined = True
                 break
     return out

@@ -779,27 +779,27 @@ def _shape(position: Position) -> I32:
     """Per natural card, the tie-break's scores: table copies in start runs, table copies in start
     groups, start runs of its colour going on from the number below to it, the tracked start
     groups (the first `TRACKED` of its number) holding it as bits, and how many its number has."""
-    shape = np.zeros((JOKER, 5), dtype=np.int32)
+    rows = [[0] * 5 for _ in range(JOKER)]
     tracked = [0] * 14
     for info in position.table:
-        run = info.kind == "run"
-        for slot, wild in zip(info.slots, info.as_wild, strict=True):
-            if not wild:
-                shape[slot.card, 0 if run else 1] += 1
-        if info.kind == "group" and info.rank is not None and tracked[info.rank] < TRACKED:
-            bit = 1 << tracked[info.rank]
-            tracked[info.rank] += 1
-            for slot, wild in zip(info.slots, info.as_wild, strict=True):
-                if not wild:
-                    shape[slot.card, 3] |= bit
+        column = 0 if info.kind == "run" else 1
+        naturals = [slot.card for slot, wild in zip(info.slots, info.as_wild, strict=True) if not wild]
+        for card in naturals:
+            rows[card][column] += 1
+        rank = info.rank
+        if column and rank is not None and tracked[rank] < TRACKED:
+            bit = 1 << tracked[rank]
+            tracked[rank] += 1
+            for card in naturals:
+                rows[card][3] |= bit
             for suit in range(SUITS):
-                shape[suit * 13 + info.rank - 1, 4] = tracked[info.rank]
-        if run and info.suit is not None:
-            ranks = sorted(set(info.positions))
-            for low, high in itertools.pairwise(ranks):
+                rows[suit * 13 + rank - 1][4] = tracked[rank]
+        if not column and info.suit is not None:
+            positions = info.positions  # a run's ranks, low to high
+            for low, high in itertools.pairwise(positions):
                 if high == low + 1 and high <= 13:
-                    shape[info.suit * 13 + high - 1, 2] += 1
-    return shape
+                    rows[info.suit * 13 + high - 1][2] += 1
+    return np.array(rows, dtype=np.int32)
 
 
 def last_state_count() -> int:
