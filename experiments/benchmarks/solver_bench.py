@@ -335,19 +335,20 @@ def plot(path: str, rk: dict[str, Any], mid: dict[str, tuple[list[Case], Timed]]
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    ax = axes[0]
+    fig, axes = plt.subplots(1, 2 if mid else 1, figsize=(11 if mid else 6, 4), squeeze=False)
+    ax = axes[0][0]
     sizes = [sum(len(m) for m in table) for _, table in rk["cases"]]
     ax.scatter(sizes, ms_of(rk["default"]), s=10, label="rummyai default (fewest broken)")
     ax.scatter(sizes, ms_of(rk["plain"]), s=10, marker="x", label="rummyai cards only")
     if rk["base"]:
         ax.scatter(sizes, [b["ms"] for b in rk["base"]], s=10, marker="^", label="rummikub-solver GLPK_MI")
     ax.set_title("rummikub")
-    ax = axes[1]
-    for variant, (cases, res) in mid.items():
-        ax.scatter([sum(len(m) for m in table) for _, table in cases], ms_of(res), s=10, label=variant)
-    ax.set_title("mid-game positions with table jokers")
-    for ax in axes:
+    if mid:
+        ax = axes[0][1]
+        for variant, (cases, res) in mid.items():
+            ax.scatter([sum(len(m) for m in table) for _, table in cases], ms_of(res), s=10, label=variant)
+        ax.set_title("mid-game positions with table jokers")
+    for ax in axes[0]:
         ax.set_xlabel("tiles on the table")
         ax.set_ylabel("ms per solve")
         ax.set_yscale("log")
@@ -371,7 +372,7 @@ def main() -> None:
     ns = parser.parse_args()
     report = Report(Path(ns.out))
     packages = {p: version(p) for p in ("rummyai", "ortools", "numba")}
-    print(f"command: python {' '.join(sys.argv)}")
+    print(f"command: python {' '.join(sys.argv)}", flush=True)
     print(f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {packages}")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     report.section("run", argv=sys.argv, packages=packages, load_start=os.getloadavg())
