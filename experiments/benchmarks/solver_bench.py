@@ -21,7 +21,8 @@ and the end: the machine may be shared. Each section's figures are also appended
 `--out` as soon as it is done.
 
     .venv/bin/python experiments/benchmarks/solver_bench.py [--positions 200] [--mid 60] [--seed 0]
-        [--time-limit 0.5] [--hard 20] [--no-baseline] [--plot FILE] [--out FILE]
+        [--time-limit 0.5] [--hard 20] [--no-baseline] [--no-cp-sat] [--sections 1234] [--plot FILE]
+        [--out FILE]
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -55,24 +57,23 @@ CACHE = Path(os.environ.get("RUMMYAI_CACHE", Path.home() / ".cache" / "rummyai")
 VENV = CACHE / "rummikub-solver-venv"
 Case = tuple[list[int], list[tuple[Slot, ...]]]
 
-# Runs inside the rummikub-solver venv: reads positions (tile numbers) on stdin, prints results.
+# Runs inside the rummikub-solver venv: one position (tile numbers) per stdin line, one answer
+# line each with the tiles played and the solve's wall and CPU milliseconds.
 CHILD = r"""
 import json, sys, time
 from rummikub_solver import GameState, MILPSolver, RuleSet, SolverMode
 rs = RuleSet(solver_backend=MILPSolver.GLPK_MI)
-positions = json.load(sys.stdin)
-def run(p):
+for line in sys.stdin:
+    p = json.loads(line)
     state = rs.new_game()
     state.initial = False
     state.add_rack(*p["rack"])
     if p["table"]:
         state.add_table(*p["table"])
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     sol = rs.solve(state, SolverMode.TILE_COUNT)
-    ms = (time.perf_counter() - t) * 1000
-    return {"tiles": 0 if sol is None else len(sol.tiles), "ms": ms}
-run(positions[0])
-print(json.dumps([run(p) for p in positions]))
+    ms, cpu = (time.perf_counter() - t) * 1000, (time.process_time() - c) * 1000
+    print(json.dumps({"tiles": 0 if sol is None else len(sol.tiles), "ms": ms, "cpu_ms": cpu}), flush=True)
 """
 
 
@@ -118,20 +119,31 @@ def to_tiles(cards: list[int]) -> list[int]:
     return [53 if c == JOKER else c + 1 for c in cards]
 
 
-def baseline(cases: list[Case]) -> list[dict[str, float]]:
-    """Solve every case with rummikub-solver (GLPK_MI) in its own process."""
-    python = ensure_venv()
-    payload = [
-        {"rack": to_tiles(hand), "table": to_tiles([s.card for meld in table for s in meld])}
-        for hand, table in cases
-    ]
-    done = subprocess.run(
-        [str(python), "-c", CHILD], input=json.dumps(payload), capture_output=True, text=True
-    )
-    if done.returncode:
-        raise SystemExit(f"rummikub-solver failed:\n{done.stderr[-2000:]}")
-    result: list[dict[str, float]] = json.loads(done.stdout)
-    return result
+class Baseline:
+    """rummikub-solver (GLPK_MI) in its own process, asked one position at a time so that its
+    solves and rummyai's alternate under the same load."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [str(ensure_venv()), "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def solve(self, case: Case) -> dict[str, float]:
+        hand, table = case
+        payload = {"rack": to_tiles(hand), "table": to_tiles([s.card for meld in table for s in meld])}
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(payload) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit("rummikub-solver stopped (run its venv's python by hand to see why)")
+        answer: dict[str, float] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
 
 
 Timed = list[tuple[Solution, float]]
@@ -195,18 +207,64 @@ def ms_of(results: Timed) -> list[float]:
     return [ms for _, ms in results]
 
 
+def clocked(answer: Callable[[], Solution]) -> tuple[Solution, float, float]:
+    """An answer with its wall and CPU milliseconds."""
+    t, c = time.perf_counter(), time.process_time()
+    sol = answer()
+    return sol, (time.perf_counter() - t) * 1000, (time.process_time() - c) * 1000
+
+
 def rummikub_section(ns: argparse.Namespace, report: Report) -> dict[str, Any]:
     cases = positions("rummikub", ns.positions, ns.seed)
-    print(f"\n1. {len(cases)} rummikub positions, seed {ns.seed}: ms per warm solve")
+    print(f"\n1. {len(cases)} rummikub positions, seed {ns.seed}: ms per warm solve (wall, and CPU)")
     print(f"{'solver':48s} {'median':>8s} {'p90':>8s} {'max':>8s}")
-    default = ours("default", "rummikub", cases)
-    print(row("rummyai default (fewest melds broken)", ms_of(default), proven(default)))
-    plain = ours("cards only", "rummikub", cases, minimize_changes=False)
-    print(row("rummyai cards only (minimize_changes=False)", ms_of(plain), proven(plain)))
-    cp = timed("cp-sat", "rummikub", cases, lambda p: solve_fast(p, "cards", None, minimize_changes=False))
-    print(row("rummyai CP-SAT model alone (cards only)", ms_of(cp), proven(cp)))
-    keep = timed("cp-sat keep", "rummikub", cases, lambda p: solve_fast(p, "cards", None))
-    print(row("rummyai CP-SAT with its keep phase", ms_of(keep), proven(keep)))
+    run = [make_position("rummikub", hand, table) for hand, table in cases]
+    base = None if ns.no_baseline else Baseline()
+    kinds: dict[str, dict[str, Any]] = {"default": {}, "cards only": {"minimize_changes": False}}
+    wall: dict[str, list[float]] = {k: [] for k in [*kinds, "rummikub-solver"]}
+    cpu: dict[str, list[float]] = {k: [] for k in wall}
+    answers: dict[str, Timed] = {k: [] for k in kinds}
+    tiles: list[float] = []
+    for warm in (True, False):  # one untimed round on the first position, then every position in turn
+        pairs = list(zip(run, cases, strict=True))
+        for position, case in tqdm(
+            pairs[:1] if warm else pairs, desc="rummikub", leave=False, file=sys.stderr
+        ):
+            table = [info.slots for info in position.table]
+            for kind, kwargs in kinds.items():
+                sol, ms, cpu_ms = clocked(partial(solve, position.variant, position.hand, table, **kwargs))
+                if not warm:
+                    check_solution(position, sol)
+                    wall[kind].append(ms)
+                    cpu[kind].append(cpu_ms)
+                    answers[kind].append((sol, ms))
+            if base is not None:
+                theirs = base.solve(case)
+                if not warm:
+                    wall["rummikub-solver"].append(theirs["ms"])
+                    cpu["rummikub-solver"].append(theirs["cpu_ms"])
+                    tiles.append(theirs["tiles"])
+    if base is not None:
+        base.close()
+    default, plain = answers["default"], answers["cards only"]
+    labels = {
+        "default": "rummyai default (fewest melds broken)",
+        "cards only": "rummyai cards only (minimize_changes=False)",
+        "rummikub-solver": "rummikub-solver 1.0.0 GLPK_MI",
+    }
+    for kind, label in labels.items():
+        if wall[kind]:
+            extra = proven(answers[kind]) if kind in answers else ""
+            print(row(f"{label}, wall", wall[kind], extra))
+            print(row(f"{label}, CPU", cpu[kind]))
+    cp, keep = plain, default  # with --no-cp-sat each stands in for itself below
+    if not ns.no_cp_sat:
+        cp = timed(
+            "cp-sat", "rummikub", cases, lambda p: solve_fast(p, "cards", None, minimize_changes=False)
+        )
+        print(row("rummyai CP-SAT model alone (cards only), wall", ms_of(cp), proven(cp)))
+        keep = timed("cp-sat keep", "rummikub", cases, lambda p: solve_fast(p, "cards", None))
+        print(row("rummyai CP-SAT with its keep phase, wall", ms_of(keep), proven(keep)))
     agree = sum(
         (a.cards_played, a.points_played)
         == (b.cards_played, b.points_played)
@@ -227,8 +285,8 @@ def rummikub_section(ns: argparse.Namespace, report: Report) -> dict[str, Any]:
     )
     figures: dict[str, Any] = {
         "positions": len(cases),
-        "default": quantiles(ms_of(default)),
-        "cards_only": quantiles(ms_of(plain)),
+        "wall": {k: quantiles(v) for k, v in wall.items() if v},
+        "cpu": {k: quantiles(v) for k, v in cpu.items() if v},
         "cp_sat": quantiles(ms_of(cp)),
         "cp_sat_keep": quantiles(ms_of(keep)),
         "agree": agree,
@@ -236,28 +294,23 @@ def rummikub_section(ns: argparse.Namespace, report: Report) -> dict[str, Any]:
         "default_fewer_broken": fewer,
         "default_more_broken": more,
     }
-    base: list[dict[str, float]] = []
-    if not ns.no_baseline:
-        base = baseline(cases)
-        theirs = [b["ms"] for b in base]
-        print(row("rummikub-solver 1.0.0 GLPK_MI", theirs))
-        t_med, t_p90, _ = quantiles(theirs)
-        d_med, d_p90, d_max = quantiles(ms_of(default))
-        c_med = quantiles(ms_of(plain))[0]
-        print(
-            f"targets: default median {d_med / t_med:.2f} and p90 {d_p90 / t_p90:.2f} of rummikub-solver's "
-            f"(<= 0.5: {verdict(d_med <= t_med / 2 and d_p90 <= t_p90 / 2)}), max {d_max:.1f} ms "
-            f"(<= 25: {verdict(d_max <= 25)}); cards-only median {c_med / t_med:.2f} of its (<= 0.2: "
-            f"{verdict(c_med <= t_med / 5)})"
-        )
-        more_t = sum(s.cards_played > b["tiles"] for (s, _), b in zip(plain, base, strict=True))
-        fewer_t = sum(s.cards_played < b["tiles"] for (s, _), b in zip(plain, base, strict=True))
+    if base is not None:
+        for what, clock in (("wall", wall), ("CPU", cpu)):
+            t_med, t_p90, _ = quantiles(clock["rummikub-solver"])
+            d_med, d_p90, d_max = quantiles(clock["default"])
+            c_med = quantiles(clock["cards only"])[0]
+            print(
+                f"targets ({what}): default median {d_med / t_med:.2f} and p90 {d_p90 / t_p90:.2f} of "
+                f"rummikub-solver's (<= 0.5: {verdict(d_med <= t_med / 2 and d_p90 <= t_p90 / 2)}), max "
+                f"{d_max:.1f} ms (<= 25: {verdict(d_max <= 25)}); cards-only median {c_med / t_med:.2f} of "
+                f"its (<= 0.2: {verdict(c_med <= t_med / 5)})"
+            )
+        more_t = sum(s.cards_played > t for (s, _), t in zip(plain, tiles, strict=True))
+        fewer_t = sum(s.cards_played < t for (s, _), t in zip(plain, tiles, strict=True))
         print(f"tiles played: rummyai more on {more_t}, fewer on {fewer_t}, equal on the rest")
-        figures.update(
-            rummikub_solver=quantiles(theirs), tiles_more=more_t, tiles_fewer=fewer_t, baseline_ms=theirs
-        )
+        figures.update(tiles_more=more_t, tiles_fewer=fewer_t)
     report.section("rummikub", **figures)
-    return {"cases": cases, "default": default, "plain": plain, "base": base}
+    return {"cases": cases, "default": default, "plain": plain, "base": wall["rummikub-solver"]}
 
 
 def midgame_section(ns: argparse.Namespace, report: Report) -> dict[str, tuple[list[Case], Timed]]:
@@ -341,7 +394,7 @@ def plot(path: str, rk: dict[str, Any], mid: dict[str, tuple[list[Case], Timed]]
     ax.scatter(sizes, ms_of(rk["default"]), s=10, label="rummyai default (fewest broken)")
     ax.scatter(sizes, ms_of(rk["plain"]), s=10, marker="x", label="rummyai cards only")
     if rk["base"]:
-        ax.scatter(sizes, [b["ms"] for b in rk["base"]], s=10, marker="^", label="rummikub-solver GLPK_MI")
+        ax.scatter(sizes, rk["base"], s=10, marker="^", label="rummikub-solver GLPK_MI")
     ax.set_title("rummikub")
     if mid:
         ax = axes[0][1]
@@ -366,6 +419,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=0.5, help="seconds, in section 4")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-baseline", action="store_true", help="skip rummikub-solver (no venv needed)")
+    parser.add_argument("--no-cp-sat", action="store_true", help="skip timing the CP-SAT paths in section 1")
     parser.add_argument("--sections", default="1234", help="which sections to run, e.g. 12")
     parser.add_argument("--plot", default=str(HERE / "figures" / "solver_bench.png"))
     parser.add_argument("--out", default=str(HERE / "data" / "solver_bench.jsonl"))
