@@ -271,7 +271,6 @@ def rummikub_section(ns: argparse.Namespace, report: Report) -> dict[str, Any]:
         == (c.cards_played, c.points_played)
         for (a, _), (b, _), (c, _) in zip(default, plain, cp, strict=True)
     )
-    print(f"default, cards-only and CP-SAT agree on cards and points on {agree}/{len(cases)} positions")
     broken = {
         "default": sum(s.melds_broken for s, _ in default),
         "cards_only": sum(s.melds_broken for s, _ in plain),
@@ -279,10 +278,15 @@ def rummikub_section(ns: argparse.Namespace, report: Report) -> dict[str, Any]:
     }
     fewer = sum(a.melds_broken < b.melds_broken for (a, _), (b, _) in zip(default, keep, strict=True))
     more = sum(a.melds_broken > b.melds_broken for (a, _), (b, _) in zip(default, keep, strict=True))
-    print(
-        f"start melds broken in all: default {broken['default']}, cards only {broken['cards_only']}, "
-        f"CP-SAT keep phase {broken['cp_sat_keep_phase']} (default fewer on {fewer}, more on {more} positions)"
-    )
+    if ns.no_cp_sat:
+        print(f"start melds broken in all: default {broken['default']}, cards only {broken['cards_only']}")
+    else:
+        print(f"default, cards-only and CP-SAT agree on cards and points on {agree}/{len(cases)} positions")
+        print(
+            f"start melds broken in all: default {broken['default']}, cards only {broken['cards_only']}, "
+            f"CP-SAT keep phase {broken['cp_sat_keep_phase']} (default fewer on {fewer}, more on {more} "
+            "positions)"
+        )
     figures: dict[str, Any] = {
         "positions": len(cases),
         "wall": {k: quantiles(v) for k, v in wall.items() if v},
