@@ -10,13 +10,15 @@ costs several milliseconds in Python; this costs a fraction of one.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from ortools.sat.python import cp_model
 
-from rummyai.cards import JOKER, Slot
+from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
 from rummyai.playable import playable_cards
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value
 from rummyai.solvers.tile_decode import decode
@@ -185,7 +187,9 @@ def solve_fast(
     edited in place, unless `exact` already holds a proven best play for this position and
     objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1
     (and is returned as it is when phase 2 has nothing to do).
-    Phase 2, when start melds should be kept whole and phase 1's table breaks some, fixes the
+    Phase 2, when start melds should be kept whole and phase 1's table breaks some: after the
+    dynamic program, its tie-break pass (`solve_dp(..., tidy=True)`, one more pass at the known
+    best score, then `tidy_layout`). Without it (CP-SAT's phase 1), phase 2 fixes the
     hand cards to phase 1's answer and maximises the melds kept on a copy with keep variables,
     within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out first, its best table
     so far (or phase 1's) stands. The primary objective is proven either
@@ -200,6 +204,11 @@ def solve_fast(
     if exact is not None:
         if not (minimize_changes and exact.melds_broken):
             return exact  # no tie-break phase to run: the program's record is the answer
+        from rummyai.solvers.run_dp import solve_dp  # imports this module
+
+        tidy = solve_dp(position, objective, tidy=True)
+        if tidy is not None and tidy.value == exact.value and tidy.points_played == exact.points_played:
+            return tidy if tidy.melds_broken <= exact.melds_broken else exact
         played, melds, label = list(exact.played), list(exact.melds), "optimal"
     else:
         table = [c for info in position.table for c in info.cards]
@@ -311,3 +320,196 @@ def _solve(
     if work_limit is not None:
         params.max_deterministic_time = float(work_limit)
     return solver.solve(model)
+
+
+Group = tuple[frozenset[int], int]  # a group's natural suits and its jokers
+
+
+def tidy_groups(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
+    """`melds` with each number's groups laid out again to keep as many start groups whole as
+    their cards allow (same cards and jokers in that number's groups, every group valid): a start
+    group stays whole when one new group holds its suits and at least its jokers. Free-joker
+    rules, as the fast path has them; runs are left as they are."""
+    wanted: dict[int, list[Group]] = {}
+    for info in position.table:
+        if info.kind == "group" and info.rank is not None:
+            suits = frozenset(
+                suit_of(s.card) for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild
+            )
+            wanted.setdefault(info.rank, []).append((suits, info.wild_count))
+    if not wanted:
+        return melds
+    by_rank: dict[int, list[int]] = {}
+    for k, meld in enumerate(melds):
+        rank = _group_rank(meld)
+        if rank in wanted:
+            by_rank.setdefault(rank, []).append(k)
+    v = position.variant
+    assert v.group_max is not None
+    out = list(melds)
+    dropped: set[int] = set()
+    for rank, indices in by_rank.items():
+        present = [suit_of(s.card) for k in indices for s in out[k] if s.card != JOKER]
+        jokers = sum(s.card == JOKER for k in indices for s in out[k])
+        start = wanted[rank]
+        have = [_as_group(out[k]) for k in indices]
+        best, best_kept = have, _kept(start, have)
+        if best_kept == len(start):
+            continue
+        for layout in _group_layouts(sorted(present), jokers, v.min_meld, v.group_max):
+            kept = _kept(start, layout)
+            if kept > best_kept:
+                best, best_kept = layout, kept
+                if kept == len(start):
+                    break
+        if best is have:
+            continue
+        dropped.update(indices)
+        for natural_suits, count in best:
+            naturals = [Slot(s * 13 + rank - 1) for s in sorted(natural_suits)]
+            out.append((*naturals, *[Slot(JOKER, Meaning(rank))] * count))
+    return [m for k, m in enumerate(out) if k not in dropped]
+
+
+def _group_rank(meld: tuple[Slot, ...]) -> int | None:
+    """The number of a group as the fast path writes it (naturals of one rank, jokers without a
+    suit), else None."""
+    rank = None
+    for slot in meld:
+        if slot.card == JOKER:
+            if slot.meaning is None or slot.meaning.suit is not None:
+                return None
+        elif rank is None:
+            rank = slot.card % 13 + 1
+        elif slot.card % 13 + 1 != rank:
+            return None
+    return rank
+
+
+def _as_group(meld: tuple[Slot, ...]) -> Group:
+    return frozenset(suit_of(s.card) for s in meld if s.card != JOKER), sum(s.card == JOKER for s in meld)
+
+
+def _kept(start: list[Group], layout: list[Group]) -> int:
+    """Start groups held whole by a group of `layout`."""
+    return sum(any(suits <= have and jokers <= count for have, count in layout) for suits, jokers in start)
+
+
+def _group_layouts(suits: list[int], jokers: int, low: int, high: int) -> Iterator[list[Group]]:
+    """Every way to lay the naturals' `suits` (sorted, a suit at most once per group) and exactly
+    `jokers` jokers out as groups of `low`..`high` cards, each with a natural."""
+    if not suits:
+        if jokers == 0:
+            yield []
+        return
+    first, rest = suits[0], suits[1:]
+    others = sorted(set(rest) - {first})
+    for size in range(0, high):
+        for mates in itertools.combinations(others, size):
+            for extra in range(jokers + 1):
+                if not low <= 1 + size + extra <= high:
+                    continue
+                left = list(rest)
+                for m in mates:
+                    left.remove(m)
+                for tail in _group_layouts(left, jokers - extra, low, high):
+                    yield [(frozenset((first, *mates)), extra), *tail]
+
+
+def tidy_layout(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
+    """`melds` laid out again, same cards, to keep more start melds whole: each number's groups
+    re-formed (`tidy_groups`), runs of a colour that meet joined, and jokers a meld can spare moved
+    to where a start meld needs one (each move only when it breaks fewer start melds)."""
+    melds = _join_runs(tidy_groups(position, melds))
+    if not any(info.wild_count for info in position.table):
+        return melds
+    broken = count_broken(position, melds)
+    improved = True
+    while improved and broken:
+        improved = False
+        for giver, meld in enumerate(melds):
+            spared = _without_joker(meld)
+            if spared is None:
+                continue
+            for taker, other in enumerate(melds):
+                if taker == giver:
+                    continue
+                grown = with_joker(other, position.variant.group_max or 4)
+                if grown is None:
+                    continue
+                trial = list(melds)
+                trial[giver], trial[taker] = spared, grown
+                fewer = count_broken(position, trial)
+                if fewer < broken:
+                    melds, broken, improved = trial, fewer, True
+                    break
+            if improved:
+                break
+    return melds
+
+
+def with_joker(meld: tuple[Slot, ...], group_max: int) -> tuple[Slot, ...] | None:
+    """`meld` with one more joker, or None when it has no room."""
+    meanings = [
+        (s.meaning.rank, s.meaning.suit) if s.meaning else (rank_of(s.card), suit_of(s.card)) for s in meld
+    ]
+    if len({m[0] for m in meanings}) == 1:  # a group
+        return (*meld, Slot(JOKER, Meaning(meanings[0][0]))) if len(meld) < group_max else None
+    (first, suit), (last, _) = meanings[0], meanings[-1]
+    if last < 13:
+        return (*meld, Slot(JOKER, Meaning(last + 1, suit)))
+    if first > 1:
+        return (Slot(JOKER, Meaning(first - 1, suit)), *meld)
+    return None
+
+
+def _without_joker(meld: tuple[Slot, ...]) -> tuple[Slot, ...] | None:
+    """`meld` less a joker it can spare (a group's, or one at a run's end, leaving 4 or more
+    cards), or None."""
+    if len(meld) <= 3 or all(s.card != JOKER for s in meld):
+        return None
+    if _group_rank(meld) is not None:
+        k = next(k for k, s in enumerate(meld) if s.card == JOKER)
+        return meld[:k] + meld[k + 1 :]
+    if meld[-1].card == JOKER:
+        return meld[:-1]
+    if meld[0].card == JOKER:
+        return meld[1:]
+    return None
+
+
+def _run_span(meld: tuple[Slot, ...]) -> tuple[int, int, int] | None:
+    """(suit, first rank, last rank) of a run as the fast path writes it, else None."""
+    if _group_rank(meld) is not None:
+        return None
+    first, last = meld[0], meld[-1]
+    low = first.meaning if first.card == JOKER else None
+    high = last.meaning if last.card == JOKER else None
+    suit = low.suit if low is not None else suit_of(first.card)
+    start = low.rank if low is not None else rank_of(first.card)
+    end = high.rank if high is not None else rank_of(last.card)
+    if suit is None:
+        return None
+    return suit, start, end
+
+
+def _join_runs(melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
+    """Runs of one colour where one ends just below the next starts, joined into one (a longer
+    meld holds whatever its parts held)."""
+    out = list(melds)
+    spans = [_run_span(meld) for meld in out]
+    joined = True
+    while joined:
+        joined = False
+        ends = {(span[0], span[2]): k for k, span in enumerate(spans) if span is not None}
+        for k, span in enumerate(spans):
+            before = None if span is None else ends.get((span[0], span[1] - 1))
+            if before is not None and before != k and span is not None:
+                low = spans[before]
+                assert low is not None
+                out[before] = out[before] + out[k]
+                spans[before] = (low[0], low[1], span[2])
+                del out[k], spans[k]
+                joined = True
+                break
+    return out

@@ -49,8 +49,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
-from rummyai.solvers.fast import as_written, fast_path_ok
+from rummyai.cards import JOKER, Meaning, Slot
+from rummyai.solvers.fast import as_written, fast_path_ok, tidy_layout, with_joker
 from rummyai.solvers.position import Position, Solution, check_objective, make_position, objective_value
 from rummyai.variants import RunRule, Variant
 
@@ -62,6 +62,8 @@ MAX_JOKERS = 2
 N_PAIRS = (LENGTH + 1) * (LENGTH + 2) // 2  # unordered pairs of slot lengths
 N_SUMMARIES = (SUITS + 1) * (SUITS + 2) // 2  # (colours sending one, colours sending two) to groups
 J1 = MAX_JOKERS + 1  # jokers placed: 0..MAX_JOKERS
+TRACKED = 2  # start groups of one number whose naturals the tie-break follows
+MASKS = 1 << TRACKED  # which of them lost a natural to a run or the hand, so far in the number
 DEFAULT_CAP = 1_000_000  # states one pass may keep over all layers, else no answer (None); 56k seen at most
 
 I32 = npt.NDArray[np.int32]
@@ -101,7 +103,7 @@ class Tables:
     @property
     def keys(self) -> int:
         """Size of the dense key space: pair states ** colours x summaries x joker counts."""
-        return N_PAIRS**SUITS * N_SUMMARIES * J1
+        return N_PAIRS**SUITS * MASKS * N_SUMMARIES * J1
 
 
 def dp_supported(variant: Variant) -> bool:
@@ -209,7 +211,7 @@ def _group_templates(n1: int, n2: int, length: int, gmax: int, jokers: int) -> d
     n_groups = (SUITS * SLOTS + jokers) // length
     places = [c for c in range(n2) for _ in range(2)] + list(range(n2, n2 + n1))
     found: dict[int, Template] = {}
-    for assignment in itertools.product(range(n_groups), repeat=len(places)):
+    for assignment in _labellings(len(places), n_groups):
         members: list[list[int]] = [[] for _ in range(n_groups)]
         for place, group in zip(places, assignment, strict=True):
             members[group].append(place)
@@ -229,6 +231,23 @@ def _group_templates(n1: int, n2: int, length: int, gmax: int, jokers: int) -> d
                 extra -= more
             found[x] = tuple((tuple(m), j) for m, j in zip(used, counts, strict=True))
     return found
+
+
+def _labellings(n: int, k: int) -> list[tuple[int, ...]]:
+    """Every way to put `n` places into at most `k` interchangeable groups, each written once (a
+    group's label is the order of its first place), in lexicographic order: the first valid one
+    of each kind is the one trying every labelling in order would find."""
+    out: list[tuple[int, ...]] = []
+
+    def grow(prefix: tuple[int, ...], top: int) -> None:
+        if len(prefix) == n:
+            out.append(prefix)
+            return
+        for label in range(min(top + 1, k - 1) + 1):
+            grow((*prefix, label), max(top, label))
+
+    grow((), -1)
+    return out
 
 
 def _slot_covers(x: int, y: int, length: int) -> bool:
@@ -292,6 +311,7 @@ def _cell(
     ranks: int,
     table: I32,
     hand: I32,
+    shape: I32,
     pair_p: I32,
     pair_q: I32,
     pair_index: I32,
@@ -300,6 +320,7 @@ def _cell(
     closing: bool,
     strict: bool,
     power: int,
+    masks: int,
     slot_of: I32,
     keys: I64,
     scores: I64,
@@ -310,10 +331,18 @@ def _cell(
 ) -> int:
     """Expand the states [start, end) over one cell into [end, returned end), keeping scores of at
     least `floor`; on the number's last colour (`closing`) the groups are closed with jokers too
-    (`strict`: every joker count that fits, else the fewest). -1 when the buffers are full."""
+    (`strict`: every joker count that fits, else the fewest). -1 when the buffers are full.
+    `shape` row `card` scores the tie-break (`_shape`): table copies kept in runs and in groups,
+    and slots going on where start runs go on; all zero when there is no tie-break."""
     ways = summary_next.shape[1]
     left = ranks - 1 - v  # cells of this colour still to come
     joker_open = _joker_ok(table, hand, colour, v, ranks, length - 1)
+    in_runs = shape[card, 0]
+    in_groups = shape[card, 1]
+    spans = shape[card, 2]
+    holders = shape[card, 3]  # tracked start groups holding this card (bits)
+    tracked = shape[card, 4]  # tracked start groups of this number, scored on its last colour
+    tie = in_runs + in_groups + spans > 0
     out = end
     for i in range(start, end):
         key = keys[i]
@@ -321,6 +350,10 @@ def _cell(
         rest = key // J1
         g = rest % N_SUMMARIES
         runs = rest // N_SUMMARIES
+        mask = 0
+        if masks > 1:
+            mask = runs % masks
+            runs //= masks
         pair = (runs // power) % N_PAIRS
         p = pair_p[pair]
         q = pair_q[pair]
@@ -361,24 +394,38 @@ def _cell(
                     if n < t or n > t + h:
                         continue
                     sc = scores[i] + (n - t) * gain
+                    if tie:  # tie-break: cards stay where they were
+                        goes_on = int(p > 0 and da > 0) + int(q > 0 and db > 0)
+                        sc += min(nat, in_runs) + min(k, in_groups) + 2 * min(goes_on, spans)
                     if sc < floor:
                         continue  # cannot reach the threshold even with every card still to come
                     choice = ((da * 3 + db) * ways + k) * J1
-                    if not closing:
-                        out = _insert((new_runs * N_SUMMARIES + ng) * J1 + jk + jok, sc, i, choice, slot_of, keys, scores, parents, choices, out)  # fmt: skip
-                        if out < 0:
-                            return -1
-                        continue
-                    # last colour of the number: close its groups with jokers at once
-                    options = group_jokers[ng]
-                    for x in range(jokers - jk - jok + 1):
-                        if (options >> x) & 1:
-                            new_key = new_runs * N_SUMMARIES * J1 + jk + jok + x
-                            out = _insert(new_key, sc, i, choice + x, slot_of, keys, scores, parents, choices, out)  # fmt: skip
+                    # tracked start groups that lose this card (one of two when only one copy
+                    # goes to the groups: either may be the one kept)
+                    lose = 0
+                    if holders:
+                        lose = holders if k == 0 else (1 if holders == 3 and k == 1 else 0)
+                    for other in range(2 if lose == 1 and holders == 3 else 1):
+                        new_mask = mask | (lose << other)
+                        if not closing:
+                            new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
+                            out = _insert(new_key, sc, i, choice, slot_of, keys, scores, parents, choices, out)  # fmt: skip
                             if out < 0:
                                 return -1
-                            if not strict:
-                                break  # left-over jokers join melds at the end: the fewest is enough
+                            continue
+                        # last colour of the number: score the tracked groups still whole (twice:
+                        # a whole start group is what the tie-break counts) and close the groups
+                        # with jokers at once
+                        whole = tracked - (new_mask & 1) - (new_mask >> 1 & 1) if tracked else 0
+                        options = group_jokers[ng]
+                        for x in range(jokers - jk - jok + 1):
+                            if (options >> x) & 1:
+                                new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
+                                out = _insert(new_key, sc + 2 * whole, i, choice + x, slot_of, keys, scores, parents, choices, out)  # fmt: skip
+                                if out < 0:
+                                    return -1
+                                if not strict:
+                                    break  # left-over jokers join melds at the end: the fewest is enough
     return out
 
 
@@ -388,6 +435,7 @@ def _prune(
     group_dominators: I32,
     colour: int,
     strict: bool,
+    masks: int,
     slot_of: I32,
     keys: I64,
     scores: I64,
@@ -421,7 +469,7 @@ def _prune(
                     dead = True
                     break
         jk = 0 if strict else key % J1
-        power = stride
+        power = stride * masks
         for c in range(4):
             if c == colour or (colour == 3 and not dead):
                 pair = (key // power) % N_PAIRS
@@ -456,6 +504,7 @@ def _prune(
 def _search(
     table: I32,
     hand: I32,
+    shape: I32,
     unit: I64,
     jokers: int,
     length: int,
@@ -478,13 +527,17 @@ def _search(
     table_jokers: int,
     hand_jokers: int,
     joker_unit: int,
+    slack: int,
+    masks: int,
 ) -> tuple[int, int]:
     """Fill the layers; return (index of the best final state or -1 if none, its score), or
     (-1, -2) when the buffers ran out. Only states that may still reach `threshold` are kept. Without `strict`,
     jokers count nothing here and those left over join melds afterwards; `strict` places every
     joker here (table jokers must be placed, hand jokers score `joker_unit`). Key = ((pairs by
     colour) * N_SUMMARIES + group) * J1 + jokers placed, colour c's pair index being digit c in base
-    `N_PAIRS`."""
+    `N_PAIRS`. With a tie-break (`shape`), scores are the hand's units times a weight above any
+    tie-break total plus that total, and `slack` (the weight less one) keeps the states whose
+    tie-break could still lift them to the threshold."""
     keys[0] = 0
     scores[0] = 0
     parents[0] = -1
@@ -503,10 +556,10 @@ def _search(
             card = c * 13 + v
             potential -= hand[card] * unit[card]
             out = _cell(
-                card, c, v, table[card], hand[card], unit[card], threshold - potential, jokers, length,
-                ranks, table, hand,
+                card, c, v, table[card], hand[card], unit[card], threshold - potential - slack, jokers,
+                length, ranks, table, hand, shape,
                 pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
-                slot_of, keys, scores, parents, choices, start, end,
+                masks, slot_of, keys, scores, parents, choices, start, end,
             )  # fmt: skip
             if out < 0:
                 return -1, -2
@@ -515,6 +568,7 @@ def _search(
                 group_dominators[3 - c],
                 c,
                 strict,
+                masks,
                 slot_of,
                 keys,
                 scores,
@@ -531,7 +585,7 @@ def _search(
     best_score = -1
     for i in range(start, end):
         jk = keys[i] % J1
-        runs = keys[i] // J1 // N_SUMMARIES
+        runs = keys[i] // J1 // N_SUMMARIES // masks
         ok = not strict or jk >= table_jokers
         for _ in range(4):
             pair = runs % N_PAIRS
@@ -586,9 +640,15 @@ def warm(variant: Variant) -> None:
     _WARM.add(variant)
 
 
-def solve_dp(position: Position, objective: str = "cards", cap: int = DEFAULT_CAP) -> Solution | None:
+def solve_dp(
+    position: Position, objective: str = "cards", cap: int = DEFAULT_CAP, tidy: bool = False
+) -> Solution | None:
     """Best play of an opened free-joker position by the dynamic program, proven optimal; None when
-    the program cannot answer exactly (rules outside its encoding, or more than `cap` states)."""
+    the program cannot answer exactly (rules outside its encoding, or more than `cap` states).
+
+    With `tidy`, ties between the best plays are broken towards tables shaped like the start table
+    (`_shape`), and the melds are then laid out to keep as many start melds whole as the chosen
+    cards allow (`rummyai.solvers.fast.tidy_groups`): best effort; the play stays proven best."""
     check_objective(objective)
     start = time.perf_counter()
     variant = position.variant
@@ -603,11 +663,19 @@ def solve_dp(position: Position, objective: str = "cards", cap: int = DEFAULT_CA
     table = np.bincount(np.array(on_table, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
     unit = _units(position, objective)
     naturals = _playable(hand, table)
+    shape = _shape(position) if tidy and position.table else _NO_SHAPE
+    # the best scores the last call found, by pass: a tidy call on the same position skips to them
+    memo: tuple[Position, str, dict[bool, int]] | None = getattr(_LOCAL, "known", None)
+    known = memo[2] if memo is not None and memo[0] is position and memo[1] == objective else {}
+    _LOCAL.known = (position, objective, known)
     _LOCAL.states = 0
     for strict in (False, True):
-        best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict)
-        if best is None:
+        found = _best_state(
+            tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape, known.get(strict)
+        )
+        if found is None:
             return None
+        best, known[strict] = found
         played, melds, used = _replay(position, tables, _path(buf, best))
         if strict:
             played.extend([JOKER] * (used - int(table[JOKER])))
@@ -619,22 +687,36 @@ def solve_dp(position: Position, objective: str = "cards", cap: int = DEFAULT_CA
         if _add_jokers(melds, int(hand[JOKER] + table[JOKER]) - used, tables.group_max):
             played.extend([JOKER] * int(hand[JOKER]))
             break
+    if shape is not _NO_SHAPE:
+        melds = tidy_layout(position, melds)
     return _solution(position, objective, sorted(played), melds, start)
 
 
 def _best_state(
-    tables: Tables, buf: _Buffers, table: I32, naturals: I32, unit: I64, hand_jokers: int, strict: bool
-) -> int | None:
-    """Index of the best final state, searched at falling thresholds (`_thresholds`); None when
-    the buffers ran out."""
+    tables: Tables,
+    buf: _Buffers,
+    table: I32,
+    naturals: I32,
+    unit: I64,
+    hand_jokers: int,
+    strict: bool,
+    shape: I32,
+    known: int | None = None,
+) -> tuple[int, int] | None:
+    """Index of the best final state and its score, searched at falling thresholds (`_thresholds`),
+    or at once at the `known` best score; None when the buffers ran out. With a tie-break in
+    `shape`, a last pass at the best score breaks the ties (units weighed by `TIE_WEIGHT`)."""
     table_jokers = int(table[JOKER])
     bonus = hand_jokers * int(unit[JOKER]) if strict else 0
+    tie = TIE_WEIGHT if shape.any() else 1
 
-    def run(threshold: int) -> tuple[int, int]:
+    def run(threshold: int, weight: int) -> tuple[int, int]:
+        units = unit * weight if weight > 1 else unit
         best, score = _search(
             table,
             naturals,
-            unit,
+            shape if weight > 1 else _NO_SHAPE,
+            units,
             hand_jokers + table_jokers,
             tables.min_meld,
             tables.ranks,
@@ -651,24 +733,73 @@ def _best_state(
             buf.parents,
             buf.choices,
             buf.bounds,
-            threshold,
+            threshold * weight,
             strict,
             table_jokers,
             hand_jokers,
-            int(unit[JOKER]),
+            int(units[JOKER]),
+            weight - 1,
+            MASKS if weight > 1 else 1,
         )
         full = score == -2
         _LOCAL.states += int(buf.keys.shape[0]) if full else int(buf.bounds[-1])
+        if full:
+            buf.slot_of.fill(-1)  # the unfinished layer left its entries: the next call starts clean
         return int(best), int(score)
 
-    for threshold in _thresholds(naturals, unit, bonus):
-        best, score = run(threshold)
-        if score == -2:
-            buf.slot_of.fill(-1)  # the unfinished layer left its entries: the next call starts clean
-            return None
-        if best >= 0:
-            return best
-    raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
+    if known is None or tie == 1:
+        for threshold in _thresholds(naturals, unit, bonus):
+            best, score = run(threshold, 1)
+            if score == -2:
+                return None
+            if best >= 0:
+                known = score
+                break
+        else:
+            raise AssertionError(
+                "the start table has no valid arrangement; make_position should have refused it"
+            )
+        if tie == 1:
+            return best, score
+    # the best score is known: one pass with the tie-break keeps only the states reaching it
+    best, score = run(known, tie)
+    if best < 0:
+        return None
+    return best, known
+
+
+# Tie-break scores per cell are at most 6 (two table copies kept in runs, two in groups, two
+# slots going on), 312 over the 52 cells, plus 4 per number for its tracked start groups (2 each):
+# weighing the play's units by more keeps the play first.
+TIE_WEIGHT = 512
+_NO_SHAPE = np.zeros((JOKER, 5), dtype=np.int32)
+
+
+def _shape(position: Position) -> I32:
+    """Per natural card, the tie-break's scores: table copies in start runs, table copies in start
+    groups, start runs of its colour going on from the number below to it, the tracked start
+    groups (the first `TRACKED` of its number) holding it as bits, and how many its number has."""
+    rows = [[0] * 5 for _ in range(JOKER)]
+    tracked = [0] * 14
+    for info in position.table:
+        column = 0 if info.kind == "run" else 1
+        naturals = [slot.card for slot, wild in zip(info.slots, info.as_wild, strict=True) if not wild]
+        for card in naturals:
+            rows[card][column] += 1
+        rank = info.rank
+        if column and rank is not None and tracked[rank] < TRACKED:
+            bit = 1 << tracked[rank]
+            tracked[rank] += 1
+            for card in naturals:
+                rows[card][3] |= bit
+            for suit in range(SUITS):
+                rows[suit * 13 + rank - 1][4] = tracked[rank]
+        if not column and info.suit is not None:
+            positions = info.positions  # a run's ranks, low to high
+            for low, high in itertools.pairwise(positions):
+                if high == low + 1 and high <= 13:
+                    rows[info.suit * 13 + high - 1][2] += 1
+    return np.array(rows, dtype=np.int32)
 
 
 def last_state_count() -> int:
@@ -820,28 +951,13 @@ def _add_jokers(melds: list[tuple[Slot, ...]], count: int, group_max: int) -> bo
     False when no meld has room left."""
     for _ in range(count):
         for k, meld in enumerate(melds):
-            extended = _with_joker(meld, group_max)
+            extended = with_joker(meld, group_max)
             if extended is not None:
                 melds[k] = extended
                 break
         else:
             return False
     return True
-
-
-def _with_joker(meld: tuple[Slot, ...], group_max: int) -> tuple[Slot, ...] | None:
-    """`meld` with one more joker, or None when it has no room."""
-    meanings = [
-        (s.meaning.rank, s.meaning.suit) if s.meaning else (rank_of(s.card), suit_of(s.card)) for s in meld
-    ]
-    if len({m[0] for m in meanings}) == 1:  # a group
-        return (*meld, Slot(JOKER, Meaning(meanings[0][0]))) if len(meld) < group_max else None
-    (first, suit), (last, _) = meanings[0], meanings[-1]
-    if last < 13:
-        return (*meld, Slot(JOKER, Meaning(last + 1, suit)))
-    if first > 1:
-        return (Slot(JOKER, Meaning(first - 1, suit)), *meld)
-    return None
 
 
 def _solution(

@@ -1,4 +1,4 @@
-"""Usage: python meld_speed.py [N per variant] [seed]
+"""Usage: python experiments/benchmarks/meld_speed.py [N per variant] [seed]
 
 Throughput of rummyai.melds.analyze_meld without its cache, per variant.
 

@@ -1,5 +1,5 @@
 """Benchmark of the compiled dynamic program (`rummyai.solvers.run_dp.solve_dp`) against the CP-SAT
-fast path (`solve_fast`, minimize_changes=False: no tie-break) on `experiments/solver_bench.py`'s positions.
+fast path (`solve_fast`, minimize_changes=False: no tie-break) on `experiments/benchmarks/solver_bench.py`'s positions.
 
 Prints the numba compile (or cache load) time, then median / p90 / max milliseconds per warm
 solve for: the DP alone (positions it answered), the DP with the CP-SAT fallback (every position),
@@ -7,7 +7,7 @@ and `solve_fast`. Each is timed both as wall time and as this process's CPU time
 be shared). Every DP answer is checked with `check_solution` and against `solve_fast`'s cards and
 points; the slowest DP positions are listed with their table and hand sizes and state counts.
 
-    nice -n 10 .venv/bin/python experiments/dp_bench.py [--positions 200] [--seed 0] [--objective cards]
+    nice -n 10 .venv/bin/python experiments/benchmarks/dp_bench.py [--positions 200] [--seed 0] [--objective cards]
         [--repeat 1]
 """
 
@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from solver_bench import positions  # the benchmark's own generator: same 200 positions
+# the sibling script's generator (this folder is on the path): the same 200 positions
+from solver_bench import positions
 
 from rummyai.solvers import make_position
 from rummyai.solvers.check import check_solution

@@ -1,6 +1,6 @@
 """Random self-play of the draw-meld-discard variants: whole matches, speed and how rounds end.
 
-Usage: python experiments/discard_selfplay.py [--matches N] [--players 2 4] [--max-turns T]
+Usage: python experiments/benchmarks/discard_selfplay.py [--matches N] [--players 2 4] [--max-turns T]
        [--variants rummy-palace standard black-heart]
 
 Every seat picks uniformly among `legal_moves`; `apply` validates each move. `max_turns` is only
@@ -72,7 +72,7 @@ def run(variant: str, players: int, matches: int, max_turns: int) -> dict[str, f
 
 def main(argv: list[str]) -> None:
     args = parse(argv)
-    print("command: python experiments/discard_selfplay.py " + " ".join(argv))
+    print("command: python experiments/benchmarks/discard_selfplay.py " + " ".join(argv))
     print(f"{'variant':<14}{'players':>8}{'matches/s':>11}{'moves/s':>9}{'rounds':>8}{'cut':>5}  endings")
     for variant in args.variants:
         for players in args.players:

@@ -1,6 +1,6 @@
 """Self-play speed of the tile-style engine: random agents, whole matches, figures per variant.
 
-Usage: python experiments/selfplay_bench.py [--matches N] [--players P] [--variants ID ...]
+Usage: python experiments/benchmarks/selfplay_bench.py [--matches N] [--players P] [--variants ID ...]
 
 Each match runs `legal_moves`, the agent's choice and `apply` (which validates the move) for
 every move. Rhine is timed per round (option rounds=1) so its figures compare with the
@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
     print(
         "command:",
-        " ".join(["python", "experiments/selfplay_bench.py", *(sys.argv[1:] if argv is None else argv)]),
+        " ".join(
+            ["python", "experiments/benchmarks/selfplay_bench.py", *(sys.argv[1:] if argv is None else argv)]
+        ),
     )
     print(f"{args.matches} random matches per variant, {args.players} players, CPU time of this process")
     print(f"{'variant':<13} {'matches/s':>10} {'moves/s':>10} {'moves/match':>12}")

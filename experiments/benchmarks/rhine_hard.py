@@ -1,9 +1,9 @@
 """Rhine solver on hard positions: agent-game calls that hit the work limit (recorded in
-`experiments/data/rhine_hard.jsonl`, one position per line in the solver's JSON form), plus
+`experiments/benchmarks/data/rhine_hard.jsonl`, one position per line in the solver's JSON form), plus
 seeded random Rhine positions with table jokers. Prints time (median/p90/max ms), how many
 answers are proven optimal, cards played, and checks every answer with the engine's judge.
 
-Run: nice -n 10 .venv/bin/python experiments/rhine_hard.py [--positions PATH] [--random N] [--seed S]
+Run: nice -n 10 .venv/bin/python experiments/benchmarks/rhine_hard.py [--positions PATH] [--random N] [--seed S]
 Wall times depend on the machine's load; the CPU seconds of this process vary less.
 """
 

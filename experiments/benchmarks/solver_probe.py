@@ -8,7 +8,7 @@ from its own optimal answer: all of it, only the hand counts, or only the table 
 bound what a warm start could save: the search finds the answer in most of its branches and
 proves it in few.
 
-    .venv/bin/python experiments/solver_probe.py [--positions 200]
+    .venv/bin/python experiments/benchmarks/solver_probe.py [--positions 200]
 """
 
 from __future__ import annotations
