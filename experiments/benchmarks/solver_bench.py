@@ -425,7 +425,7 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true", help="skip rummikub-solver (no venv needed)")
     parser.add_argument("--no-cp-sat", action="store_true", help="skip timing the CP-SAT paths in section 1")
     parser.add_argument("--sections", default="1234", help="which sections to run, e.g. 12")
-    parser.add_argument("--plot", default=str(HERE / "figures" / "solver_bench.png"))
+    parser.add_argument("--plot", default=str(HERE.parents[1] / "docs" / "images" / "solver_bench.png"))
     parser.add_argument("--out", default=str(HERE / "data" / "solver_bench.jsonl"))
     ns = parser.parse_args()
     report = Report(Path(ns.out))
