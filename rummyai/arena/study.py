@@ -10,11 +10,13 @@ is refused unless mixing is asked for.
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -99,6 +101,17 @@ def check_plan_record(plan: Plan, allow_uncommitted: bool) -> dict[str, Any]:
     }
 
 
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `path` (created if missing) for the duration of the block."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def write_plan_record(plan: Plan, record: dict[str, Any]) -> None:
     """Store the plan record atomically."""
     path = plan.folder / RECORD_FILE
@@ -128,16 +141,17 @@ def run_study(
         raise RummyError(
             f"the code has uncommitted changes ({code.label}): commit them first, or pass --allow-dirty"
         )
-    record = check_plan_record(plan, allow_uncommitted_plan)
-    record["runs"].append(
-        {
-            "started": datetime.now(UTC).isoformat(timespec="seconds"),
-            "code": code.as_dict(),
-            "cells": [c.id for c in chosen],
-            "command": command,
-        }
-    )
-    write_plan_record(plan, record)
+    with _locked(plan.folder / (RECORD_FILE + ".lock")):  # runs of other cells may start alongside
+        record = check_plan_record(plan, allow_uncommitted_plan)
+        record["runs"].append(
+            {
+                "started": datetime.now(UTC).isoformat(timespec="seconds"),
+                "code": code.as_dict(),
+                "cells": [c.id for c in chosen],
+                "command": command,
+            }
+        )
+        write_plan_record(plan, record)
     for cell in chosen:
         folder = plan.folder / cell.id
         folder.mkdir(parents=True, exist_ok=True)

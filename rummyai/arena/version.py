@@ -13,6 +13,8 @@ from importlib import metadata
 from pathlib import Path
 
 UNKNOWN = "unknown"
+#: Filled in by `git archive` (see this folder's .gitattributes): the commit an exported copy is of.
+ARCHIVE_COMMIT = "$Format:%H$"
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ def code_version() -> CodeVersion:
         package = metadata.version("rummyai")
     except metadata.PackageNotFoundError:
         package = UNKNOWN
+    if not ARCHIVE_COMMIT.startswith("$"):
+        return CodeVersion(package, ARCHIVE_COMMIT, False)  # an unedited export of that commit
     source = Path(__file__).resolve().parents[2]
     commit = _git(["rev-parse", "HEAD"], source)
     if commit is None:

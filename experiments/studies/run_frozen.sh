@@ -1,0 +1,32 @@
+#!/bin/sh
+# Run `rummyai study run` from a frozen copy of a commit, at the lowest priority, detached, so that
+# editing or switching this checkout never changes the code of a running study.
+#   experiments/studies/run_frozen.sh PLAN.toml CELL[,CELL...] [COMMIT]   (default commit: HEAD)
+# The copy (git archive, which stamps the commit into rummyai/arena/version.py) is installed into
+# its own venv under results/frozen/<commit>/, reusing the dependencies of .venv; the log goes to
+# results/study-logs/<cells>.log. Rerun the same command to resume.
+set -eu
+plan=$1
+cells=$2
+commit=$(git rev-parse "${3:-HEAD}")
+root=$(git rev-parse --show-toplevel)
+frozen="$root/results/frozen/$commit"
+if [ ! -x "$frozen/venv/bin/rummyai" ]; then
+    mkdir -p "$frozen/src"
+    git archive "$commit" | tar -x -C "$frozen/src"
+    python3 -m venv "$frozen/venv"
+    site=$("$root/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    own=$("$frozen/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    echo "$site" > "$own/base-venv.pth"
+    "$frozen/venv/bin/pip" install --quiet --no-deps --no-build-isolation "$frozen/src"
+fi
+mkdir -p "$root/results/study-logs"
+log="$root/results/study-logs/$(echo "$cells" | tr ',' '+').log"
+cd "$root"
+setsid nohup nice -n 19 "$frozen/venv/bin/rummyai" study run "$plan" --cells "$cells" --workers 1 \
+    --no-progress >>"$log" 2>&1 </dev/null &
+pid=$!
+sleep 1
+echo 19 >"/proc/$pid/autogroup" 2>/dev/null || true
+echo "$pid $commit $cells" >>"$root/results/study-logs/pids"
+echo "started pid $pid (log $log)"
