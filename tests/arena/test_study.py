@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -78,7 +79,7 @@ def test_plan_parses_with_defaults_and_overrides(tmp_path: Path) -> None:
     ("edit", "message"),
     [
         (('primary = "margin"', 'primary = "wins"'), "primary must be one of"),
-        (('seed = 7', 'seed = 7\ncolour = "red"'), "unknown key 'colour'"),
+        (("seed = 7", 'seed = 7\ncolour = "red"'), "unknown key 'colour'"),
         (('power = "six sets are enough for a synthetic game"\n', ""), "missing 'power'"),
         (('agents = ["strong", "weak"]', 'agents = ["strong", "strong"]'), "different reference"),
         (('id = "four"', 'id = "two"'), "repeated: two"),
@@ -101,7 +102,9 @@ def test_records_carry_the_version_and_other_versions_are_refused(tmp_path: Path
     assert len(records) == 12 and all(r["code"]["commit"] == "a" * 40 for r in records)
     grown = write_plan(tmp_path / "grown", PLAN.replace("sets = 6", "sets = 8", 1))
     run(grown, cells=["two"])
-    with pytest.raises(RummyError, match="played with code 0.1.0\\+aaaaaaaaaaaa; this code is 0.1.0\\+bbbbbbbbbbbb"):
+    with pytest.raises(
+        RummyError, match=re.escape("played with code 0.1.0+aaaaaaaaaaaa; this code is 0.1.0+bbbbbbbbbbbb")
+    ):
         run(grown, version=V2, cells=["two"], game_fn=FailAfter(0))
 
 
