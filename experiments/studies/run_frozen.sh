@@ -2,8 +2,8 @@
 # Run `rummyai study run` from a frozen copy of a commit, at the lowest priority, detached, so that
 # editing or switching this checkout never changes the code of a running study.
 #   experiments/studies/run_frozen.sh PLAN.toml CELL[,CELL...] [COMMIT]   (default commit: HEAD)
-# The copy (git archive, which stamps the commit into rummyai/arena/version.py) is installed into
-# its own venv under results/frozen/<commit>/, reusing the dependencies of .venv; the log goes to
+# The copy (git archive, which stamps the commit into rummyai/arena/version.py) is installed under
+# results/frozen/<commit>/lib and put ahead of this checkout on .venv's path; the log goes to
 # results/study-logs/<cells>.log. Rerun the same command to resume.
 set -eu
 plan=$1
@@ -11,19 +11,16 @@ cells=$2
 commit=$(git rev-parse "${3:-HEAD}")
 root=$(git rev-parse --show-toplevel)
 frozen="$root/results/frozen/$commit"
-if [ ! -x "$frozen/venv/bin/rummyai" ]; then
+if [ ! -d "$frozen/lib/rummyai" ]; then
+    rm -rf "$frozen"
     mkdir -p "$frozen/src"
     git archive "$commit" | tar -x -C "$frozen/src"
-    python3 -m venv "$frozen/venv"
-    site=$("$root/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    own=$("$frozen/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    echo "$site" > "$own/base-venv.pth"
-    "$frozen/venv/bin/pip" install --quiet --no-deps --no-build-isolation "$frozen/src"
+    "$root/.venv/bin/pip" install --quiet --no-deps --no-build-isolation --target "$frozen/lib" "$frozen/src"
 fi
 mkdir -p "$root/results/study-logs"
 log="$root/results/study-logs/$(echo "$cells" | tr ',' '+').log"
 cd "$root"
-setsid nohup nice -n 19 "$frozen/venv/bin/rummyai" study run "$plan" --cells "$cells" --workers 1 \
+PYTHONPATH="$frozen/lib" setsid nohup nice -n 19 "$root/.venv/bin/python" -m rummyai.cli study run "$plan" --cells "$cells" --workers 1 \
     --no-progress >>"$log" 2>&1 </dev/null &
 pid=$!
 sleep 1
