@@ -6,7 +6,7 @@
 # results/frozen/<commit>/lib and put ahead of this checkout on .venv's path; the log goes to
 # results/study-logs/<cells>.log. Rerun the same command to resume.
 set -eu
-plan=$1
+plan=$(realpath "$1")
 cells=$2
 commit=$(git rev-parse "${3:-HEAD}")
 root=$(git rev-parse --show-toplevel)
@@ -15,11 +15,11 @@ if [ ! -d "$frozen/lib/rummyai" ]; then
     rm -rf "$frozen"
     mkdir -p "$frozen/src"
     git archive "$commit" | tar -x -C "$frozen/src"
-    "$root/.venv/bin/pip" install --quiet --no-deps --no-build-isolation --target "$frozen/lib" "$frozen/src"
+    "$root/.venv/bin/pip" install --quiet --no-deps --target "$frozen/lib" "$frozen/src"
 fi
 mkdir -p "$root/results/study-logs"
 log="$root/results/study-logs/$(echo "$cells" | tr ',' '+').log"
-cd "$root"
+cd "$frozen"  # not the checkout: python -m puts the working folder first on the path
 PYTHONPATH="$frozen/lib" setsid nohup nice -n 19 "$root/.venv/bin/python" -m rummyai.cli study run "$plan" --cells "$cells" --workers 1 \
     --no-progress >>"$log" 2>&1 </dev/null &
 pid=$!
