@@ -347,7 +347,7 @@ class SolverCandidates:
     def _minimize_changes(self, variant: Variant) -> bool:
         if self.minimize_changes is not None:
             return self.minimize_changes
-        return variant.joker_policy != "free"
+        return not variant.joker_rules.free_table_jokers
 
     # ------------------------------------------------------------------ moves
     def _plays(self, state: GameState, answer: Answer) -> list[Move]:
@@ -382,7 +382,7 @@ class SolverCandidates:
         variant = state.variant
         if not (answer.proven and answer.best and key[3]):
             return
-        if variant.joker_policy != "free" and _has_joker(key):
+        if not variant.joker_rules.free_table_jokers and _has_joker(key):
             return  # locked jokers: what a turn may do with them depends on the start table
         if variant.go_out_by_discard_only or any(w.card != JOKER for w in variant.wilds):
             return

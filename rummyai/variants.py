@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import CLUBS, DIAMONDS, HEARTS, JOKER, SPADES, build_deck, make_card
 from rummyai.errors import VariantError
+
+if TYPE_CHECKING:
+    from rummyai.jokers import JokerRules
 
 TurnFamily = Literal["play_or_draw", "draw_meld_discard"]
 Opening = Literal["none", "natural_meld", "points", "chart"]
@@ -192,6 +195,13 @@ class Variant:
         """Wild rules by card kind."""
         return {rule.card: rule for rule in self.wilds}
 
+    @property
+    def joker_rules(self) -> JokerRules:
+        """The joker rule object of `joker_policy`: every layer asks it, not the policy's name."""
+        from rummyai.jokers import joker_rules
+
+        return joker_rules(self.joker_policy)
+
     def is_wild(self, card: int) -> bool:
         """Whether this card kind can act as a wild in this variant."""
         return card in self.wild_map
@@ -295,7 +305,7 @@ class Variant:
             raise VariantError(f"{self.id}: min_players exceeds max_players")
         if self.rounds is not None and self.rounds < 1:
             raise VariantError(f"{self.id}: rounds must be at least 1")
-        if self.joker_replacement_from != "rack" and self.joker_policy != "official":
+        if self.joker_replacement_from != "rack" and not self.joker_rules.replacement_source_option:
             raise VariantError(
                 f"{self.id}: option 'joker_replacement_from' says where a taken table joker's replacement "
                 "comes from, so it needs the option 'official_jokers' (without it table jokers move freely)"

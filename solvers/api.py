@@ -316,7 +316,7 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             taken=obj.get("taken"),
         )
         swaps = ()
-        if rules.joker_policy == "swap_exact":  # Rummy Palace: name the joker swaps the table shows
+        if rules.joker_rules.exact_swaps:  # Rummy Palace: name the joker swaps the table shows
             swaps = joker_swaps(make_position(rules, obj["hand"], obj.get("table", []), opened), solution)
     except RummyError as error:
         return {"error": str(error)}

@@ -31,7 +31,7 @@ def fast_path_ok(position: Position, max_cards: int | None) -> bool:
     return (
         position.opened
         and v.tile_style
-        and v.joker_policy == "free"
+        and v.joker_rules.free_table_jokers
         and v.max_wilds_per_meld is None
         and not v.wilds_le_naturals
         and v.group_distinct_suits

@@ -51,7 +51,7 @@ def opening_swaps_possible(position: Position) -> bool:
     a card that fits a table joker, and the variant swaps jokers)."""
     if (
         position.opened
-        or position.variant.joker_policy != "swap_exact"
+        or not position.variant.joker_rules.exact_swaps
         or position.variant.opening != "points"
     ):
         return False

@@ -80,7 +80,7 @@ def read_swaps(
     """`joker_swaps`, and on an opening turn the part of each new meld laid in the opening before
     a swapped joker joins it (by new-table index; whole melds of the opening are not listed)."""
     variant = position.variant
-    if variant.joker_policy != "swap_exact" or not solution.played:
+    if not variant.joker_rules.exact_swaps or not solution.played:
         return (), {}
     start = position.table
     new = [analyze_meld(variant, meld) for meld in solution.melds]

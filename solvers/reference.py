@@ -182,7 +182,7 @@ def reference_solve(
         return answer
     if not rules.tile_style:
         raise RummyError(f"the reference solver does not support variant {rules.id!r}")
-    free = rules.joker_policy == "free"
+    free = rules.joker_rules.free_table_jokers
     start = time.perf_counter()
     caps = [c for c in (max_cards, rules.max_hand_cards_per_turn) if c is not None]
     cap = min(caps) if caps else 99
@@ -337,7 +337,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None, acce
         caps.append(len(position.hand) - 1)
     cap = min(caps) if caps else 99
     needs_open = rules.opening == "points" and not position.opened
-    swaps_ok = rules.joker_policy == "swap_exact" and position.opened
+    swaps_ok = rules.joker_rules.exact_swaps and position.opened
     candidates = candidate_melds(rules, avail)
     forms: list[list[_Candidate]] = []
     for info in position.table:
@@ -379,7 +379,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None, acce
             pick(m + 1, total, [*chosen, cand])
 
     pick(0, [0] * 53, [])
-    if needs_open and rules.joker_policy == "swap_exact":
+    if needs_open and rules.joker_rules.exact_swaps:
         best = max(best, _open_then_swap(position, objective, cap, accept), key=lambda b: b[0])
     _, played, infos = best
     melds = [tuple(i.slots) for i in infos] if played else [tuple(i.slots) for i in position.table]

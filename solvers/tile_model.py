@@ -194,7 +194,7 @@ class TileModel:
         self.qualified: IntVar | None = None
         # draw-and-discard family: the table is never rearranged, melds only grow
         self.fixed_table = not v.manipulation or safe_fixed
-        self.swaps_allowed = self.fixed_table and v.joker_policy == "swap_exact" and position.opened
+        self.swaps_allowed = self.fixed_table and v.joker_rules.exact_swaps and position.opened
         self.count_open = opening or (self.fixed_table and v.opening == "points" and not position.opened)
         self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
         self.runs: list[_Run] = []
@@ -232,7 +232,7 @@ class TileModel:
         v = self.variant
         locked = self._locked_melds()
         for k, info in enumerate(() if self.opening else self.position.table):
-            needed = k in locked or (v.joker_policy == "rhine" and info.wild_count > 0) or self.fixed_table
+            needed = k in locked or (v.joker_rules.accompaniment and info.wild_count > 0) or self.fixed_table
             if self.minimize_changes or needed:
                 forced = (k in locked and (self.safe or not self.position.opened)) or self.fixed_table
                 self._add_kept(k, info, forced=forced)
@@ -252,7 +252,7 @@ class TileModel:
         self.qualify: list[tuple[str, tuple[int, ...], IntVar, dict[int, IntVar]]] = []
         self.qualify_points: list[_Qualifier] = []
         self.extra_need: list[tuple[int, LinearExpr]] = []
-        if v.joker_policy == "rhine" and not self.opening:
+        if v.joker_rules.accompaniment and not self.opening:
             self._add_releases()
             if not self.position.opened and v.opening == "points":
                 self._add_points_qualification()
@@ -268,14 +268,14 @@ class TileModel:
             if self.opening and v.opening_wild_value == "zero":
                 for card, var in self.allowance.items():
                     self.open_value.append(-v.opening_values[rank_of(card)] * var)
-        if v.joker_policy == "official" and self.use_witnesses and not self.opening:
+        if v.joker_rules.replacement_takes and self.use_witnesses and not self.opening:
             self._add_official_takes()
         # hand variables and conservation
         for card in range(53):
             terms = list(self.usage[card])
             if card in self.allowance:
                 terms.append(-self.allowance[card])
-            rhine_safe = self.safe and not self.safe_fixed and v.joker_policy == "rhine"
+            rhine_safe = self.safe and not self.safe_fixed and v.joker_rules.accompaniment
             blocked = card == JOKER and (self.jokers < self.avail[JOKER] or rhine_safe)
             qualifying_jokers = [q.wilds() for q in self.qualify_points] if card == JOKER else []
             if blocked and qualifying_jokers and self.hand_counts[JOKER]:
@@ -441,7 +441,7 @@ class TileModel:
 
     def _locked_melds(self) -> set[int]:
         """Start melds that must stay whole unless their joker is retrieved (T3)."""
-        if self.opening or self.variant.joker_policy != "tiles_locked":
+        if self.opening or not self.variant.joker_rules.locked_melds:
             return set()
         return {k for k, info in enumerate(self.position.table) if info.wild_count > 0}
 
@@ -518,7 +518,7 @@ class TileModel:
                 if kept.group_nat or kept.group_jok is not None:
                     m.add(total <= room * keep)
         swaps = self._add_swaps(kept) if self.swaps_allowed and info.wild_count else []
-        if ext_jokers and self.variant.joker_policy == "rhine":
+        if ext_jokers and self.variant.joker_rules.accompaniment:
             # R5: wilds added to a kept meld need a natural card added with them, or they
             # would simply join an existing meld
             ext_naturals: list[LinearExpr] = [n for _, n in kept.ext.values()]
@@ -1520,7 +1520,7 @@ def _finish(
     """`decode`'s last step: the table of these melds (jokers placed), Rhine's joker melds merged,
     qualifying melds added and wild kinds given back."""
     melds = [list(e[1]) for e in entries]
-    if tm.variant.joker_policy == "rhine" and merge:
+    if tm.variant.joker_rules.accompaniment and merge:
         melds = merge_joker_melds(tm.variant, melds)
     virtual = getattr(tm, "virtual_qualify", True)  # fast.py's cached view has no qualifying
     for kind, cards, var, counts in () if virtual else tm.qualify:

@@ -17,12 +17,6 @@ from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.rhine_repair import rhine_repair
 from rummyai.solvers.tile_model import TileModel, decode, single_meld_exact, solve_model
 
-# Joker policies the model relaxes: its answer is judged and, if rejected, repaired with the
-# judge as the arbiter. Rhine's R3-R5 and official Rummikub's table jokers (taken only by a
-# replacement, into a new meld) depend on which start meld a card came from; the model lets
-# table jokers move freely, a relaxation of both, so its optimum bounds the legal one.
-JUDGE_REPAIRED = ("rhine", "official")
-
 # A judge-repaired answer the relaxation cannot prove is certified (or bettered) by the exhaustive
 # reference when hand and table hold at most this many cards, so small hand-made positions get a
 # proof instead of ``feasible``. At 12 cards the reference took 8 ms median, 0.45 s at most over
@@ -42,9 +36,10 @@ def solve_tile(
 ) -> Solution:
     """Best PLAY for a tile-style position (or no play when none is possible).
 
-    Rhine's joker rules are partly relaxed in the model, and official Rummikub's table-joker
-    rule (option ``official_jokers``) is not modelled: for these `JUDGE_REPAIRED` policies the
-    answer is checked by the engine's judge and, if rejected, repaired by `rhine_repair`
+    Where the variant's joker rules say the model only relaxes them (`JokerRules.model_relaxed`:
+    Rhine R3-R5b, Tile Rummy T3-T4 and official Rummikub's table jokers, which ask which start
+    meld a card came from on the canonical copy assignment) the answer is checked by the
+    engine's judge and, if rejected, repaired by `rhine_repair`
     (``optimal`` when a relaxation's bound proves the judged-legal answer, or on a position of
     at most `CERTIFY_CARDS` cards, the exhaustive reference). Rummy Palace swaps on an opening
     turn are searched around this model by `rummyai.solvers.opening_swaps`.
@@ -72,7 +67,7 @@ def solve_tile(
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(tm, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        if rules.joker_policy in JUDGE_REPAIRED and played and not judged_legal(position, melds):
+        if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds):
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(
                 position,

@@ -1,26 +1,22 @@
 """Bridge between a seat's view and the meld solver: the position the seat sees, and a solver
 `Solution` turned back into an engine `Play` over physical card ids.
 
-The solver works on card kinds; the engine judges a play by physical ids (which joker was in
-which meld matters for the joker rules). New melds are matched to the start melds they continue
-(`rummyai.hint.steps.match_melds`), each keeps its own cards first, and the remaining cards come
-from the other melds and the hand. Every candidate is checked with the engine's own
+The solver works on card kinds; the engine's bridge (`rummyai.engine.bridge.play_for_table`)
+turns its table into a play on the canonical copy assignment and checks it with the engine's own
 `check_play`, so an agent never submits an illegal play.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rummyai.cards import parse_meld
+from rummyai.engine.bridge import play_for_table, table_slots
 from rummyai.engine.moves import Move, Play
-from rummyai.engine.qualify import check_play_qualifying
 from rummyai.engine.state import TableMeld
 from rummyai.errors import RummyError
-from rummyai.hint.steps import match_melds
 from rummyai.solvers import Solution, solve
 from rummyai.variants import Variant, get_variant
 
@@ -102,91 +98,22 @@ def solve_view(position: SeatPosition, objective: str = "cards", work_limit: flo
         objective=objective,
         work_limit=work_limit,
         max_cards=variant.max_hand_cards_per_turn,
-        minimize_changes=variant.joker_policy != "free",
-    )
-
-
-def assign_ids(
-    position: SeatPosition, melds: Sequence[Sequence[Any]], hand_first: bool = False
-) -> tuple[TableMeld, ...] | None:
-    """Physical ids for a table written in kinds (solver slots); None if the cards do not add up."""
-    deck = position.variant.deck
-    old = [Counter(deck[i] for i in m.ids) for m in position.table]
-    new = [Counter(slot.card for slot in meld) for meld in melds]
-    origin = match_melds(old, new)
-    own: list[dict[int, list[int]]] = []
-    for m in position.table:
-        pools: dict[int, list[int]] = {}
-        for i in m.ids:
-            pools.setdefault(deck[i], []).append(i)
-        own.append(pools)
-    hand: dict[int, list[int]] = {}
-    for i in position.hand:
-        hand.setdefault(deck[i], []).append(i)
-    ids: list[list[int | None]] = [[None] * len(meld) for meld in melds]
-    for j, meld in enumerate(melds):
-        start = origin[j]
-        if start is None:
-            continue
-        for k, slot in enumerate(meld):
-            pool = own[start].get(slot.card)
-            if pool:
-                ids[j][k] = pool.pop(0)
-    leftovers: dict[int, list[int]] = {}
-    for pools in own:
-        for kind, rest in pools.items():
-            leftovers.setdefault(kind, []).extend(rest)
-    sources = (hand, leftovers) if hand_first else (leftovers, hand)
-    for j, meld in enumerate(melds):
-        for k, slot in enumerate(meld):
-            if ids[j][k] is not None:
-                continue
-            for source in sources:
-                pool = source.get(slot.card)
-                if pool:
-                    ids[j][k] = pool.pop(0)
-                    break
-            else:
-                return None
-    if any(leftovers.values()):
-        return None
-    return tuple(
-        TableMeld(tuple(i for i in row if i is not None), tuple(slot.meaning for slot in meld))
-        for row, meld in zip(ids, melds, strict=True)
+        minimize_changes=not variant.joker_rules.free_table_jokers,
     )
 
 
 def legal_play(position: SeatPosition, table: Sequence[TableMeld]) -> Play | None:
     """`table` as a Play if the engine's rules accept it from this seat, else None."""
-    check = check_play_qualifying(position.variant, position.table, position.hand, table, position.opened)
-    if check.violation is not None:
-        return None
-    # an unopened seat's opening melds are left for the engine to find, exactly as checked here
-    return Play(tuple(table))
+    return play_for_table(
+        position.variant, position.table, position.hand, table_slots(position.variant, table), position.opened
+    )
 
 
 def solution_play(position: SeatPosition, solution: Solution) -> Play | None:
-    """The solver's solution as a legal engine Play, or None if none of the id assignments is legal."""
+    """The solver's solution as a legal engine Play, or None if the rules refuse it."""
     if not solution.played:
         return None
-    return _first_legal(position, position, solution.melds)
-
-
-def _first_legal(
-    position: SeatPosition,
-    source: SeatPosition,
-    melds: Sequence[Sequence[Any]],
-    frozen: tuple[TableMeld, ...] = (),
-) -> Play | None:
-    """The first legal play from `position` of `frozen` plus `melds` with ids taken from `source`
-    (trying the other melds' cards first, then the hand's)."""
-    for hand_first in (False, True):
-        table = assign_ids(source, melds, hand_first)
-        if table is not None:
-            play = legal_play(position, (*frozen, *table))
-            if play is not None:
-                return play
-    return None
+    return play_for_table(position.variant, position.table, position.hand, solution.melds, position.opened)
 
 
 def with_wild_melds_frozen(position: SeatPosition) -> tuple[SeatPosition, tuple[TableMeld, ...]]:
@@ -215,7 +142,12 @@ def best_legal_play(
     rest, frozen = with_wild_melds_frozen(position)
     if frozen:
         solution = solve_view(rest, objective, work_limit)
-        play = _first_legal(position, rest, solution.melds, frozen) if solution.played else None
+        melds = [*table_slots(position.variant, frozen), *solution.melds]
+        play = (
+            play_for_table(position.variant, position.table, position.hand, melds, position.opened)
+            if solution.played
+            else None
+        )
         if play is not None:
             return play, "frozen"
     return None, "illegal"

@@ -94,7 +94,7 @@ def play_candidates(state: GameState) -> list[Move]:
             chain = layoff_chain(v, hand, r.table, seat, must)
             if chain:
                 moves.append(LayOff(*chain[0]))
-        if v.joker_policy == "swap_exact" and must is None:
+        if v.joker_rules.exact_swaps and must is None:
             moves.extend(_joker_swaps(state))
     else:
         moves.extend(opening_moves(v, req, hand, must))
@@ -104,7 +104,7 @@ def play_candidates(state: GameState) -> list[Move]:
                     MeldCards(bundle[0]) if len(bundle) == 1 else Opening(tuple(map(MeldCards, bundle)))
                 )
         moves.extend(black_heart_moves(Work(state)))
-    if v.joker_policy == "diamond_swap":
+    if v.joker_rules.diamond_swaps:
         moves.extend(_diamond_swaps(state))
     if must is None:
         kinds: set[int] = set()

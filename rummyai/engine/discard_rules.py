@@ -334,7 +334,7 @@ def _meanings_stated(w: Work, meld: TableMeld, new: set[int]) -> None:
     """Palace §4.3/§4.8.3: where swaps bind a joker to its meaning (`swap_exact`), every joker put
     down states it: an exact card in a run (``JK=9H``), at least the rank in a group (``JK=9``)."""
     v = w.variant
-    if v.joker_policy != "swap_exact" or len(meld.meanings) != len(meld.ids):
+    if not v.joker_rules.exact_swaps or len(meld.meanings) != len(meld.ids):
         return
     for i, meaning in zip(meld.ids, meld.meanings, strict=True):
         if i in new and meaning is None and v.always_wild(v.deck[i]):
@@ -386,7 +386,7 @@ def _opening(w: Work, move: Opening) -> None:
 
 def _joker_swap(w: Work, move: JokerSwap) -> None:
     v, seat = w.variant, w.turn
-    if v.joker_policy != "swap_exact":
+    if not v.joker_rules.exact_swaps:
         raise fail(v, "swap", f"there are no joker swaps in {v.id}")
     if not w.opened[seat]:
         raise fail(v, "swap", "a joker swap needs the first meld")
@@ -428,7 +428,7 @@ def _joker_swap(w: Work, move: JokerSwap) -> None:
 
 def _diamond_swap(w: Work, move: DiamondSwap) -> None:
     v, seat = w.variant, w.turn
-    if v.joker_policy != "diamond_swap":
+    if not v.joker_rules.diamond_swaps:
         raise fail(v, "swap", f"there are no diamond swaps in {v.id}")
     old = _target(w, move.target)
     info = analyze(v, old)
@@ -677,7 +677,7 @@ def _can_place_after_swap(w: Work, card: int, swaps: int) -> bool:
     """Whether a diamond swap (§6.5) leads to a play of `card`: the swap puts it down itself (as
     the replacement, whose freed diamond must then be placed, or as the new escort), or another
     card frees a diamond, after which `card` has a play (possibly after further swaps)."""
-    if w.variant.joker_policy != "diamond_swap":
+    if not w.variant.joker_rules.diamond_swaps:
         return False
     for option in diamond_swap_options(w, (card,)):
         if option[3] == card:  # the swap itself puts the committed heart down as the new escort

@@ -1,10 +1,10 @@
 """Judge a tile-style PLAY written in card tokens (the `rummyai validate` contract).
 
-Text has no physical ids, so the judge gives the start table's and the hand's cards ids, then
-searches how the new table's copies map to them: two copies of one card look the same, so the
-play is legal if SOME assignment of copies (and, for wilds whose meaning is not written, SOME
-choice of meanings) passes `tile_rules.check_play`. A joker's meaning written on the start table
-is the one the joker rules hold it to.
+Text has no physical ids, and needs none: the rules read a turn on card kinds (§7.1), and
+`tile_rules.check_play` tells which copy went where by the canonical copy assignment. The judge
+gives the cards ids and tries each reading of the wilds whose meaning is not written: the play
+is legal if SOME reading passes. A joker's meaning written on the start table is the one the
+joker rules hold it to.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, islice, permutations, product
+from itertools import combinations, islice, product
 from typing import Any, TypeVar
 
 from rummyai.cards import (
@@ -27,16 +27,16 @@ from rummyai.cards import (
     sort_key,
     suit_of,
 )
+from rummyai.engine.copies import conservation_problem
 from rummyai.engine.moves import Violation
 from rummyai.engine.qualify import qualifies_inside_turn, search_qualifying
 from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, resolve, sections
+from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
 from rummyai.errors import MeldError, RummyError, VariantError
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
 
-MAX_LAYOUTS = 20_000  # physical new tables tried per judgement (copy classes times readings)
-MAX_ORDERS = 5040  # orders of one card kind's copies listed (7 copies)
+MAX_LAYOUTS = 20_000  # readings of the new table's unstated wilds tried per judgement
 _T = TypeVar("_T")
 
 TableText = str | Sequence[str | Sequence[str]]
@@ -96,7 +96,7 @@ def judge_play(
     unqualified: list[tuple[TableMeld, ...]] = []
     sec = sections(rules)
     doomed: set[tuple[tuple[Meaning | None, ...], ...]] = set()
-    for new in _layouts(rules, start_melds, hand_ids, final, opened):
+    for new in layouts(rules, start_melds, hand_ids, final):
         if isinstance(new, Violation):
             return Judgement(False, rule=new.rule, reason=new.reason)
         meanings = tuple(m.meanings for m in new)
@@ -184,159 +184,34 @@ class _IdPool:
         return self.free[kind].pop()
 
 
-def _layouts(
+def layouts(
     variant: Variant,
     start: tuple[TableMeld, ...],
     hand: list[int],
     final: list[tuple[Slot, ...]],
-    opened: bool = False,
 ) -> Iterator[tuple[TableMeld, ...] | Violation]:
-    """Candidate physical new tables: one per class of copy assignments and reading of the wilds.
-
-    Each class of copy assignments is tried once (`_Copies`), with each reading of the new melds'
-    unstated wilds (`_meanings`): first the preferred assignment (copies kept with their old
-    meld) with the written meanings, then those that change the fewest card kinds' copies or
-    melds' readings, up to `MAX_LAYOUTS` tables in all.
-    """
-    copies = _Copies(variant, start, hand, final, opened)
-    if copies.violation is not None:
-        yield copies.violation
+    """Candidate physical new tables, one per reading of the new melds' unstated wilds (`_meanings`):
+    the written meanings first, then those that change the fewest melds' readings, up to
+    `MAX_LAYOUTS` tables. Copies get any ids: `check_play` reads them on the canonical copy
+    assignment (§7.1), so no assignment of identical copies is tried here."""
+    deck = variant.deck
+    before = Counter(deck[i] for m in start for i in m.ids)
+    after = Counter(s.card for meld in final for s in meld)
+    problem = conservation_problem(deck, before, Counter(deck[i] for i in hand), after)
+    if problem is not None:
+        yield Violation(sections(variant).conservation, problem)
         return
+    pools: dict[int, list[int]] = defaultdict(list)
+    for i in [*(i for m in start for i in m.ids), *hand]:
+        pools[deck[i]].append(i)
+    ids = [tuple(pools[s.card].pop(0) for s in meld) for meld in final]
+    played = after.total() - before.total()
     cap = variant.max_hand_cards_per_turn
-    # no hand card played (R1), or more than the cap: every assignment fails alike
-    doomed = copies.played == 0 or (cap is not None and copies.played > cap)
-    limit = 1 if doomed else MAX_LAYOUTS
-    kinds = len(copies.options)
-    choices: list[Sequence[Any]] = [*copies.options, *(_meanings(variant, meld) for meld in final)]
-    for combo in islice(_fewest_changes(choices), limit):
-        ids = copies.ids(combo[:kinds])
-        yield tuple(TableMeld(i, mean) for i, mean in zip(ids, combo[kinds:], strict=True))
-
-
-class _Copies:
-    """The assignments of physical copies to the new table's cards, one per class of equal verdicts.
-
-    Text cannot tell two copies of a card apart, so each card kind's copies (on the start table
-    and, for new cards, in the hand) may sit at any of the new table's spots of that kind. Two
-    assignments give the same verdict when they differ only by renaming copies that the rules
-    cannot tell apart; each class is listed once, keyed by `_label` pairs:
-
-    * copies from one start meld (or from the hand) are alike, and so are spots in one new meld;
-    * a copy going to a new meld without a wild is "plain" unless it comes from a start meld
-      with a wild and that new meld holds a card of a rank that meld's wilds stand for. Plain
-      copies from the table are alike, and once the player has opened so are plain copies from
-      the hand. R1 and R2 do not look at ids; R3-R5 (and the other variants' joker rules) look
-      at the ids of melds holding a wild, and otherwise only at whether a meld holding a
-      possible replacement also holds a card of the joker's start meld (R4) and at which cards
-      are replacements. Before opening, which new melds are the player's own matters (the
-      qualifying melds), so hand copies keep their meld; a variant whose opening turn only
-      places new melds compares melds with the start table's, so nothing is plain there.
-    """
-
-    def __init__(
-        self,
-        variant: Variant,
-        start: tuple[TableMeld, ...],
-        hand: list[int],
-        final: list[tuple[Slot, ...]],
-        opened: bool,
-    ) -> None:
-        deck = variant.deck
-        self.final = final
-        self.violation: Violation | None = None
-        self.positions: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for m, meld in enumerate(final):
-            for p, slot in enumerate(meld):
-                self.positions[slot.card].append((m, p))
-        self.owner: dict[int, tuple[int, Meaning | None]] = {}
-        on_table: dict[int, list[int]] = defaultdict(list)
-        for u, start_meld in enumerate(start):
-            for i, meaning in zip(start_meld.ids, start_meld.meanings, strict=True):
-                on_table[deck[i]].append(i)
-                self.owner[i] = (u, meaning)
-        in_hand: dict[int, list[int]] = defaultdict(list)
-        for i in hand:
-            in_hand[deck[i]].append(i)
-        self.opened = opened
-        self.plain_allowed = opened or qualifies_inside_turn(variant)
-        wild_final = {m for m, meld in enumerate(final) if any(variant.is_wild(s.card) for s in meld)}
-        ranks = [{rank_of(c.card) for c in new if not variant.always_wild(c.card)} for new in final]
-        # new melds where each start meld's ids matter: those holding a wild, and, for a start
-        # meld with wilds, those holding a card of a rank its wilds stand for (a replacement)
-        self.near: list[set[int]] = []
-        for start_meld in start:
-            resolved = resolve(variant, start_meld)
-            stands = {meaning.rank for meaning in resolved.meld.meanings if meaning is not None}
-            near = set(wild_final)
-            if resolved.wild:
-                near |= {k for k, rs in enumerate(ranks) if rs & stands}
-            self.near.append(near)
-        self.wild_final = wild_final
-        self.kinds: list[int] = []
-        self.options: list[list[tuple[int, ...]]] = []
-        self.played = 0  # hand cards the new table holds
-        rule = sections(variant).conservation
-        for kind in sorted(set(self.positions) | set(on_table)):
-            spots, table_ids, hand_ids = self.positions[kind], on_table[kind], in_hand[kind]
-            if len(spots) < len(table_ids):
-                self.violation = Violation(rule, f"{card_str(kind)} was on the table and must stay there")
-                return
-            if len(spots) > len(table_ids) + len(hand_ids):
-                have = len(table_ids) + len(hand_ids)
-                self.violation = Violation(
-                    rule,
-                    f"{card_str(kind)} is neither on the table nor in the hand"
-                    if not have
-                    else f"the new table holds {len(spots)} copies of {card_str(kind)}, but the table and hand "
-                    f"hold {have}",
-                )
-                return
-            sources = table_ids + hand_ids[: len(spots) - len(table_ids)]
-            self.played += len(spots) - len(table_ids)
-            self.kinds.append(kind)
-            self.options.append(self._orders(variant, start, spots, sources))
-
-    def _label(self, spot: tuple[int, int], source: int) -> tuple[Any, ...]:
-        """What the rules can see of a copy from `source` at `spot` (see the class docstring)."""
-        m, p = spot
-        meaning = self.final[m][p].meaning
-        where = self.owner.get(source)
-        if not self.plain_allowed or m in self.wild_final:
-            return (m, meaning, where)
-        if where is None:
-            return (-1, None, None) if self.opened else (m, meaning, None)
-        if m in self.near[where[0]]:
-            return (m, meaning, where)
-        return (-1, None, -1)
-
-    def _orders(
-        self, variant: Variant, start: tuple[TableMeld, ...], spots: list[tuple[int, int]], sources: list[int]
-    ) -> list[tuple[int, ...]]:
-        """One order of `sources` over `spots` per class, those keeping copies with their meld first."""
-        deck = variant.deck
-        final = self.final
-
-        def overlap(order: tuple[int, ...]) -> int:
-            score = 0
-            for (m, _), i in zip(spots, order, strict=True):
-                if i in self.owner:
-                    kinds = {deck[j] for j in start[self.owner[i][0]].ids}
-                    score += sum(1 for s in final[m] if s.card in kinds)
-            return -score
-
-        seen: dict[tuple[tuple[Any, ...], ...], tuple[int, ...]] = {}
-        for order in sorted(islice(permutations(sources), MAX_ORDERS), key=overlap):
-            key = tuple(sorted((self._label(s, i) for s, i in zip(spots, order, strict=True)), key=repr))
-            seen.setdefault(key, order)
-        return list(seen.values())
-
-    def ids(self, orders: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        """The ids of each new meld when each card kind's copies take the given order."""
-        ids: dict[tuple[int, int], int] = {}
-        for kind, order in zip(self.kinds, orders, strict=True):
-            for spot, i in zip(self.positions[kind], order, strict=True):
-                ids[spot] = i
-        return [tuple(ids[(m, p)] for p in range(len(meld))) for m, meld in enumerate(self.final)]
+    # no hand card played (R1), or more than the cap: every reading fails alike
+    doomed = played == 0 or (cap is not None and played > cap)
+    choices = [_meanings(variant, meld) for meld in final]
+    for combo in islice(_fewest_changes(choices), 1 if doomed else MAX_LAYOUTS):
+        yield tuple(TableMeld(i, mean) for i, mean in zip(ids, combo, strict=True))
 
 
 def _fewest_changes(alternatives: Sequence[Sequence[_T]]) -> Iterator[tuple[_T, ...]]:

@@ -227,7 +227,7 @@ def layoffs(variant: Variant, table: Sequence[TableMeld], hand: Sequence[int]) -
 
     deck = variant.deck
     naturals, wild_ids = _split_hand(variant, hand)
-    wild_ok = bool(wild_ids) and variant.joker_policy != "rhine"
+    wild_ok = bool(wild_ids) and variant.joker_rules.hand_joker_joins
     out: list[tuple[int, TableMeld]] = []
     for t, meld in enumerate(table):
         r = resolve(variant, meld)

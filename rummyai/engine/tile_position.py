@@ -1,8 +1,8 @@
 """Build tile-style positions and plays from card tokens (tests, examples, hint requests).
 
 `position` makes a `GameState` whose seat on turn holds a given hand in front of a given table;
-`play_from_text` turns a written new table into a `Play` with physical ids, picking the copy
-assignment and the wild meanings the judge finds legal (or the first one when none is).
+`play_from_text` turns a written new table into a `Play` with physical ids: the canonical copy
+assignment and the wild meanings the judge finds legal (or the written ones when none is).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import numpy as np
 
 from rummyai.cards import parse_cards, parse_table
 from rummyai.engine.moves import Play, Violation
-from rummyai.engine.qualify import check_play_qualifying
 from rummyai.engine.state import GameState, RoundState, TableMeld
 from rummyai.engine.tile import TileData
 from rummyai.errors import DeckError, RummyError
@@ -80,23 +79,19 @@ def position(
 
 
 def play_from_text(state: GameState, new_table: str | Sequence[str | Sequence[str]]) -> Play:
-    """The PLAY that leaves `new_table` for the seat on turn (a legal reading when one exists)."""
-    from rummyai.engine.judge import _layouts, normalize_meld
+    """The PLAY that leaves `new_table` for the seat on turn: a legal reading when one exists
+    (`bridge.play_for_table`), else the written reading, for the rules to refuse with a reason."""
+    from rummyai.engine.bridge import play_for_table
+    from rummyai.engine.judge import layouts, normalize_meld
 
     rs = state.round
     seat = rs.turn
     final = [normalize_meld(state.variant, m) for m in parse_table(new_table)] if new_table else []
-    first: Play | None = None
-    for layout in _layouts(state.variant, rs.table, list(rs.hands[seat]), final):
-        if isinstance(layout, Violation):
-            return _naive(state, final)
-        play = Play(layout)
-        check = check_play_qualifying(state.variant, rs.table, rs.hands[seat], layout, rs.opened[seat])
-        if check.violation is None:
-            return play
-        first = first or play
-    assert first is not None
-    return first
+    play = play_for_table(state.variant, rs.table, rs.hands[seat], final, rs.opened[seat])
+    if play is not None:
+        return play
+    first = next(layouts(state.variant, rs.table, list(rs.hands[seat]), final))
+    return _naive(state, final) if isinstance(first, Violation) else Play(first)
 
 
 def _naive(state: GameState, final: list[Any]) -> Play:

@@ -1,27 +1,25 @@
 """End-of-turn checks of a tile-style PLAY (VARIANTS.md §1.4-1.5, §2.4-2.5, §3.2-3.5, §8.2).
 
-`check_play` compares the table before the turn with the table the player submits, card by
-physical id: conservation, meld validity, the opening rule, the per-turn card cap and the
-variant's joker policy (Rhine R3-R5, Tile Rummy's locked joker melds T3-T4, the official
-Rummikub joker swap, or free jokers). Each broken rule comes back as a `Violation` citing its
-section.
+`check_play` compares the table before the turn with the table the player submits, on card
+kinds (§7.1): conservation, meld validity, the opening rule, the per-turn card cap and the
+variant's joker rules (`Variant.joker_rules`: Rhine R3-R5b, Tile Rummy's locked joker melds T3-T4,
+the official Rummikub joker swap, or free jokers), the latter read on the canonical copy
+assignment. Each broken rule comes back as a `Violation` citing its section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import islice
 
-from rummyai.cards import SUITS, Meaning, card_str, rank_of, rank_str, suit_of
+from rummyai.cards import Meaning, card_str
+from rummyai.engine.copies import ConservationProblem, canonical_tables
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
 from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.memo import memoized
 from rummyai.variants import Variant
-
-MAX_MATCHINGS = 256
 
 
 @dataclass(frozen=True)
@@ -144,7 +142,68 @@ def check_play(
     `opened` says whether the player opened on an earlier turn. For an unopened player in a
     variant whose opening is not exclusive (Rhine), `opening` may name the qualifying melds;
     otherwise they are searched among the new melds made only of hand cards.
+
+    The verdict depends on card kinds only (§7.1): `new_table`'s ids say which kind lies where,
+    and the rules that ask where a card came from read the canonical copy assignment
+    (`copies.canonical_tables`); of tied assignments, the first that passes is the one returned.
     """
+    assignments = _assignments(variant, table, hand, new_table, opening)
+    if isinstance(assignments, Violation):
+        return PlayCheck(assignments)
+    first: PlayCheck | None = None
+    for assigned in assignments:
+        check = check_assigned(variant, table, hand, assigned, opened, opening)
+        if check.violation is None:
+            return check
+        first = first or check
+    assert first is not None
+    return first
+
+
+def _assignments(
+    variant: Variant,
+    table: Sequence[TableMeld],
+    hand: Sequence[int],
+    new_table: Sequence[TableMeld],
+    opening: Sequence[TableMeld],
+) -> Sequence[Sequence[TableMeld]] | Violation:
+    """The physical new tables to judge: `new_table` itself where no rule reads card origins and its
+    ids are a possible assignment, else the canonical assignments of its kinds."""
+    if not variant.joker_rules.reads_origins and _ids_conserved(table, hand, new_table):
+        return [new_table]
+    opening_ids = {i for m in opening for i in m.ids}
+    tables = canonical_tables(
+        variant.deck,
+        variant.is_wild,
+        [*table, *opening],
+        [i for i in hand if i not in opening_ids],
+        new_table,
+    )
+    if isinstance(tables, ConservationProblem):
+        return Violation(sections(variant).conservation, tables.reason)
+    return tables
+
+
+def _ids_conserved(table: Sequence[TableMeld], hand: Sequence[int], new_table: Sequence[TableMeld]) -> bool:
+    """Whether `new_table` holds every start id once and otherwise distinct hand ids."""
+    ids = [i for m in new_table for i in m.ids]
+    seen = set(ids)
+    if len(seen) != len(ids):
+        return False
+    start = {i for m in table for i in m.ids}
+    return start <= seen and seen - start <= set(hand)
+
+
+def check_assigned(
+    variant: Variant,
+    table: Sequence[TableMeld],
+    hand: Sequence[int],
+    new_table: Sequence[TableMeld],
+    opened: bool,
+    opening: Sequence[TableMeld],
+) -> PlayCheck:
+    """`check_play` on one physical assignment of the new table's copies, taken as it is (the
+    tests' exhaustive reading of §7.1 calls it on every assignment)."""
     sec = sections(variant)
     deck = variant.deck
     start_ids = {i for m in table for i in m.ids}
@@ -175,7 +234,7 @@ def check_play(
     start = [resolve(variant, m) for m in table]
     new = tuple(r.meld for r in final)
     if opened:
-        violation = _joker_rules(variant, start, final, set(played))
+        violation = variant.joker_rules.check(variant, start, final, set(played))
         return PlayCheck(violation, new, played) if violation else PlayCheck(None, new, played)
     if variant.opening_turn_exclusive or not variant.manipulation:
         violation, melds = _exclusive_opening(variant, start, final, played_set)
@@ -317,240 +376,9 @@ def _qualify_then_play(
         if problem:
             return _bad(rule, problem)
         q_ids = {i for r in qual for i in r.ids}
-        violation = _joker_rules(variant, start + qual, final, played_set - q_ids)
+        violation = variant.joker_rules.check(variant, start + qual, final, played_set - q_ids)
         if violation is None:
             return PlayCheck(None, new, played, True, tuple(r.meld for r in qual))
         first = first or violation
     assert first is not None
     return PlayCheck(first)
-
-
-# ------------------------------------------------------------------------------ jokers
-def _joker_rules(
-    variant: Variant, start: list[Resolved], final: list[Resolved], played: set[int]
-) -> Violation | None:
-    policy = variant.joker_policy
-    if policy == "rhine":
-        return _rhine(variant, start, final, played)
-    if policy == "tiles_locked":
-        return _tiles(variant, start, final, played)
-    if policy == "official":
-        return _official(variant, start, final, played)
-    return None
-
-
-def _same_meaning(kind0: str, m0: Meaning | None, kind1: str, m1: Meaning | None) -> bool:
-    """A joker keeps its meaning: the same exact card in a run, the same rank in a group."""
-    if m0 is None or m1 is None or kind0 != kind1:
-        return False
-    if kind0 == "group":
-        return m0.rank == m1.rank
-    return m0.rank == m1.rank and m0.suit == m1.suit
-
-
-def _stands_for(kind: str, meaning: Meaning, card: int, missing_suits: set[int] | None = None) -> bool:
-    """Whether natural `card` has the joker's meaning (a suit missing from the group if given)."""
-    if kind == "group":
-        if rank_of(card) != meaning.rank:
-            return False
-        return missing_suits is None or suit_of(card) in missing_suits
-    return rank_of(card) == meaning.rank and suit_of(card) == meaning.suit
-
-
-def _article(text: str) -> str:
-    """'a 7S' but 'an 8S', 'an AS' (the message names a card)."""
-    return f"an {text}" if text[:1] in ("8", "A") else f"a {text}"
-
-
-def _wanted(kind: str, meaning: Meaning, missing: set[int] | None = None) -> str:
-    """The natural card a joker's replacement must be, in words: the exact card for a run; for a
-    group, its rank, in a suit missing from the group where the variant says so."""
-    if kind != "group":
-        return _article(str(meaning))
-    rank = _article(rank_str(meaning.rank))
-    if missing is None:
-        return rank
-    suits = " or ".join(SUITS[s] for s in sorted(missing))
-    return f"{rank} of a suit missing from the group ({suits})"
-
-
-def _locate(final: list[Resolved]) -> dict[int, int]:
-    return {i: k for k, r in enumerate(final) for i in r.meld.ids}
-
-
-def _matchings(options: list[list[int]]) -> Iterator[tuple[int, ...]]:
-    """Distinct choices, one per list (bounded)."""
-
-    def rec(k: int, taken: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        if k == len(options):
-            yield taken
-            return
-        for c in options[k]:
-            if c not in taken:
-                yield from rec(k + 1, (*taken, c))
-
-    return islice(rec(0, ()), MAX_MATCHINGS)
-
-
-def _rhine(
-    variant: Variant, start: list[Resolved], final: list[Resolved], played: set[int]
-) -> Violation | None:
-    """Rhine R3-R5 (§1.5, decisions §1.8)."""
-    deck = variant.deck
-    where = _locate(final)
-    released: list[tuple[int, Resolved]] = []
-    for m in start:
-        for j in m.wild:
-            s = final[where[j]]
-            same = j in s.wild and _same_meaning(m.kind, m.meaning_of(j), s.kind, s.meaning_of(j))
-            if not (same and s.naturals & m.naturals):
-                released.append((j, m))
-    options: list[list[int]] = []
-    for j, m in released:
-        meaning = m.meaning_of(j)
-        assert meaning is not None
-        cands = [
-            n
-            for f in final
-            if f.naturals & m.naturals
-            for n in f.naturals
-            if n not in m.ids and _stands_for(m.kind, meaning, deck[n])
-        ]
-        if not cands:
-            return Violation(
-                "1.5 R4",
-                f"the joker meaning {meaning} in '{m.text(deck)}' changed meaning or left its meld "
-                f"without {_wanted(m.kind, meaning)} replacing it next to that meld's cards",
-            )
-        options.append(cands)
-    movers = [j for j in played if j in final[where[j]].wild]
-    movers += [j for j, _ in released]
-    first: Violation | None = None
-    any_matching = False
-    for replacement in _matchings(options):
-        any_matching = True
-        problem = _accompaniment(variant, start, final, where, movers, set(replacement))
-        if problem is None:
-            return None
-        first = first or problem
-    if not any_matching:
-        return Violation("1.5 R4", "each released joker needs its own replacement card")
-    return first
-
-
-def _accompaniment(
-    variant: Variant,
-    start: list[Resolved],
-    final: list[Resolved],
-    where: dict[int, int],
-    movers: list[int],
-    replacements: set[int],
-) -> Violation | None:
-    """R5: no moved joker's meld may hold only natural cards of one start meld plus replacements.
-    This formal test decides; its plain-words summary ("a joker cannot take a natural's place") is
-    read as its usual case, so a joker in a natural's old place is legal once an outside natural joins."""
-    for j in movers:
-        s = final[where[j]]
-        for u in start:
-            if s.naturals <= u.naturals | replacements:
-                return Violation(
-                    "1.5 R5",
-                    f"a joker may not simply join an existing meld: '{s.text(variant.deck)}' holds no new "
-                    f"natural card beyond '{u.text(variant.deck)}'",
-                )
-    return None
-
-
-def _is_new(s: Resolved, start: list[Resolved]) -> bool:
-    """A meld that does not contain every card of any start meld."""
-    return not any(u.ids <= s.ids for u in start)
-
-
-def _tiles(
-    variant: Variant, start: list[Resolved], final: list[Resolved], played: set[int]
-) -> Violation | None:
-    """Tile Rummy T3-T4 (§2.5, §2.7): locked joker melds, retrieval with a rack tile."""
-    deck = variant.deck
-    where = _locate(final)
-    retrieved: list[tuple[int, Resolved, list[int]]] = []
-    for m in start:
-        for j in m.wild:
-            s = final[where[j]]
-            same = j in s.wild and _same_meaning(m.kind, m.meaning_of(j), s.kind, s.meaning_of(j))
-            if same and m.ids <= s.ids:
-                continue
-            meaning = m.meaning_of(j)
-            assert meaning is not None
-            missing = {0, 1, 2, 3} - {suit_of(deck[n]) for n in m.naturals}
-            cands = [
-                n
-                for n in played
-                if n in final[where[n]].naturals and _stands_for(m.kind, meaning, deck[n], missing)
-            ]
-            if not cands:
-                if same:
-                    return Violation(
-                        "2.5 T3",
-                        f"'{m.text(deck)}' holds a joker: it may not be split or lose tiles unless the "
-                        f"joker is replaced by {_wanted(m.kind, meaning, missing)} from the rack",
-                    )
-                return Violation(
-                    "2.5 T4",
-                    f"the joker meaning {meaning} in '{m.text(deck)}' may only change meaning or move when "
-                    f"{_wanted(m.kind, meaning, missing)} from the rack replaces it",
-                )
-            if not _is_new(final[where[j]], start):
-                return Violation(
-                    "2.5 T4",
-                    f"a retrieved joker must go into a new meld, not '{final[where[j]].text(deck)}'",
-                )
-            retrieved.append((j, m, cands))
-    if not retrieved:
-        return None
-    for rs in _matchings([c for _, _, c in retrieved]):
-        if all((final[where[j]].ids & played) - {r} for (j, _, _), r in zip(retrieved, rs, strict=True)):
-            return None
-    j = retrieved[0][0]
-    return Violation(
-        "2.5 T4",
-        f"the meld '{final[where[j]].text(deck)}' of a retrieved joker needs a rack tile besides the replacement",
-    )
-
-
-def _official(
-    variant: Variant, start: list[Resolved], final: list[Resolved], played: set[int]
-) -> Violation | None:
-    """Official Rummikub table jokers (§8.2 option `official_jokers`)."""
-    deck = variant.deck
-    where = _locate(final)
-    taken: list[list[int]] = []
-    for m in start:
-        for j in m.wild:
-            s = final[where[j]]
-            same = j in s.wild and _same_meaning(m.kind, m.meaning_of(j), s.kind, s.meaning_of(j))
-            if same and s.naturals & m.naturals:
-                continue
-            meaning = m.meaning_of(j)
-            assert meaning is not None
-            missing = {0, 1, 2, 3} - {suit_of(deck[n]) for n in m.naturals}
-            pool = played if variant.joker_replacement_from == "rack" else set(where) - m.ids
-            cands = [
-                n
-                for n in pool
-                if n not in m.ids
-                and n in final[where[n]].naturals
-                and _stands_for(m.kind, meaning, deck[n], missing)
-            ]
-            if not cands:
-                source = "the rack" if variant.joker_replacement_from == "rack" else "the rack or the table"
-                return Violation(
-                    "8.2",
-                    f"a table joker ({meaning} in '{m.text(deck)}') may only be taken by replacing it with "
-                    f"{_wanted(m.kind, meaning, missing)} from {source}",
-                )
-            if not _is_new(s, start):
-                return Violation("8.2", f"a taken joker must go into a new meld, not '{s.text(deck)}'")
-            taken.append(cands)
-    if taken and next(_matchings(taken), None) is None:
-        return Violation("8.2", "each taken joker needs its own replacement tile")
-    return None

@@ -153,7 +153,7 @@ def _solve(
     played = tuple(sorted_cards(solution.played))
     jokers: tuple[JokerSwap, ...] = ()
     parts: dict[int, Meld] = {}
-    if position.variant.joker_policy == "swap_exact":  # Rummy Palace: the swaps the new table shows
+    if position.variant.joker_rules.exact_swaps:  # Rummy Palace: the swaps the new table shows
         start = solver.make_position(position.variant, cards, melds, position.opened)
         jokers, parts = import_module("rummyai.solvers.palace_swaps").read_swaps(start, solution)
     melds_after = tuple(tuple(m) for m in solution.melds)
@@ -205,7 +205,7 @@ def _plainly_safe(position: HintPosition) -> bool:
     and the variant lets jokers move freely, so no joker or opening rule can bite. Elsewhere the
     engine's judge decides (and without a judge such moves are not offered)."""
     v = position.variant
-    return v.tile_style and position.opened and v.joker_policy == "free"
+    return v.tile_style and position.opened and v.joker_rules.free_table_jokers
 
 
 # ------------------------------------------------------------------------------ suggestions

@@ -58,9 +58,13 @@ def test_new_cards_counted_against_the_deck() -> None:
 
 
 def test_copies_are_indistinguishable() -> None:
-    # two 6C: which copy stays with which meld is the judge's choice
+    # two 6C: the canonical reading keeps each 6C with its meld-mates (§7.1), so the joker left
+    # '4C JK 6C' for the 5C and simply joined '6C 7C 8C' (R5); the swapped copies would pass
     verdict = judge_play("rhine", ["5C"], "4C JK 6C | 6C 7C 8C", "4C 5C 6C | JK 6C 7C 8C")
-    assert verdict.legal, verdict.reason
+    assert not verdict.legal and verdict.rule == "1.5 R5"
+    # the same turn with a copy of nothing in common: the same verdict
+    verdict = judge_play("rhine", ["5C"], "4C JK 6C | 6D 7D 8D", "4C 5C 6C | JK=5D 6D 7D 8D")
+    assert not verdict.legal and verdict.rule == "1.5 R5"
     # a hand copy and a table copy of the same card
     verdict = judge_play("rummy-tiles", ["8C", "9C"], "8C 8D 8H | 5C 6C 7C", "8C 8D 8H | 5C 6C 7C 8C 9C")
     assert verdict.legal and verdict.played == ["8C", "9C"]
@@ -177,13 +181,16 @@ def test_many_joker_melds_still_find_the_kept_meaning() -> None:
 
 
 def test_copy_assignment_found_past_many_irrelevant_copies() -> None:
-    # legal only when each heart meld mixes the 6H/7H copies of both start melds (the kept joker
-    # keeps a natural of its meld; the released one's meld is no start meld plus its 5H). The
-    # two equal club runs give 2**9 placements of copies that the rules cannot tell apart; a
-    # capped search over raw placements never reached the mixed hearts.
+    # The two equal club runs give 2**9 placements of copies that the rules cannot tell apart;
+    # the canonical reading keeps each club run whole and each heart run's cards together, so
+    # the second heart run's joker, released by the 5H, returns to its meld alone (R5), and with
+    # a 9H beside it the turn is legal
     clubs = "3C 4C 5C 6C 7C 8C 9C TC JC"
     table = f"6H 7H JK=5H | 6H 7H JK=5H | {clubs} | {clubs}"
     verdict = judge_play("rhine", ["5H"], table, f"JK=5H 6H 7H | 5H 6H 7H JK=8H | {clubs} | {clubs}")
+    assert not verdict.legal and verdict.rule == "1.5 R5"
+    new = f"JK=5H 6H 7H | 5H 6H 7H JK=8H 9H | {clubs} | {clubs}"
+    verdict = judge_play("rhine", ["5H", "9H"], table, new)
     assert verdict.legal, verdict.reason
     # both jokers changing meaning need two 5H replacements, whatever the copies: R4
     verdict = judge_play("rhine", ["5H"], table, f"6H 7H JK=8H | 5H 6H 7H JK=8H | {clubs} | {clubs}")

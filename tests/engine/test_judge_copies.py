@@ -1,8 +1,11 @@
-"""The text judge's copy search is exact: it agrees with a brute force over every assignment.
+"""The judge reads identical copies as the rules do (§7.1): it agrees with a brute force.
 
 Two packs hold two copies of each card, and the text does not say which copy is which. The
-judge lists one assignment per class of equal verdicts; the brute force here tries every
-permutation of every card kind's copies and every reading of the unstated wilds, with no cap.
+rules read a turn on the canonical copy assignment: of every way to place the copies, those
+keeping the most pairs of cards that began in one meld together in one final meld; the turn is
+legal if one of them passes. The brute force here scores every permutation of every card kind's
+copies, keeps the best-scoring ones and judges each with every reading of the unstated wilds,
+with no cap, by `check_assigned` (the id-level check, which takes ids as given).
 Positions are small Rhine tables dealt from a narrow band of cards (so copies repeat), and new
 tables are made by random rearrangements that keep every meld valid, so the joker rules and
 the copies decide. Two equal wild-free club runs ride along untouched: 2**9 placements of their
@@ -13,7 +16,7 @@ tile variants' joker rules are checked the same way.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import permutations, product
 
 from hypothesis import given, settings
@@ -24,7 +27,7 @@ from rummyai.engine import judge_play
 from rummyai.engine.judge import _meanings
 from rummyai.engine.qualify import search_qualifying
 from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_rules import check_play
+from rummyai.engine.tile_rules import check_assigned
 from rummyai.errors import MeldError
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
@@ -118,8 +121,9 @@ def _brute_force(
     opened: bool = True,
     variant: Variant = RHINE,
 ) -> bool:
-    """Legal iff some assignment of copies and some reading of the unstated wilds passes R1-R5
-    (before opening: with the qualifying melds searched inside each assignment, §1.4)."""
+    """Legal iff some canonical assignment of copies (most pairs of start meld-mates kept together)
+    and some reading of the unstated wilds passes R1-R5b (before opening: with the qualifying
+    melds searched inside each assignment, §1.4)."""
     from rummyai.cards import parse_cards, parse_table
 
     deck = variant.deck
@@ -143,18 +147,28 @@ def _brute_force(
         return False
     orders = [list(permutations(sources[k], len(spots[k]))) for k in kinds]
     readings = list(product(*(_meanings(variant, meld) for meld in final)))
+    owner = {i: u for u, meld in enumerate(start) for i in meld.ids}
+    scored = []
     for combo in product(*orders):
         ids = {
             spot: i
             for k, order in zip(kinds, combo, strict=True)
             for spot, i in zip(spots[k], order, strict=True)
         }
+        if set(ids.values()) < {i for meld in start for i in meld.ids}:
+            continue  # a table card left the table: no assignment of the copies
+        pairs = Counter((m, owner[i]) for (m, _), i in ids.items() if i in owner)
+        scored.append((sum(n * (n - 1) // 2 for n in pairs.values()), ids))
+    best = max((score for score, _ in scored), default=0)
+    for score, ids in scored:
+        if score < best:
+            continue
         for reading in readings:
             new = tuple(
                 TableMeld(tuple(ids[(m, p)] for p in range(len(meld))), reading[m])
                 for m, meld in enumerate(final)
             )
-            violation = check_play(variant, start, hand_ids, new, opened).violation
+            violation = check_assigned(variant, start, hand_ids, new, opened, ()).violation
             if violation is None:
                 return True
             if opened or violation.rule != "1.4":
@@ -214,9 +228,13 @@ def test_judge_matches_brute_force_in_other_tile_variants(seed: int, variant: st
 
 
 def test_copies_mixed_across_two_equal_start_melds() -> None:
-    # legal only when each new heart meld holds one 6H/7H copy from each start meld: then the kept
-    # joker still has a natural of its meld, and the released one's meld is no start meld plus 5H
+    # Mixing the 6H/7H copies of the two start melds would pass R5, but the canonical reading
+    # keeps each run's cards together: the second run's joker is released by the hand's 5H and
+    # returns to its own meld as 8H with no new natural beside it (R5)
     table = [["6H", "7H", "JK=5H"], ["6H", "7H", "JK=5H"], ["5S", "6S", "7S", "8S"]]
     new = [["JK=5H", "6H", "7H"], ["5H", "6H", "7H", "JK=8H"], table[2]]
-    assert _brute_force(["5H"], table, new)
-    assert judge_play(RHINE, ["5H"], table, new).legal
+    assert not _brute_force(["5H"], table, new)
+    verdict = judge_play(RHINE, ["5H"], table, new)
+    assert not verdict.legal and verdict.rule == "1.5 R5"
+    # with a new natural beside it the returning joker is accompanied
+    assert judge_play(RHINE, ["5H", "9H"], table, [new[0], [*new[1], "9H"], table[2]]).legal

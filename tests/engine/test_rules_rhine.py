@@ -156,9 +156,11 @@ def test_rhine_1_5_r5_joker_cannot_join_existing_meld() -> None:
     illegal("1.5 R5", "JK", "7C 8C 9C", "7C 8C 9C JK")
     # replacing a table natural with a joker
     illegal("1.5 R5", "JK 9S 9H", "7C 8C 9C", "7C 8C JK | 9C 9S 9H")
-    # decision: R5's formal test governs its plain-words summary; a joker in a natural's old place is
-    # legal once a natural from outside that start meld joins it, as JC does for the released joker above
-    legal("JK 7S", "3S 4S 5S 6S | 6H 6D 6C", "3S 4S 5S JK=6S 7S | 6H 6D 6C 6S")
+    # R5b: a joker may not take the place a natural left in its run, even with a new natural (7S)
+    illegal("1.5 R5b", "JK 7S", "3S 4S 5S 6S | 6H 6D 6C", "3S 4S 5S JK=6S 7S | 6H 6D 6C 6S")
+    illegal("1.5 R5b", "JK 9C 6S 6H", "5C 6C 7C 8C", "5C JK=6C 7C 8C 9C | 6C 6S 6H")
+    # the control: the joker at the run's end, the 6C kept
+    legal("JK 9C", "5C 6C 7C 8C", "5C 6C 7C 8C 9C JK=TC")
     illegal("1.5 R5", "JK", "3S 4S 5S 6S | 6H 6D 6C", "3S 4S 5S JK=6S | 6H 6D 6C 6S")
 
 

@@ -533,15 +533,24 @@ def test_7_1_runs_may_be_written_in_any_order() -> None:
     assert legal("TC", "TC", "7C 8C 9C", "TC 9C 8C 7C") == [["7C", "8C", "9C", "TC"]]
 
 
-def test_1_4_qualifying_search_looks_at_every_copy_assignment() -> None:
-    # The judge's contract: legal if SOME assignment of identical copies passes (judge.py). Here
-    # only the assignment with the hand's 6C 7C beside 5C (and the run's QH replacing the group
-    # joker) passes, qualifying with the hand's 6C 7C 8C; the first assignment tried fails R4.
-    legal(
-        "6C 7C 8C",
+def test_1_4_qualifying_reads_the_canonical_copies() -> None:
+    # Only an assignment that moves the run's QH into the Q group (replacing its joker) would pass,
+    # but the canonical reading keeps each QH with its own meld-mates (§7.1): the group's joker
+    # left with no Q replacing it (R4), whatever copies the qualifying 6C 7C 8C are
+    illegal(
+        "1.5 R4",
+        "QH QD QC",
         "6C 7C 8C",
         "QH QD QC JK | JH QH KH | 5C 6C 7C",
         "QH QD QC | JH QH KH | 5C 6C 7C JK | 6C 7C 8C",
+        opened=False,
+    )
+    # a Q from the hand replacing the joker, and the joker in a new meld, is legal
+    legal(
+        "6C 7C 8C 9S 9D QS",
+        "6C 7C 8C QS 9S 9D",
+        "QH QD QC JK | JH QH KH | 5C 6C 7C",
+        "QH QD QC QS | JH QH KH | 5C 6C 7C | 6C 7C 8C | JK 9S 9D",
         opened=False,
     )
     illegal(

@@ -1,0 +1,317 @@
+"""Canonical copy assignment: which physical copy of each card kind went where (rules §7.1).
+
+Two copies of one card look the same, so a turn is judged on card kinds alone. Rules that speak
+of "a card from meld M" (Rhine R3-R5b, Tile Rummy T3-T4, official Rummikub's table jokers) read
+the turn on the *canonical* assignment of the start table's and the hand's copies to the final
+table's places: the one that keeps the most pairs of cards that began the turn in one meld
+together in one final meld. Where several assignments keep equally many pairs, each of them is
+returned and the turn is legal if one of them passes.
+
+`canonical_tables` gives those assignments as final tables of physical ids. The engine's
+end-of-turn check, the text judge and the bridge from solver answers to engine plays all call it,
+so every layer sees the same copies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice, product
+from math import comb
+
+from rummyai.cards import Meaning, card_str
+from rummyai.engine.state import TableMeld
+
+MAX_ALTERNATIVES = 32  # tied canonical assignments returned (each is judged)
+MAX_COMBINATIONS = 2_000  # choices scored one by one in a group of coupled card kinds (CP-SAT past it)
+
+# Where a copy came from: (start meld index or HAND, its meaning there if it played as a wild).
+Label = tuple[int, Meaning | None]
+HAND = -1
+
+
+@dataclass(frozen=True)
+class ConservationProblem:
+    """The final table's card kinds do not match the start table and the hand."""
+
+    reason: str
+
+
+def conservation_problem(
+    deck: Sequence[int], before: Counter[int], hand: Counter[int], after: Counter[int]
+) -> str | None:
+    """Why the final table's kinds cannot come from the table (all of it) plus hand cards, or None."""
+    for kind in sorted(set(before) | set(after)):
+        if after[kind] < before[kind]:
+            return f"{card_str(kind)} was on the table and must stay there"
+        have = before[kind] + hand[kind]
+        if after[kind] > have:
+            if not have:
+                return f"{card_str(kind)} is neither on the table nor in the hand"
+            return (
+                f"the new table holds {after[kind]} copies of {card_str(kind)}, but the table and hand "
+                f"hold {have}"
+            )
+    return None
+
+
+@dataclass
+class _Kind:
+    """One card kind: the final places holding it and the labelled copies that can fill them."""
+
+    kind: int
+    places: list[tuple[int, int]]  # (final meld, position)
+    classes: list[tuple[int, ...]]  # places that the rules tell apart: a meld, or a wild's own place
+    sizes: list[int]  # places in each class
+    labels: list[Label]  # one per copy used: the table's copies, then the hand's played ones
+    ids: dict[Label, list[int]]  # physical ids behind each label
+    options: list[tuple[tuple[Label, ...], ...]]  # distinct distributions of labels over classes
+
+
+def canonical_tables(
+    deck: Sequence[int],
+    is_wild: Callable[[int], bool],
+    start: Sequence[TableMeld],
+    hand: Sequence[int],
+    final: Sequence[TableMeld],
+) -> list[tuple[TableMeld, ...]] | ConservationProblem:
+    """The canonical assignments of copies to `final` (its ids are read as card kinds only).
+
+    `start` is the table at the start of the turn (with its wilds' meanings), `hand` the hand's
+    physical ids. Each returned table keeps `final`'s meanings and order and names, for each
+    place, a physical copy from the start table or the hand.
+    """
+    before = Counter(deck[i] for m in start for i in m.ids)
+    in_hand = Counter(deck[i] for i in hand)
+    after = Counter(deck[i] for m in final for i in m.ids)
+    problem = conservation_problem(deck, before, in_hand, after)
+    if problem is not None:
+        return ConservationProblem(problem)
+    kinds = _kinds(deck, is_wild, start, hand, final)
+    fixed: Counter[tuple[int, int]] = Counter()  # (final meld, start meld) -> cards, unambiguous kinds
+    loose: list[_Kind] = []
+    for k in kinds:
+        if len(k.options) == 1:
+            fixed.update(_cells(k, k.options[0]))
+        else:
+            loose.append(k)
+    picks: list[list[dict[int, tuple[tuple[Label, ...], ...]]]] = []
+    for group in _coupled(loose):
+        picks.append(_best(group, fixed))
+    tables: list[tuple[TableMeld, ...]] = []
+    for combo in islice(product(*picks), MAX_ALTERNATIVES):
+        chosen: dict[int, tuple[tuple[Label, ...], ...]] = {}
+        for part in combo:
+            chosen.update(part)
+        tables.append(_build(final, kinds, chosen))
+    return tables
+
+
+def _kinds(
+    deck: Sequence[int],
+    is_wild: Callable[[int], bool],
+    start: Sequence[TableMeld],
+    hand: Sequence[int],
+    final: Sequence[TableMeld],
+) -> list[_Kind]:
+    places: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for m, meld in enumerate(final):
+        for p, i in enumerate(meld.ids):
+            places[deck[i]].append((m, p))
+    table_ids: dict[int, dict[Label, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for u, meld in enumerate(start):
+        for i, meaning in zip(meld.ids, meld.meanings, strict=True):
+            table_ids[deck[i]][(u, meaning)].append(i)
+    hand_ids: dict[int, list[int]] = defaultdict(list)
+    for i in hand:
+        hand_ids[deck[i]].append(i)
+    out: list[_Kind] = []
+    for kind in sorted(places):
+        spots = places[kind]
+        ids: dict[Label, list[int]] = {label: list(v) for label, v in table_ids[kind].items()}
+        labels = [label for label, v in ids.items() for _ in v]
+        extra = len(spots) - len(labels)
+        if extra:
+            ids[(HAND, None)] = hand_ids[kind][:extra]
+            labels += [(HAND, None)] * extra
+        by_class: dict[tuple[int, ...], int] = {}
+        for m, p in spots:
+            key = (m, p) if is_wild(kind) else (m,)
+            by_class[key] = by_class.get(key, 0) + 1
+        classes = list(by_class)
+        sizes = [by_class[c] for c in classes]
+        options = list(_distributions(sorted(labels, key=_label_key), sizes))
+        out.append(_Kind(kind, spots, classes, sizes, labels, ids, options))
+    return out
+
+
+def _label_key(label: Label) -> tuple[int, str]:
+    return label[0], "" if label[1] is None else str(label[1])
+
+
+def _distributions(labels: list[Label], sizes: list[int]) -> Iterator[tuple[tuple[Label, ...], ...]]:
+    """Every distinct way to deal the multiset `labels` into classes of the given sizes."""
+    if not sizes:
+        yield ()
+        return
+    counts = Counter(labels)
+    distinct = sorted(counts, key=_label_key)
+    first = sizes[0]
+
+    def subsets(k: int, left: int) -> Iterator[tuple[Label, ...]]:
+        if left == 0:
+            yield ()
+            return
+        if k == len(distinct):
+            return
+        label = distinct[k]
+        for take in range(min(left, counts[label]), -1, -1):
+            for rest in subsets(k + 1, left - take):
+                yield (label,) * take + rest
+
+    for part in subsets(0, first):
+        remaining = list((counts - Counter(part)).elements())
+        for tail in _distributions(sorted(remaining, key=_label_key), sizes[1:]):
+            yield (part, *tail)
+
+
+def _cells(k: _Kind, option: tuple[tuple[Label, ...], ...]) -> Counter[tuple[int, int]]:
+    """(final meld, start meld) -> copies of this kind that stay together, for one distribution."""
+    cells: Counter[tuple[int, int]] = Counter()
+    for cls, labels in zip(k.classes, option, strict=True):
+        for u, _ in labels:
+            if u != HAND:
+                cells[(cls[0], u)] += 1
+    return cells
+
+
+def _coupled(loose: list[_Kind]) -> list[list[_Kind]]:
+    """Kinds whose choices touch a common (final meld, start meld) cell, grouped together."""
+    parent = list(range(len(loose)))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    owner: dict[tuple[int, int], int] = {}
+    for n, k in enumerate(loose):
+        metas = {c[0] for c in k.classes}
+        sources = {u for u, _ in k.labels if u != HAND}
+        for cell in ((m, u) for m in metas for u in sources):
+            if cell in owner:
+                parent[root(n)] = root(owner[cell])
+            else:
+                owner[cell] = n
+    groups: dict[int, list[_Kind]] = defaultdict(list)
+    for n, k in enumerate(loose):
+        groups[root(n)].append(k)
+    return list(groups.values())
+
+
+def _best(
+    group: list[_Kind], fixed: Counter[tuple[int, int]]
+) -> list[dict[int, tuple[tuple[Label, ...], ...]]]:
+    """The distributions of one group of coupled kinds that keep the most pairs together.
+
+    Scored over every combination while there are at most `MAX_COMBINATIONS`, past that solved
+    exactly by CP-SAT (large tables where one wild kind couples many duplicated cards).
+    """
+    total = 1
+    for k in group:
+        total *= len(k.options)
+    cells_of = [[_cells(k, o) for o in k.options] for k in group]
+
+    touched = {cell for options in cells_of for cells in options for cell in cells}
+    base = Counter({cell: fixed[cell] for cell in touched})
+
+    def score(choice: Sequence[int]) -> int:
+        """Pairs kept in the cells this group can change (the others are the same for every choice)."""
+        cells = Counter(base)
+        for n, c in enumerate(choice):
+            cells.update(cells_of[n][c])
+        return sum(comb(x, 2) for x in cells.values())
+
+    winners: list[tuple[int, ...]] = []
+    if total <= MAX_COMBINATIONS:
+        best = -1
+        for choice in product(*(range(len(k.options)) for k in group)):
+            s = score(choice)
+            if s > best:
+                best, winners = s, [choice]
+            elif s == best and len(winners) < MAX_ALTERNATIVES:
+                winners.append(choice)
+    else:
+        winners = _exact(cells_of, base)
+    return [{k.kind: k.options[c] for k, c in zip(group, choice, strict=True)} for choice in winners]
+
+
+def _exact(
+    cells_of: list[list[Counter[tuple[int, int]]]], base: Counter[tuple[int, int]]
+) -> list[tuple[int, ...]]:
+    """The best choices of a group too large to score one by one, found by CP-SAT: one option per
+    kind, pairs per cell read from a table of C(x, 2); then every tied optimum (up to
+    `MAX_ALTERNATIVES`)."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    picks = [[model.new_bool_var("") for _ in options] for options in cells_of]
+    for row in picks:
+        model.add_exactly_one(row)
+    touched = sorted({cell for options in cells_of for counts in options for cell in counts})
+    pairs = []
+    for cell in touched:
+        terms = [
+            counts[cell] * picks[k][o]
+            for k, options in enumerate(cells_of)
+            for o, counts in enumerate(options)
+            if cell in counts
+        ]
+        top = base[cell] + sum(max(c[cell] for c in options) for options in cells_of)
+        x = model.new_int_var(0, top, "")
+        model.add(x == base[cell] + sum(terms))
+        y = model.new_int_var(0, comb(top, 2), "")
+        model.add_element(x, [comb(n, 2) for n in range(top + 1)], y)
+        pairs.append(y)
+    model.maximize(sum(pairs))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.solve(model)
+    model.clear_objective()
+    model.add(sum(pairs) == round(solver.objective_value))
+
+    class _Collect(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[tuple[int, ...]] = []
+
+        def on_solution_callback(self) -> None:
+            self.found.append(tuple(next(o for o, b in enumerate(row) if self.value(b)) for row in picks))
+            if len(self.found) >= MAX_ALTERNATIVES:
+                self.stop_search()
+
+    collect = _Collect()
+    solver.parameters.enumerate_all_solutions = True
+    solver.solve(model, collect)
+    return sorted(set(collect.found))
+
+
+def _build(
+    final: Sequence[TableMeld], kinds: list[_Kind], chosen: dict[int, tuple[tuple[Label, ...], ...]]
+) -> tuple[TableMeld, ...]:
+    ids: dict[tuple[int, int], int] = {}
+    for k in kinds:
+        option = chosen.get(k.kind, k.options[0])
+        pools = {label: list(v) for label, v in k.ids.items()}
+        places: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
+        for m, p in k.places:
+            places[(m, p) if (m, p) in k.classes else (m,)].append((m, p))
+        for cls, labels in zip(k.classes, option, strict=True):
+            for spot, label in zip(places[cls], labels, strict=True):
+                ids[spot] = pools[label].pop(0)
+    return tuple(
+        TableMeld(tuple(ids[(m, p)] for p in range(len(meld.ids))), meld.meanings)
+        for m, meld in enumerate(final)
+    )
