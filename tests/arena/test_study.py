@@ -191,3 +191,17 @@ def test_holm_matches_a_worked_example() -> None:
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
     assert holm([0.02]) == pytest.approx([0.02])
+
+
+def test_the_command_line_reports_and_refuses_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummyai.cli import main
+
+    path = write_plan(tmp_path)
+    run(path, cells=["two"])
+    assert main(["study", "report", str(tmp_path)]) == 0
+    assert (tmp_path / "report.md").exists()
+    assert main(["study", "run", str(tmp_path / "missing.toml")]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("rummyai: error: cannot read the plan") and "\n" not in error
