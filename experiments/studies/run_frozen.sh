@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run `rummyai study run` from a frozen copy of a commit, at the lowest priority, detached, so that
 # editing or switching this checkout never changes the code of a running study.
-#   experiments/studies/run_frozen.sh PLAN.toml CELL[,CELL...] [COMMIT]   (default commit: HEAD)
+#   experiments/studies/run_frozen.sh PLAN.toml CELL[,CELL...] [COMMIT [STUDY-RUN OPTIONS...]]
+# (default commit: HEAD; options such as --allow-mixed-versions are passed to `study run`)
 # The copy (git archive, which stamps the commit into rummyai/arena/version.py) is installed under
 # results/frozen/<commit>/lib and put ahead of this checkout on .venv's path; the log goes to
 # results/study-logs/<cells>.log. Rerun the same command to resume.
@@ -9,6 +10,7 @@ set -eu
 plan=$(realpath "$1")
 cells=$2
 commit=$(git rev-parse "${3:-HEAD}")
+[ $# -ge 3 ] && shift 3 || shift $#
 root=$(git rev-parse --show-toplevel)
 frozen="$root/results/frozen/$commit"
 if [ ! -d "$frozen/lib/rummyai" ]; then
@@ -21,7 +23,7 @@ mkdir -p "$root/results/study-logs"
 log="$root/results/study-logs/$(echo "$cells" | tr ',' '+').log"
 cd "$frozen"  # not the checkout: python -m puts the working folder first on the path
 PYTHONPATH="$frozen/lib" setsid nohup nice -n 19 "$root/.venv/bin/python" -m rummyai.cli study run "$plan" --cells "$cells" --workers 1 \
-    --no-progress >>"$log" 2>&1 </dev/null &
+    --no-progress "$@" >>"$log" 2>&1 </dev/null &
 pid=$!
 sleep 1
 echo 19 >"/proc/$pid/autogroup" 2>/dev/null || true

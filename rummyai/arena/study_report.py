@@ -13,6 +13,8 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from rummyai.arena.batch_ratings import fit_ratings
+from rummyai.arena.duplicate import lineup, seatings
+from rummyai.arena.play import GameRecord
 from rummyai.arena.report import rating_lines
 from rummyai.arena.stats import pairwise
 from rummyai.arena.study import cell_records
@@ -31,21 +33,38 @@ LABELS = {
 
 @dataclass(frozen=True)
 class CellReport:
-    """A cell, its planned size and its result (None before its first complete set)."""
+    """A cell, its planned size and its result (None before its first complete set), and the
+    commits its games were played with (a running cell is finished with the same code)."""
 
     cell: Cell
     result: CellResult | None
     extra: list[str]
+    commits: tuple[str, ...] = ()
+
+
+def complete_sets(records: list[GameRecord], cell: Cell) -> list[GameRecord]:
+    """Only the games of sets that have every seating (a running cell's last set may not)."""
+    by_set: dict[int, list[GameRecord]] = {}
+    for record in records:
+        by_set.setdefault(int(record["set"]), []).append(record)
+    kept = []
+    for number, games in sorted(by_set.items()):
+        table = lineup(cell.agents, cell.players, number)
+        if len(games) == len(seatings(table, cell.seating)):  # type: ignore[arg-type]
+            kept += games
+    return kept
 
 
 def analyse(plan: Plan) -> list[CellReport]:
-    """Results of every cell of the plan from its stored records."""
+    """Results of every cell of the plan from its stored records (complete sets only)."""
     reports = []
     for index, cell in enumerate(plan.cells):
-        records = cell_records(plan.folder, cell)
+        stored = cell_records(plan.folder, cell)
+        commits = tuple(sorted({str(r.get("code", {}).get("commit", "unknown")) for r in stored}))
+        records = complete_sets(stored, cell)
         low_wins = get_variant(cell.variant, list(cell.options)).low_score_wins
         if not records:
-            reports.append(CellReport(cell, None, []))
+            reports.append(CellReport(cell, None, [], commits))
             continue
         result = cell_result(
             records, cell.focal, cell.reference, low_wins, plan.resamples, seed=plan.seed + index
@@ -56,7 +75,7 @@ def analyse(plan: Plan) -> list[CellReport]:
             ratings = fit_ratings(records, order, plan.ratings, plan.resamples, plan.seed)  # type: ignore[arg-type]
             pairs = pairwise(records, low_wins, order, plan.resamples, plan.seed)
             extra = ["", *(line.replace("## ", "#### ") for line in rating_lines(ratings, pairs))]
-        reports.append(CellReport(cell, result, extra))
+        reports.append(CellReport(cell, result, extra, commits))
     return reports
 
 
@@ -84,8 +103,8 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
         f"primary endpoint: {plan.primary} ({LABELS[plan.primary]})",
         f"- correction: {plan.correction} over the {len(reports)} planned tests of the primary endpoint "
         f"(alpha {plan.alpha}; a cell without games counts as p = 1)",
-        f"- cells finished: {finished} of {len(reports)}; reproduce: `rummyai study report {plan.folder}`; "
-        f"finish: `rummyai study run {plan.path}`",
+        f"- cells finished: {finished} of {len(reports)} (status and commands below); "
+        f"reproduce this report: `rummyai study report {plan.folder}`",
         "",
         "## Primary endpoint",
         "",
@@ -133,6 +152,7 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
             f"| [{_num(fw.low, 3)}, {_num(fw.high, 3)}] | {_num(r.reference_win, 3)} "
             f"| {_num(speed.get(c.focal, math.nan), 3)} | {_num(speed.get(c.reference, math.nan), 3)} |"
         )
+    lines += status_lines(plan, reports)
     lines += ["", "## Code versions of the games", "", "| cell | version: games |", "| --- | --- |"]
     for report in reports:
         if report.result is not None:
@@ -152,6 +172,31 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
     ]
     lines += [plan.analysis, ""]
     return "\n".join(lines)
+
+
+def status_lines(plan: Plan, reports: list[CellReport]) -> list[str]:
+    """Which cells are finished, and the command finishing each other one on the code it began with."""
+    lines = [
+        "",
+        "## Status",
+        "",
+        "| cell | complete sets | planned | state | command to finish |",
+        "| --- | ---: | ---: | --- | --- |",
+    ]
+    started = {(x.cell.variant, x.cell.players): x.commits[0] for x in reports if len(x.commits) == 1}
+    for report in reports:
+        c, r = report.cell, report.result
+        done = r.sets if r else 0
+        if done >= c.sets:
+            lines.append(f"| {c.id} | {done} | {c.sets} | finished | |")
+            continue
+        # a cell not yet started runs on the code its sibling arms of the same table began with
+        commit = report.commits[0] if len(report.commits) == 1 else started.get((c.variant, c.players), "")
+        commit = "" if commit == "unknown" else commit
+        command = f"experiments/studies/run_frozen.sh {plan.path} {c.id} {commit}".rstrip()
+        state = "running or stopped" if done else "not started"
+        lines.append(f"| {c.id} | {done} | {c.sets} | {state} | `{command}` |")
+    return lines
 
 
 def _null(endpoint: str) -> float:

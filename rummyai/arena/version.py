@@ -56,8 +56,9 @@ def code_version() -> CodeVersion:
     if not ARCHIVE_COMMIT.startswith("$"):
         return CodeVersion(package, ARCHIVE_COMMIT, False)  # an unedited export of that commit
     source = Path(__file__).resolve().parents[2]
+    top = _git(["rev-parse", "--show-toplevel"], source)
     commit = _git(["rev-parse", "HEAD"], source)
-    if commit is None:
+    if commit is None or top is None or Path(top).resolve() != source:  # a copy inside another repository
         return CodeVersion(package, UNKNOWN, False)
     status = _git(
         ["status", "--porcelain", "--untracked-files=no", "--", "rummyai", "solvers", "envs"], source
