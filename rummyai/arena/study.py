@@ -53,11 +53,12 @@ def unpack_if_missing(cell_dir: Path) -> None:
         raw.write_bytes(gzip.decompress(packed.read_bytes()))
 
 
-def cell_records(study_dir: Path, cell: Cell) -> list[GameRecord]:
-    """A cell's finished games: the raw records if present, else the committed compressed copy."""
+def cell_records(study_dir: Path, cell: Cell, packed_only: bool = False) -> list[GameRecord]:
+    """A cell's finished games: the raw records if present (unless `packed_only`), else the
+    committed compressed copy."""
     folder = study_dir / cell.id
     raw, packed = folder / GAMES_FILE, folder / PACKED_FILE
-    if raw.exists():
+    if raw.exists() and not packed_only:
         return load_records(raw)
     if not packed.exists():
         return []

@@ -28,6 +28,11 @@ def add_study_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentPar
     run.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     report = sub.add_parser("report", help="recompute a study's tables and plots from its records")
     report.add_argument("study", help="the study folder (holding plan.toml) or the plan file")
+    report.add_argument(
+        "--packed",
+        action="store_true",
+        help="read only the compressed records (what a fresh checkout holds), even beside raw ones",
+    )
     return parser
 
 
@@ -60,7 +65,7 @@ def study_main(args: argparse.Namespace) -> int:
             return 0
         from rummyai.arena.study_report import write_study_report
 
-        path = write_study_report(load_plan(args.study))
+        path = write_study_report(load_plan(args.study), packed_only=args.packed)
         print(f"report: {path}")
         return 0
     except RummyError as error:

@@ -55,11 +55,11 @@ def complete_sets(records: list[GameRecord], cell: Cell) -> list[GameRecord]:
     return kept
 
 
-def analyse(plan: Plan) -> list[CellReport]:
+def analyse(plan: Plan, packed_only: bool = False) -> list[CellReport]:
     """Results of every cell of the plan from its stored records (complete sets only)."""
     reports = []
     for index, cell in enumerate(plan.cells):
-        stored = cell_records(plan.folder, cell)
+        stored = cell_records(plan.folder, cell, packed_only)
         commits = tuple(sorted({str(r.get("code", {}).get("commit", "unknown")) for r in stored}))
         records = complete_sets(stored, cell)
         low_wins = get_variant(cell.variant, list(cell.options)).low_score_wins
@@ -225,9 +225,10 @@ def plot_forest(reports: list[CellReport], path: Path) -> None:
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
-def write_study_report(plan: Plan) -> Path:
-    """Recompute and write the study's report and plot; return the report's path."""
-    reports = analyse(plan)
+def write_study_report(plan: Plan, packed_only: bool = False) -> Path:
+    """Recompute and write the study's report and plot; return the report's path. `packed_only`
+    reads only the compressed copies, what a fresh checkout holds, even beside raw records."""
+    reports = analyse(plan, packed_only)
     plot_forest(reports, plan.folder / FOREST_PNG)
     path = plan.folder / REPORT_FILE
     path.write_text(markdown(plan, reports))

@@ -205,3 +205,15 @@ def test_the_command_line_reports_and_refuses_in_one_line(
     assert main(["study", "run", str(tmp_path / "missing.toml")]) == 2
     error = capsys.readouterr().err.strip()
     assert error.startswith("rummyai: error: cannot read the plan") and "\n" not in error
+
+
+def test_the_packed_report_reads_only_the_compressed_copy(tmp_path: Path) -> None:
+    path = write_plan(tmp_path, PLAN.replace("sets = 6", "sets = 3", 1))
+    run(path, cells=["two"])
+    raw = tmp_path / "two" / "games.jsonl"
+    raw.write_bytes(
+        raw.read_bytes() + raw.read_bytes().replace(b'"set": 0', b'"set": 9')
+    )  # games not yet packed
+    cell = load_plan(path).cell("two")
+    assert len(cell_records(tmp_path, cell)) == 8 and len(cell_records(tmp_path, cell, packed_only=True)) == 6
+    assert "| 3 (3) |" in write_study_report(load_plan(path), packed_only=True).read_text()
