@@ -92,6 +92,7 @@ def _p(value: float) -> str:
 def markdown(plan: Plan, reports: list[CellReport]) -> str:
     """The study report as Markdown."""
     primary = [r.result.endpoints[plan.primary].p if r.result else 1.0 for r in reports]
+    primary = [1.0 if math.isnan(p) else p for p in primary]  # untested cells count as p = 1
     adjusted = holm(primary) if plan.correction == "holm" else primary
     finished = sum(1 for r in reports if r.result and r.result.sets >= r.cell.sets)
     lines = [
@@ -102,7 +103,7 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
         f"- plan: `{plan.path.name}` (sha256 {plan.sha256[:16]}); seed {plan.seed}; "
         f"primary endpoint: {plan.primary} ({LABELS[plan.primary]})",
         f"- correction: {plan.correction} over the {len(reports)} planned tests of the primary endpoint "
-        f"(alpha {plan.alpha}; a cell without games counts as p = 1)",
+        f"(alpha {plan.alpha}; a cell with fewer than 30 sets counts as p = 1)",
         f"- cells finished: {finished} of {len(reports)} (status and commands below); "
         f"reproduce this report: `rummyai study report {plan.folder}`",
         "",
