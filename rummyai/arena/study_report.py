@@ -222,7 +222,7 @@ def plot_forest(reports: list[CellReport], path: Path) -> None:
         ax.set_title(LABELS[name], fontsize=9)
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(ys, [f"{r.cell.id} ({r.result.sets if r.result else 0} sets)" for r in shown])
-    fig.suptitle("95% intervals over duplicate sets (grey: still running)", fontsize=10)
+    fig.suptitle("95% intervals over duplicate sets (grey: still running)", fontsize=10, y=1.04)
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
