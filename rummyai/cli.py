@@ -459,6 +459,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_parser("tournament", help="duplicate-deal tournament with ratings")
     )
     tournament.set_defaults(run=cmd_tournament)
+
+    from rummyai.arena.study_cli import add_study_arguments, study_main
+
+    study = add_study_arguments(sub.add_parser("study", help="run or report a pre-registered study plan"))
+    study.set_defaults(run=lambda args, out: study_main(args))
     return parser
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -80,7 +81,29 @@ def make_agent(name: str, **params: Any) -> Agent:
             allowed = ", ".join(p for p in accepted if p != "self") or "none"
             raise RummyError(f"agent {name!r} has no parameter {key!r} (parameters: {allowed})")
     _check_types(name, factory, params)
+    _check_ranges(name, params)
     return factory(**params)
+
+
+#: Largest magnitude of a numeric agent parameter: beyond it a run would never end (iterations,
+#: worlds, turns) or the value is a typo.
+MAX_PARAMETER = 1_000_000
+MAX_SEED = 2**32 - 1
+
+
+def _check_ranges(name: str, params: Mapping[str, Any]) -> None:
+    """Refuse non-finite numbers, magnitudes past `MAX_PARAMETER` and seeds outside 0..2**32-1."""
+    for key, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if not math.isfinite(value):
+            raise RummyError(f"agent {name!r}: parameter {key!r} must be a finite number, got {value!r}")
+        if key == "seed" and not 0 <= value <= MAX_SEED:
+            raise RummyError(f"agent {name!r}: seed must be between 0 and {MAX_SEED}, got {value!r}")
+        if abs(value) > MAX_PARAMETER:
+            raise RummyError(
+                f"agent {name!r}: parameter {key!r} must be at most {MAX_PARAMETER:,}, got {value!r}"
+            )
 
 
 _PLAIN = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,)}

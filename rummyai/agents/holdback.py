@@ -1,9 +1,10 @@
 """Hold-back agent: the strategy tips of the Tile Rummy rules, on top of the greedy solver play.
 
-* hold back the fourth card: when the play leaves a meld of four or more cards with a hand card
-  at one end, keep that card back (up to `hold` cards a turn; the meld stays valid and the card
-  still fits it), so that a later turn can lay it off instead of drawing;
-* keep a joker: play without the hand's jokers whenever some play without them exists;
+* hold back the fourth card (switch `hold_fourth`): when the play leaves a meld of four or more
+  cards with a hand card at one end, keep that card back (up to `hold` cards a turn; the meld
+  stays valid and the card still fits it), so that a later turn can lay it off instead of drawing;
+* keep a joker (switch `keep_joker`, apart from the first, so that the two tips can be tested
+  alone and together): play without the hand's jokers whenever some play without them exists;
 * safety: play everything (plain greedy) when an opponent holds at most `danger` cards, when
   the full play would go out, and after `hold_turns` of the agent's own turns in the round.
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from rummyai.arena.batch_ratings import RATING_METHODS
 from rummyai.arena.report import Summary
 from rummyai.arena.runner import run_tournament
 from rummyai.errors import RummyError
@@ -19,7 +20,15 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> argparse.Argume
         required=True,
         help="comma-separated agent specs, name[:key=value...] (e.g. random,greedy,holdback:hold_turns=3)",
     )
-    parser.add_argument("--games", type=int, required=True, help="number of duplicate sets (deals)")
+    parser.add_argument(
+        "--sets",
+        "--games",
+        dest="sets",
+        type=int,
+        required=True,
+        help="number of duplicate sets: deals, each played once per seating (--games is an alias that "
+        "also counts duplicate sets, not single games)",
+    )
     parser.add_argument("--players", type=int, required=True, help="seats at each table")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (deals and agent seeds)")
     parser.add_argument("--out", required=True, help="output folder (games.jsonl, report.md, plots)")
@@ -35,6 +44,17 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> argparse.Argume
         default="permutations",
         help="replay each deal under every seat permutation (default) or only the rotations",
     )
+    parser.add_argument(
+        "--ratings",
+        choices=RATING_METHODS,
+        default="bradley-terry",
+        help="rating method: batch Bradley-Terry fit with bootstrap intervals (default) or sequential OpenSkill",
+    )
+    parser.add_argument(
+        "--allow-mixed-versions",
+        action="store_true",
+        help="resume a folder whose games were played with other code (each record keeps its version)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return parser
 
@@ -46,7 +66,7 @@ def tournament_main(args: argparse.Namespace) -> int:
         summary = run_tournament(
             args.variant,
             agents,
-            args.games,
+            args.sets,
             args.players,
             args.seed,
             args.out,
@@ -56,6 +76,8 @@ def tournament_main(args: argparse.Namespace) -> int:
             max_turns=args.max_turns,
             seating=args.seating,
             progress=not args.no_progress,
+            ratings=args.ratings,
+            allow_mixed_versions=args.allow_mixed_versions,
         )
     except RummyError as error:
         print(f"rummyai: error: {error}", file=sys.stderr)
@@ -70,11 +92,12 @@ def format_summary(summary: Summary) -> str:
     width = max(len(r.agent) for r in summary.ratings)
     lines = [
         f"{summary.sets} duplicate sets, {summary.games} games",
-        f"{'agent':<{width}}  mu      sigma  win share",
+        f"{'agent':<{width}}  rating  95% interval      win share",
     ]
     shares = {a.agent: a.win_share for a in summary.agents}
     for r in summary.ratings:
-        lines.append(f"{r.agent:<{width}}  {r.mu:6.2f}  {r.sigma:5.2f}  {shares[r.agent]:.3f}")
+        low, high = r.interval
+        lines.append(f"{r.agent:<{width}}  {r.mu:6.1f}  [{low:6.1f}, {high:6.1f}]  {shares[r.agent]:.3f}")
     return "\n".join(lines)
 
 

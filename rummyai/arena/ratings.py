@@ -1,6 +1,7 @@
 """OpenSkill (Plackett-Luce) ratings from game records: every game is a free-for-all of its seats.
 
-Games are rated in (set, seating) order, so the ratings do not depend on which worker finished
+These sequential updates depend on the order of the games (the batch fit in `batch_ratings`
+does not, and is the reports' default). Games are rated in (set, seating) order, so the ratings do not depend on which worker finished
 first. An agent holding several seats of one game is rated as copies, then takes the mean of the
 copies' updates.
 """
@@ -18,20 +19,27 @@ Z95 = 1.959964
 
 @dataclass(frozen=True)
 class Rating:
-    """An agent's skill estimate: mean `mu`, uncertainty `sigma`; `ordinal` = mu - 3 sigma."""
+    """An agent's skill estimate: `mu` and its spread `sigma`, with a 95% interval `ci` when the
+    method gives one (the batch fit's bootstrap), else mu ± 1.96 sigma (OpenSkill)."""
 
     agent: str
     mu: float
     sigma: float
+    ci: tuple[float, float] | None = None
+    method: str = "openskill"
 
     @property
     def interval(self) -> tuple[float, float]:
-        """95% interval for the skill (mu ± 1.96 sigma)."""
+        """95% interval for the skill."""
+        if self.ci is not None:
+            return self.ci
         return (self.mu - Z95 * self.sigma, self.mu + Z95 * self.sigma)
 
     @property
     def ordinal(self) -> float:
-        """Conservative skill used for ranking (mu - 3 sigma)."""
+        """Conservative skill (OpenSkill's mu - 3 sigma; the low end of the interval otherwise)."""
+        if self.ci is not None:
+            return self.ci[0]
         return self.mu - 3 * self.sigma
 
 

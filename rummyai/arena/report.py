@@ -41,6 +41,51 @@ def _ci(low: float, high: float, digits: int = 3) -> str:
     return f"[{_fmt(low, digits)}, {_fmt(high, digits)}]"
 
 
+def disagreements(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[str]:
+    """Warnings for every pair the ratings order one way while their head-to-head games say the other."""
+    score = {r.agent: r.mu for r in ratings}
+    notes = []
+    for p in pairs:
+        if p.a in score and p.b in score and score[p.a] > score[p.b] and p.win_rate < 0.5:
+            sure = "its 95% interval is below one half" if p.win_ci[1] < 0.5 else "within noise"
+            notes.append(
+                f"`{p.a}` is rated above `{p.b}` ({score[p.a]:.1f} vs {score[p.b]:.1f}) but placed better "
+                f"than it in only {p.win_rate:.3f} of their comparisons over {p.sets} sets "
+                f"{_ci(*p.win_ci)} ({sure})"
+            )
+    return notes
+
+
+def rating_lines(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[str]:
+    """The ratings section: table by method, then any disagreement with the paired results."""
+    batch = bool(ratings) and ratings[0].method == "bradley-terry"
+    if batch:
+        lines = [
+            "## Ratings (Bradley-Terry fit of all pairwise placements; Elo scale, 0 = mean agent; "
+            "95% bootstrap interval over duplicate sets)",
+            "",
+            "| agent | rating | 95% interval |",
+            "| --- | ---: | --- |",
+        ]
+        lines += [f"| `{r.agent}` | {r.mu:+.1f} | {_ci(*r.interval, digits=1)} |" for r in ratings]
+    else:
+        lines = [
+            "## Ratings (OpenSkill Plackett-Luce, sequential in set order)",
+            "",
+            "| agent | mu | sigma | 95% interval | ordinal (mu-3σ) |",
+            "| --- | ---: | ---: | --- | ---: |",
+        ]
+        lines += [
+            f"| `{r.agent}` | {r.mu:.2f} | {r.sigma:.2f} | {_ci(*r.interval, digits=2)} | {r.ordinal:.2f} |"
+            for r in ratings
+        ]
+    notes = disagreements(ratings, pairs)
+    if notes:
+        lines += ["", "**Warning: the rating order disagrees with the paired results:**", ""]
+        lines += [f"- {note}" for note in notes]
+    return lines
+
+
 def markdown(summary: Summary) -> str:
     """The report as Markdown text."""
     m = summary.manifest
@@ -54,15 +99,8 @@ def markdown(summary: Summary) -> str:
         f"- match scores: {sense} is better; margins below are signed so that positive favours the row agent",
         f"- command: `{command_line(m)}`",
         "",
-        "## Ratings (OpenSkill Plackett-Luce)",
-        "",
-        "| agent | mu | sigma | 95% interval | ordinal (mu-3σ) |",
-        "| --- | ---: | ---: | --- | ---: |",
+        *rating_lines(summary.ratings, summary.pairs),
     ]
-    for r in summary.ratings:
-        lines.append(
-            f"| `{r.agent}` | {r.mu:.2f} | {r.sigma:.2f} | {_ci(*r.interval, digits=2)} | {r.ordinal:.2f} |"
-        )
     lines += [
         "",
         f"![ratings]({RATINGS_PNG})",
@@ -101,7 +139,7 @@ def command_line(manifest: dict[str, Any]) -> str:
         "rummyai tournament",
         f"--variant {manifest['variant']}",
         f"--agents {','.join(manifest['agents'])}",
-        f"--games {manifest['games']}",
+        f"--sets {manifest['games']}",
         f"--players {manifest['players']}",
         f"--seed {manifest['seed']}",
         "--out DIR",
@@ -115,40 +153,46 @@ def command_line(manifest: dict[str, Any]) -> str:
 
 
 def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
-    """Horizontal error bars: each agent's mu with its 95% interval."""
+    """Horizontal error bars: each agent's rating with its 95% interval."""
     fig = Figure(figsize=(6, 0.6 * len(ratings) + 1.5))
     ax = fig.add_subplot()
     ordered = list(reversed(ratings))
     ys = np.arange(len(ordered))
     mus = np.array([r.mu for r in ordered])
     half = np.array([r.mu - r.interval[0] for r in ordered])
-    ax.errorbar(mus, ys, xerr=half, fmt="o", capsize=4)
+    upper = np.array([r.interval[1] - r.mu for r in ordered])
+    ax.errorbar(mus, ys, xerr=np.vstack([half, upper]), fmt="o", capsize=4)
     ax.set_yticks(ys, [r.agent for r in ordered])
     ax.set_ylim(-0.7, len(ordered) - 0.3)
-    ax.set_xlabel("OpenSkill mu (95% interval)")
+    batch = bool(ratings) and ratings[0].method == "bradley-terry"
+    ax.set_xlabel(
+        "Bradley-Terry rating, Elo scale (95% interval)" if batch else "OpenSkill mu (95% interval)"
+    )
     ax.set_title("Ratings")
     ax.grid(axis="x", alpha=0.3)
     fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 
 
 def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) -> None:
-    """Heatmap of the row agent's win rate against the column agent (blank where they never met)."""
+    """Heatmap of the row agent's win rate against the column agent (blank where they never met);
+    each cell shows the rate, its 95% interval and the number of duplicate sets behind it."""
     index = {name: i for i, name in enumerate(names)}
     grid = np.full((len(names), len(names)), np.nan)
+    labels: dict[tuple[int, int], str] = {}
     for p in pairs:
-        grid[index[p.a], index[p.b]] = p.win_rate
-    size = 1.0 + 0.9 * len(names)
+        i, j = index[p.a], index[p.b]
+        grid[i, j] = p.win_rate
+        labels[i, j] = f"{p.win_rate:.2f}\n[{_fmt(p.win_ci[0], 2)}, {_fmt(p.win_ci[1], 2)}]\nn={p.sets} sets"
+    size = 1.0 + 1.3 * len(names)
     fig = Figure(figsize=(size + 2.5, size + 0.5))
     ax = fig.add_subplot()
     image = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdBu")
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if not np.isnan(grid[i, j]):
-                ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=9)
+    for (i, j), text in labels.items():
+        ax.text(j, i, text, ha="center", va="center", fontsize=7)
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("opponent")
-    ax.set_title("Win rate, row vs column")
+    ax.set_title("Win rate, row vs column (95% interval, duplicate sets)")
     fig.colorbar(image, ax=ax)
     fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 

@@ -9,6 +9,7 @@ which games finish.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import time
@@ -17,17 +18,21 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any, Literal
 
-from rummyai.arena.duplicate import GameTask, Seating, plan
+from rummyai.arena.batch_ratings import RatingMethod, fit_ratings
+from rummyai.arena.duplicate import GameTask, Seating, lineup, seatings, set_tasks
 from rummyai.arena.play import GameFn, GameRecord, play_game
-from rummyai.arena.ratings import rate
 from rummyai.arena.report import Summary, write_report
 from rummyai.arena.stats import agent_stats, pairwise
 from rummyai.arena.store import GAMES_FILE, ResultWriter, check_manifest, load_records, record_key
+from rummyai.arena.version import CodeVersion, code_version
 from rummyai.errors import RummyError
 from rummyai.variants import get_variant
 
 Backend = Literal["local", "ray"]
 FORMAT_VERSION = 1
+
+#: Above this many duplicate sets a run is refused: it could never finish, and is surely a typo.
+MAX_SETS = 10**9
 
 
 def run_tournament(
@@ -47,12 +52,19 @@ def run_tournament(
     report: bool = True,
     resamples: int = 2000,
     game_fn: GameFn | None = None,
+    ratings: RatingMethod = "bradley-terry",
+    version: CodeVersion | None = None,
+    allow_mixed_versions: bool = False,
+    on_record: Callable[[GameRecord], object] | None = None,
 ) -> Summary:
     """Play `games` duplicate sets of `variant` among `agents` (spec strings) at `players` seats.
 
     Finished games already in ``out_dir/games.jsonl`` are kept and not replayed, so rerunning a
-    killed tournament with the same arguments completes it; a larger `games` extends it.
-    `game_fn` replaces the engine game (tests use a cheap synthetic game).
+    killed tournament with the same arguments completes it; a larger `games` extends it. Every
+    record carries the code `version` (default: the running code's); resuming with games of
+    another version is refused unless `allow_mixed_versions`. The plan of games is streamed, never
+    built whole. `game_fn` replaces the engine game (tests use a cheap synthetic game);
+    `on_record` hears every newly written record.
     """
     agents = tuple(agents)
     options = tuple(options)
@@ -71,29 +83,40 @@ def run_tournament(
         "seating": seating,
         "low_score_wins": rules.low_score_wins,
     }
-    check_manifest(out, manifest)
-    tasks = plan(
-        games,
-        agents=agents,
-        players=players,
-        seed=seed,
-        variant=variant,
-        options=options,
-        max_turns=max_turns,
-        mode=seating,
-    )
+    stamp = (version or code_version()).as_dict()
     path = out / GAMES_FILE
-    records = planned_records(load_records(path), tasks, path)
+    stored = load_records(path)
+    if not allow_mixed_versions:
+        check_versions(stored, stamp, path)
+    check_manifest(out, manifest)
+
+    def tasks_of(set_index: int) -> list[GameTask]:
+        return set_tasks(
+            set_index,
+            agents=agents,
+            players=players,
+            seed=seed,
+            variant=variant,
+            options=options,
+            max_turns=max_turns,
+            mode=seating,
+        )
+
+    records = planned_records(stored, games, tasks_of, path)
     done = {record_key(r) for r in records}
-    todo = [task for task in tasks if task.key not in done]
+    todo = (task for s in range(games) for task in tasks_of(s) if task.key not in done)
+    total = games * len(seatings(lineup(agents, players, 0), seating))
     play = game_fn or play_game
-    with ResultWriter(path) as writer, _progress(len(tasks), len(done), variant, progress) as bar:
+    with ResultWriter(path) as writer, _progress(total, len(done), variant, progress) as bar:
         for record in _execute(todo, play, workers, backend):
+            record["code"] = stamp
             writer.append(record)
             records.append(record)
+            if on_record is not None:
+                on_record(record)
             bar(1)
     records.sort(key=record_key)
-    summary = summarise(records, manifest, resamples=resamples, seed=seed)
+    summary = summarise(records, manifest, resamples=resamples, seed=seed, ratings=ratings)
     if report:
         write_report(summary, out)
     return summary
@@ -111,17 +134,42 @@ def output_folder(out_dir: str | Path) -> Path:
     return out
 
 
-def planned_records(records: Sequence[GameRecord], tasks: Sequence[GameTask], path: Path) -> list[GameRecord]:
+def version_label(stamp: object) -> str:
+    """A record's code version as one string (``unversioned`` for records written without one)."""
+    if not isinstance(stamp, dict):
+        return "unversioned"
+    return CodeVersion(str(stamp.get("package")), str(stamp.get("commit")), bool(stamp.get("dirty"))).label
+
+
+def check_versions(records: Sequence[GameRecord], stamp: dict[str, Any], path: Path) -> None:
+    """Refuse to add games of this code version to stored games of another one."""
+    mine = version_label(stamp)
+    others = sorted({version_label(r.get("code")) for r in records} - {mine})
+    if others:
+        raise RummyError(
+            f"{path} holds games played with code {', '.join(others)}; this code is {mine} "
+            "(finish the run with that code, use another folder, or pass --allow-mixed-versions)"
+        )
+
+
+def planned_records(
+    records: Sequence[GameRecord], sets: int, tasks_of: Callable[[int], list[GameTask]], path: Path
+) -> list[GameRecord]:
     """The stored records of planned games; an error if one was played with other seats or another deal.
 
     Records past the planned sets (a run asking for fewer sets than an earlier one) are left aside.
     A record whose seats or deal differ from its planned game comes from another tournament (a
     copied or hand-edited ``games.jsonl``): counting it would mix two tournaments' results.
     """
-    by_key = {task.key: task for task in tasks}
+    cache: dict[int, dict[tuple[int, int], GameTask]] = {}
     kept = []
     for record in records:
-        task = by_key.get(record_key(record))
+        set_index = record_key(record)[0]
+        if not 0 <= set_index < sets:
+            continue
+        if set_index not in cache:
+            cache[set_index] = {task.key: task for task in tasks_of(set_index)}
+        task = cache[set_index].get(record_key(record))
         if task is None:
             continue
         if list(record["seats"]) != list(task.seats) or int(record["match_seed"]) != task.match_seed:
@@ -135,7 +183,11 @@ def planned_records(records: Sequence[GameRecord], tasks: Sequence[GameTask], pa
 
 
 def summarise(
-    records: Sequence[GameRecord], manifest: dict[str, Any], resamples: int = 2000, seed: int = 0
+    records: Sequence[GameRecord],
+    manifest: dict[str, Any],
+    resamples: int = 2000,
+    seed: int = 0,
+    ratings: RatingMethod = "bradley-terry",
 ) -> Summary:
     """Ratings, per-agent totals and pairwise statistics of finished games."""
     order = list(dict.fromkeys(manifest["agents"]))
@@ -144,7 +196,7 @@ def summarise(
         manifest=manifest,
         games=len(records),
         sets=len({int(r["set"]) for r in records}),
-        ratings=rate(records, order),
+        ratings=fit_ratings(records, order, ratings, resamples=resamples, seed=seed),
         agents=agent_stats(records, order),
         pairs=pairwise(records, low_wins, order, resamples=resamples, seed=seed),
     )
@@ -168,7 +220,9 @@ def _check_arguments(
             f"{variant} is played by {rules.min_players} to {rules.max_players} players, not {players}"
         )
     if games < 1:
-        raise RummyError(f"games (duplicate sets) must be at least 1, got {games}")
+        raise RummyError(f"the number of duplicate sets must be at least 1, got {games}")
+    if games > MAX_SETS:
+        raise RummyError(f"{games} duplicate sets is more than any run can play (at most {MAX_SETS:,})")
     if seed < 0:
         raise RummyError(f"seed must be non-negative, got {seed}")
     if workers < 1:
@@ -212,10 +266,12 @@ class _progress:
             self._bar.close()
 
 
-def _execute(tasks: list[GameTask], play: GameFn, workers: int, backend: Backend) -> Iterator[GameRecord]:
-    """Records of `tasks` as they finish, on the chosen backend."""
-    if not tasks:
+def _execute(tasks: Iterator[GameTask], play: GameFn, workers: int, backend: Backend) -> Iterator[GameRecord]:
+    """Records of `tasks` as they finish, on the chosen backend (nothing started when none is left)."""
+    first = next(tasks, None)
+    if first is None:
         return iter(())
+    tasks = itertools.chain([first], tasks)
     if backend == "ray":
         return _execute_ray(tasks, play, workers)
     if workers == 1:
@@ -255,7 +311,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _execute_pool(tasks: list[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
+def _execute_pool(tasks: Iterator[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
     queue = iter(tasks)
     pending: set[Future[GameRecord]] = set()
     with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent, initargs=(os.getpid(),)) as pool:
@@ -276,7 +332,7 @@ def _execute_pool(tasks: list[GameTask], play: GameFn, workers: int) -> Iterator
                 future.cancel()
 
 
-def _execute_ray(tasks: list[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
+def _execute_ray(tasks: Iterator[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
     try:
         import ray
     except ImportError:

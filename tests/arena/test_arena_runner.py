@@ -110,7 +110,7 @@ def test_report_and_plots_are_written(tmp_path: Path) -> None:
     for agent in AGENTS:
         assert f"`{agent}`" in text
     assert "## Ratings" in text and "## Pairwise" in text and "95% CI" in text
-    assert "rummyai tournament --variant rummikub --agents strong,mid,weak --games 12" in text
+    assert "rummyai tournament --variant rummikub --agents strong,mid,weak --sets 12" in text
     for plot in ("ratings.png", "winrate.png", "scores.png"):
         data = (out / plot).read_bytes()
         assert data.startswith(b"\x89PNG") and len(data) > 2000

@@ -9,7 +9,7 @@ of the round (win = 1, loss = 0); and, from the seat's view alone, the value mod
 result of the greedy game (did the acting seat win?): Pearson correlation and the Brier score of
 a one-feature logistic fit (lower is better; the base rate scores 0.25).
 
-    python experiments/mcts_eval_bias.py --games 150 --samples 6
+    python experiments/studies/mcts_eval_bias.py --games 150 --samples 6
 
 On those 883 positions: heuristic now -0.081, after 16 turns -0.050, fast rollout to the end
 +0.005, value model +0.044 (the model reaches 0.21 over all turns of held-out games, where late,

@@ -5,7 +5,7 @@ tournament` writes it). Set numbers are made distinct per folder, so a set stays
 bootstrap, and the arena's own statistics (`rummyai.arena.stats.pairwise`) give the win rate and
 mean score margin of every pair with their 95% intervals over all sets together.
 
-    python experiments/pool_runs.py results/mcts_pimc/rummikub-2p-* results/mcts_pimc_replication/rummikub-2p-*
+    python experiments/studies/pool_runs.py results/mcts_pimc/rummikub-2p-* results/mcts_pimc_replication/rummikub-2p-*
 """
 
 from __future__ import annotations

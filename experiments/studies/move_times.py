@@ -6,7 +6,7 @@ median, p90, p99 and maximum with the share of moves over one second. The arena 
 each game's total; a per-move budget ("at most 1 s per move") needs the tail. Run it on an idle
 machine: the figures are wall-clock times.
 
-    python experiments/move_times.py --agent mcts-pimc --games 10 --seed 99
+    python experiments/studies/move_times.py --agent mcts-pimc --games 10 --seed 99
 """
 
 from __future__ import annotations

@@ -7,13 +7,13 @@ mean score margin (positive: mcts scored more), each with its 95% bootstrap inte
 and the seconds per move each agent took. The budget is given in iterations per move so that the
 result is reproducible; the seconds per move depend on the machine and its load.
 
-    python experiments/mcts_vs_greedy.py --sets 20                    # a quick look
-    python experiments/mcts_vs_greedy.py --sets 400 --workers 2       # a study
-    python experiments/mcts_vs_greedy.py --mcts mcts:iterations=60:rollout_turns=4:deviation_z=0
-    python experiments/mcts_vs_greedy.py --sets 300 --workers 1 --seed 4242 \
+    python experiments/studies/mcts_vs_greedy.py --sets 20                    # a quick look
+    python experiments/studies/mcts_vs_greedy.py --sets 400 --workers 2       # a study
+    python experiments/studies/mcts_vs_greedy.py --mcts mcts:iterations=60:rollout_turns=4:deviation_z=0
+    python experiments/studies/mcts_vs_greedy.py --sets 300 --workers 1 --seed 4242 \
         --mcts mcts:iterations=40:moves=equal:infer=true          # equal-card moves, draw inference
-    python experiments/mcts_vs_greedy.py --sets 300 --workers 1 --seed 515151 --mcts value
-    python experiments/mcts_vs_greedy.py --sets 300 --workers 1 --seed 626262 \
+    python experiments/studies/mcts_vs_greedy.py --sets 300 --workers 1 --seed 515151 --mcts value
+    python experiments/studies/mcts_vs_greedy.py --sets 300 --workers 1 --seed 626262 \
         --mcts mcts:iterations=80:moves=equal:infer=true:leaf=value:rollout_turns=2
 
 Any agent spec can stand in for `--mcts` (the `value` agent above); the printed names follow it.

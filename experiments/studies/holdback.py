@@ -10,9 +10,9 @@ with a 95% bootstrap interval over duplicate sets, writes ``holdback.md`` and ``
 Each duplicate set is one deal (``rounds=1``; Rhine's ten-round match is ten such deals) unless
 ``--full-matches`` is given.
 
-    python experiments/holdback.py --quick            # a few sets per configuration, minutes
-    python experiments/holdback.py --workers 2        # the full study: 2000 sets each (hours)
-    python experiments/holdback.py --report-only      # report what a stopped study has finished
+    python experiments/studies/holdback.py --quick            # a few sets per configuration, minutes
+    python experiments/studies/holdback.py --workers 2        # the full study: 2000 sets each (hours)
+    python experiments/studies/holdback.py --report-only      # report what a stopped study has finished
 """
 
 from __future__ import annotations

@@ -1,0 +1,58 @@
+"""Tournament arguments that could never finish or make no sense are refused in one line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rummyai.agents import make_agent_from_spec
+from rummyai.errors import RummyError
+
+
+def tournament(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    args = ["--variant", "rummikub", "--players", "2", "--option", "rounds=1", "--out", str(tmp_path / "t")]
+    return subprocess.run(
+        [sys.executable, "-m", "rummyai.arena", *args, "--no-progress", *extra],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_an_absurd_number_of_sets_is_refused_at_once(tmp_path: Path) -> None:
+    done = tournament(tmp_path, "--agents", "random,greedy", "--games", "1000000000000")
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0
+    assert "1000000000000 duplicate sets is more than any run can play" in done.stderr
+
+
+def test_games_is_an_alias_counting_duplicate_sets(tmp_path: Path) -> None:
+    done = tournament(tmp_path, "--agents", "random,random:seed=3", "--games", "2")
+    assert done.returncode == 0, done.stderr
+    assert "2 duplicate sets, 4 games" in done.stdout
+
+
+def test_a_negative_agent_seed_is_refused_in_one_line(tmp_path: Path) -> None:
+    done = tournament(tmp_path, "--agents", "random:seed=-1,greedy", "--sets", "1")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "rummyai: error: agent spec 'random:seed=-1' cannot be built: "
+        "agent 'random': seed must be between 0 and 4294967295, got -1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("holdback:work_limit=nan", "must be a finite number"),
+        ("mcts:time_per_move=inf", "must be a finite number"),
+        ("mcts:iterations=1000000000", "must be at most 1,000,000"),
+        ("random:seed=4294967296", "seed must be between 0 and 4294967295"),
+    ],
+)
+def test_agent_options_out_of_range_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(RummyError, match=message):
+        make_agent_from_spec(spec)
