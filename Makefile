@@ -15,11 +15,11 @@ $(STAMP): pyproject.toml Makefile
 
 # The main job: a short duplicate-deal tournament of every agent on rummikub (resumes if interrupted).
 run: $(STAMP)
-	$(BIN)/rummyai tournament --variant rummikub --agents $(RUN_AGENTS) --games $(RUN_GAMES) \
+	$(BIN)/rummyai tournament --variant rummikub --agents $(RUN_AGENTS) --sets $(RUN_SETS) \
 		--players 2 --seed 1 --workers 2 --out runs/quick
 
 RUN_AGENTS ?= random,greedy,greedy-points,holdback,mcts,mcts-pimc,learned
-RUN_GAMES ?= 24
+RUN_SETS ?= 24
 
 lint: $(STAMP)
 	$(BIN)/ruff check rummyai solvers envs tests experiments
