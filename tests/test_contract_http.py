@@ -87,8 +87,11 @@ def test_solve_answers_as_the_cli_on_every_variant(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "needle"),
     [
-        (b'{"hand": "7H", "score": ' + b"9" * 5000 + b"}", "digits"),  # was a bare 400
-        (b"[" * 5000, "recursion"),  # was a bare 400
+        (
+            b'{"hand": "7H", "score": ' + b"9" * 5000 + b"}",
+            "digits",
+        ),  # a huge number is named, not a bare 400
+        (b"[" * 5000, "recursion"),  # deep nesting is named, not a bare 400
         (b'{"hand": "7H"', "malformed JSON"),
         (b'\xff\xfe{"hand": "7H"}', "malformed JSON"),
     ],
