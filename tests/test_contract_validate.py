@@ -190,8 +190,10 @@ def test_json_flag_gives_the_same_answer(why: str, play: dict[str, Any], want: l
         ["--not-opened"] if play.get("opened") is False else []
     )
     out = io.StringIO()
-    assert main(argv, out=out) == 0
-    check(json.loads(out.getvalue()), want, why)
+    status = main(argv, out=out)
+    answer = json.loads(out.getvalue())
+    assert status == (0 if answer["legal"] else 1)  # 1: an illegal play (2 is bad input)
+    check(answer, want, why)
 
 
 @pytest.fixture(scope="module")
