@@ -110,7 +110,7 @@ FACE_VALUES = _values(1, range(2, 10), 10, (11, 12, 13))
 
 @dataclass(frozen=True)
 class Variant:
-    """Every rule of one rummy variant, as data (see VARIANTS.md §7.2 for the model)."""
+    """Every rule of one rummy variant, as data (see docs/rules §7.2 for the model)."""
 
     id: str
     name: str
@@ -350,8 +350,8 @@ class Option:
                 return False
         elif self.kind is int:
             try:
-                if isinstance(value, bool):
-                    raise ValueError
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError  # True is no count, and 2.5 rounds is not 2
                 return int(value)
             except (TypeError, ValueError):
                 pass

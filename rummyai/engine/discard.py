@@ -143,7 +143,7 @@ class DiscardFamily:
         return [m for m in candidates if isinstance(m, Discard) or self.validate(state, m) is None]
 
     def validate(self, state: GameState, move: Move) -> Violation | None:
-        """The first rule `move` breaks (citing VARIANTS.md), or None."""
+        """The first rule `move` breaks (citing docs/rules), or None."""
         try:
             step(Work(state), move)
         except Illegal as error:

@@ -1,7 +1,7 @@
 """Meld checks of the draw-meld-discard family on physical ids: new melds, lay-offs, openings, values.
 
 `normalize` turns a `TableMeld` of ids into the canonical table form (meld order, every wild's
-meaning filled in) or raises `Illegal` citing the VARIANTS.md section. Openings are judged from
+meaning filled in) or raises `Illegal` citing the docs/rules section. Openings are judged from
 the `MeldInfo`s of the new melds a player made in one turn (`Requirement.met_by`).
 """
 
@@ -19,7 +19,7 @@ from rummyai.melds import MeldInfo, analyze_meld, card_count, opening_value
 from rummyai.memo import memoized
 from rummyai.variants import ChartStep, Variant
 
-# VARIANTS.md sections cited by violations, per variant (documentation data, not rules).
+# docs/rules sections cited by violations, per variant (documentation data, not rules).
 _SECTIONS: dict[str, dict[str, str]] = {
     "rummy-palace": {
         "turn": "4.2",
@@ -53,7 +53,7 @@ Topic = Literal["turn", "meld", "opening", "swap", "end", "knock", "escort"]
 
 
 def section(variant: Variant, topic: Topic) -> str:
-    """The VARIANTS.md section a violation about `topic` cites for this variant."""
+    """The docs/rules section a violation about `topic` cites for this variant."""
     table = _SECTIONS.get(variant.id) or _SECTIONS["standard"]
     return table[topic]
 

@@ -1,7 +1,7 @@
 """Rules of the draw-meld-discard family as steps on a working copy of the round.
 
 `step(work, move)` applies one move or raises `Illegal` at the first broken rule (citing
-VARIANTS.md): draws and TAKE(i) with its committed card, new melds, lay-offs, opening bundles
+docs/rules): draws and TAKE(i) with its committed card, new melds, lay-offs, opening bundles
 (points or chart, Black Heart), joker and diamond swaps, discards, knocks, stock recycling and
 round scoring. `can_place_work` answers whether a card has a legal play this turn.
 """

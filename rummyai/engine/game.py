@@ -99,7 +99,7 @@ def legal_moves(state: GameState) -> list[Move]:
 
 
 def validate(state: GameState, move: Move) -> Violation | None:
-    """The first rule `move` breaks (with its VARIANTS.md section), or None if it is legal."""
+    """The first rule `move` breaks (with its docs/rules section), or None if it is legal."""
     if state.match_over:
         return Violation("game", "the match is over")
     return family_of(state.variant).validate(state, move)

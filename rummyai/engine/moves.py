@@ -35,7 +35,7 @@ class Play(Move):
 
 @dataclass(frozen=True)
 class Violation:
-    """The first rule a move breaks: `rule` cites the VARIANTS.md section (e.g. ``"1.5 R5"``)."""
+    """The first rule a move breaks: `rule` cites the docs/rules section (e.g. ``"1.5 R5"``)."""
 
     rule: str
     reason: str

@@ -1,4 +1,4 @@
-"""End-of-turn checks of a tile-style PLAY (VARIANTS.md §1.4-1.5, §2.4-2.5, §3.2-3.5, §8.2).
+"""End-of-turn checks of a tile-style PLAY (docs/rules §1.4-1.5, §2.4-2.5, §3.2-3.5, §8.2).
 
 `check_play` compares the table before the turn with the table the player submits, on card
 kinds (§7.1): conservation, meld validity, the opening rule, the per-turn card cap and the
@@ -24,7 +24,7 @@ from rummyai.variants import Variant
 
 @dataclass(frozen=True)
 class Sections:
-    """VARIANTS.md sections cited for each kind of violation in one variant."""
+    """docs/rules sections cited for each kind of violation in one variant."""
 
     conservation: str
     validity: str

@@ -12,7 +12,7 @@ from rummyai.engine.state import GameState
 
 
 def rule_of(state: GameState, move: Move) -> str | None:
-    """The VARIANTS.md section a refusal names, or None when the move is legal."""
+    """The docs/rules section a refusal names, or None when the move is legal."""
     violation = validate(state, move)
     return None if violation is None else violation.rule
 

@@ -1,5 +1,5 @@
 """Recorded draw-and-discard moves (the JSON form of `move_to_json`): a malformed record raises a
-typed error naming the field (VARIANTS.md §0), and every generated move reads back whole."""
+typed error naming the field (docs/rules §0), and every generated move reads back whole."""
 
 from __future__ import annotations
 

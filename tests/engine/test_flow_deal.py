@@ -1,4 +1,4 @@
-"""The deal of every variant at every allowed player count (VARIANTS.md §1.1, §2.1, §3.1, §4.1,
+"""The deal of every variant at every allowed player count (docs/rules §1.1, §2.1, §3.1, §4.1,
 §5.1, §6.1, §8.1): cards per player, the up-card of the discard family, the stock holding the
 rest, the seat left of the dealer starting, and the seeded first dealer."""
 

@@ -1,4 +1,4 @@
-"""Game flow and scoring of the draw-meld-discard variants (VARIANTS.md §4, §5, §6 and §0),
+"""Game flow and scoring of the draw-meld-discard variants (docs/rules §4, §5, §6 and §0),
 driven through the engine's public API from small hand-made positions: stock recycling and the
 void round, knocks around the end of a round, the deal after a round, the empty draw pile, the
 match end through real rounds and the Black Heart bonus per seat. Rules already pinned in

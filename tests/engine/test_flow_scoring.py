@@ -1,4 +1,4 @@
-"""Round scores recomputed from the final hands and table (VARIANTS.md §1.6, §2.6, §3.6, §4.6,
+"""Round scores recomputed from the final hands and table (docs/rules §1.6, §2.6, §3.6, §4.6,
 §5.4, §8.3) over seeded random matches, with the value tables written out here from the rules
 text instead of read from `Variant.hand_values`; match totals and winners are checked as well."""
 

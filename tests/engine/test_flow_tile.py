@@ -1,4 +1,4 @@
-"""Game flow and scoring of the tile-style variants (VARIANTS.md §1, §2, §3, §8 and §0), driven
+"""Game flow and scoring of the tile-style variants (docs/rules §1, §2, §3, §8 and §0), driven
 through the engine's public API from small hand-made positions: the deal of later rounds, turns
 on an empty stock, going out after the stock ran out, the stalemate cycle, ties and match ends.
 Rules already pinned in test_rules_*.py are not repeated here."""

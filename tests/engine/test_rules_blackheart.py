@@ -1,4 +1,4 @@
-"""Black Heart Rum rules (VARIANTS.md §6, with §5 for the shared draw-and-discard turn): hand-made
+"""Black Heart Rum rules (docs/rules §6, with §5 for the shared draw-and-discard turn): hand-made
 positions played through the public API, each rule with its legal case (exact result) and its
 illegal case (the section a refusal names), and the rule text's worked examples (escorts, every
 diamond wild example, the Royale)."""

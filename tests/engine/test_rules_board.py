@@ -1,4 +1,4 @@
-"""Board Rummy (VARIANTS.md §3): each rule with its legal and illegal cases, the rule text's
+"""Board Rummy (docs/rules §3): each rule with its legal and illegal cases, the rule text's
 shifting, splitting and substituting examples written as card tokens, and hand-written positions
 with the verdict the rule text gives them."""
 

@@ -1,7 +1,7 @@
 """Rules shared by several variants, checked on each at once: every written position of the
 rearrangement variants through one `rummyai validate --jsonl` run, going out and refused openings
 across the tile games, and seats, player counts, deal caps and TAKE(i) legality across the
-draw-and-discard games (VARIANTS.md §2-§8)."""
+draw-and-discard games (docs/rules §2-§8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rummy Palace rules (VARIANTS.md §4): hand-made positions played through the public API, each
+"""Rummy Palace rules (docs/rules §4): hand-made positions played through the public API, each
 rule with its legal case (exact result) and its illegal case (the section a refusal names)."""
 
 from __future__ import annotations

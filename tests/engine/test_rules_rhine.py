@@ -1,4 +1,4 @@
-"""Rhine Rummy (VARIANTS.md §1, §7): each rule with its legal and illegal cases, and the rule
+"""Rhine Rummy (docs/rules §1, §7): each rule with its legal and illegal cases, and the rule
 text's worked examples.
 
 Plays are written as card tokens and judged by `judge_play`: legal plays are checked with the exact

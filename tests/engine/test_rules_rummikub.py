@@ -1,4 +1,4 @@
-"""Official Rummikub (VARIANTS.md §8): each rule with its legal and illegal cases, and hand-written
+"""Official Rummikub (docs/rules §8): each rule with its legal and illegal cases, and hand-written
 positions with the verdict the rule text gives them."""
 
 from __future__ import annotations

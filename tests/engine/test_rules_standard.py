@@ -1,4 +1,4 @@
-"""Standard Rummy rules (VARIANTS.md §5): hand-made positions played through the public API, each
+"""Standard Rummy rules (docs/rules §5): hand-made positions played through the public API, each
 rule with its legal case (exact result) and its illegal case (the section a refusal names)."""
 
 from __future__ import annotations

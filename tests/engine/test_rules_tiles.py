@@ -1,4 +1,4 @@
-"""Tile Rummy (VARIANTS.md §2): each rule with its legal and illegal cases, the rule text's
+"""Tile Rummy (docs/rules §2): each rule with its legal and illegal cases, the rule text's
 manipulation and joker examples written as card tokens, and hand-written positions with the
 verdict the rule text gives them."""
 

@@ -1,6 +1,6 @@
 """Best plays worked out by hand on small positions of every variant: `solve` finds the hand-worked
 optimum, `check_solution` accepts it and the judge or the engine agrees with the play it proposes
-(VARIANTS.md §1-§8)."""
+(docs/rules §1-§8)."""
 
 from __future__ import annotations
 
