@@ -5,8 +5,9 @@ and returns the JSON contract; `format_hint` prints an answer readably; `plan_st
 change into steps. `create_app` and `serve` (extra ``serve``: FastAPI and uvicorn) expose it all
 over HTTP. Names are imported lazily so that `import rummyai.hint` stays light.
 
-The package itself is callable, so ``rummyai.hint(variant, hand, table)`` is the same as
-``rummyai.hint.hint(...)`` (the latter is the spelling type checkers understand).
+The package itself is callable: importing any `rummyai.hint` module makes the package the attribute
+``rummyai.hint`` in place of the typed function `rummyai.hint`, and ``rummyai.hint(variant, hand,
+table)`` must go on working after that.
 """
 
 from __future__ import annotations
