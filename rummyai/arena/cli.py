@@ -55,6 +55,11 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> argparse.Argume
         action="store_true",
         help="resume a folder whose games were played with other code (each record keeps its version)",
     )
+    parser.add_argument(
+        "--record-moves",
+        action="store_true",
+        help="keep every move in games.jsonl, for the replays of `rummyai serve --runs DIR`",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return parser
 
@@ -78,6 +83,7 @@ def tournament_main(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             ratings=args.ratings,
             allow_mixed_versions=args.allow_mixed_versions,
+            record_moves=args.record_moves,
         )
     except RummyError as error:
         print(f"rummyai: error: {error}", file=sys.stderr)

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from rummyai.arena.batch_ratings import RatingMethod, fit_ratings
 from rummyai.arena.duplicate import GameTask, Seating, lineup, seatings, set_tasks
-from rummyai.arena.play import GameFn, GameRecord, play_game
+from rummyai.arena.play import GameFn, GameRecord, play_game, play_recorded_game
 from rummyai.arena.report import Summary, write_report
 from rummyai.arena.stats import agent_stats, pairwise
 from rummyai.arena.store import GAMES_FILE, ResultWriter, check_manifest, load_records, record_key
@@ -52,6 +52,7 @@ def run_tournament(
     report: bool = True,
     resamples: int = 2000,
     game_fn: GameFn | None = None,
+    record_moves: bool = False,
     ratings: RatingMethod = "bradley-terry",
     version: CodeVersion | None = None,
     allow_mixed_versions: bool = False,
@@ -64,6 +65,7 @@ def run_tournament(
     record carries the code `version` (default: the running code's); resuming with games of
     another version is refused unless `allow_mixed_versions`. The plan of games is streamed, never
     built whole. `game_fn` replaces the engine game (tests use a cheap synthetic game);
+    `record_moves` keeps every move in the game records (for `rummyai serve --runs`' replays);
     `on_record` hears every newly written record.
     """
     agents = tuple(agents)
@@ -106,7 +108,7 @@ def run_tournament(
     done = {record_key(r) for r in records}
     todo = (task for s in range(games) for task in tasks_of(s) if task.key not in done)
     total = games * len(seatings(lineup(agents, players, 0), seating))
-    play = game_fn or play_game
+    play = game_fn or (play_recorded_game if record_moves else play_game)
     with ResultWriter(path) as writer, _progress(total, len(done), variant, progress) as bar:
         for record in _execute(todo, play, workers, backend):
             record["code"] = stamp

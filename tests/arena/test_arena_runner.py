@@ -144,3 +144,23 @@ def test_a_tile_style_agent_is_refused_on_a_draw_and_discard_variant(tmp_path: P
             progress=False,
         )
     assert not (tmp_path / "t").exists()  # refused before any file is written
+
+
+def test_record_moves_keeps_every_move_of_the_real_game(tmp_path: Path) -> None:
+    from rummyai.arena.cli import main
+
+    out = tmp_path / "rec"
+    args = ["--variant", "rummikub", "--agents", "greedy,random", "--sets", "1", "--players", "2"]
+    assert (
+        main(
+            [*args, "--seed", "5", "--out", str(out), "--max-turns", "20", "--no-progress", "--record-moves"]
+        )
+        == 0
+    )
+    records = load_records(out / "games.jsonl")
+    assert records and all(len(r["moves"]) == sum(r["decisions"]) for r in records)
+    assert (
+        main([*args, "--seed", "5", "--out", str(tmp_path / "plain"), "--max-turns", "20", "--no-progress"])
+        == 0
+    )
+    assert all("moves" not in r for r in load_records(tmp_path / "plain" / "games.jsonl"))

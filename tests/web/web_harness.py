@@ -13,7 +13,6 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
-from rummyai.arena.play import play_recorded_game
 from rummyai.arena.runner import run_tournament
 from rummyai.hint.limits import Limits
 from rummyai.hint.service import create_app
@@ -31,7 +30,7 @@ def record_runs(out: Path) -> Path:
         max_turns=40,
         progress=False,
         report=False,
-        game_fn=play_recorded_game,
+        record_moves=True,
     )
     return out
 
