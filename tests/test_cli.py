@@ -479,7 +479,10 @@ def test_jsonl_refuses_a_fractional_integer_option(monkeypatch: pytest.MonkeyPat
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["--agents", "random:seed=-1,greedy"], "agent spec 'random:seed=-1' cannot be built"),
+        (
+            ["--agents", "random:seed=-1,greedy"],
+            "agent 'random': seed must be between 0 and 4294967295, got -1",
+        ),
         (["--agents", "random,nobody"], "unknown agent 'nobody'"),
         (["--agents", "random:depth=3,greedy"], "has no parameter 'depth'"),
         (["--max-turns", "0"], "--max-turns must be at least 1"),

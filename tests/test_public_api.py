@@ -74,7 +74,7 @@ def test_play_match_takes_agent_objects() -> None:
 @pytest.mark.parametrize(
     ("agents", "seed", "message"),
     [
-        (["random:seed=-1", "greedy"], 0, "cannot be built"),
+        (["random:seed=-1", "greedy"], 0, "seed must be between 0 and"),
         (["random"], 0, "2 to 4 players"),
         (["random", "nosuch"], 0, "unknown agent"),
         (["random", "greedy"], -1, "seed must be a non-negative integer"),
