@@ -63,7 +63,6 @@ class _Kind:
     kind: int
     places: list[tuple[int, int]]  # (final meld, position)
     classes: list[tuple[int, ...]]  # places that the rules tell apart: a meld, or a wild's own place
-    sizes: list[int]  # places in each class
     labels: list[Label]  # one per copy used: the table's copies, then the hand's played ones
     ids: dict[Label, list[int]]  # physical ids behind each label
     options: list[tuple[tuple[Label, ...], ...]]  # distinct distributions of labels over classes
@@ -144,7 +143,7 @@ def _kinds(
         classes = list(by_class)
         sizes = [by_class[c] for c in classes]
         options = list(_distributions(sorted(labels, key=_label_key), sizes))
-        out.append(_Kind(kind, spots, classes, sizes, labels, ids, options))
+        out.append(_Kind(kind, spots, classes, labels, ids, options))
     return out
 
 
