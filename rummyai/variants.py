@@ -195,7 +195,7 @@ class Variant:
         """Wild rules by card kind."""
         return {rule.card: rule for rule in self.wilds}
 
-    @property
+    @cached_property
     def joker_rules(self) -> JokerRules:
         """The joker rule object of `joker_policy`: every layer asks it, not the policy's name."""
         from rummyai.jokers import joker_rules
