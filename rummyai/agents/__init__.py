@@ -30,6 +30,11 @@ register_agent(
     "plays the solver's most-points move every turn, else draws",
 )
 register_agent(
+    "noisy-greedy",
+    "rummyai.agents.greedy:NoisyGreedyAgent",
+    "greedy that plays a uniformly random legal move instead with probability noise (option: noise=0.2)",
+)
+register_agent(
     "holdback",
     "rummyai.agents.holdback:HoldbackAgent",
     "greedy that holds back the 4th card of new melds and keeps jokers while no opponent is close to out",
@@ -44,7 +49,8 @@ register_agent(
     "mcts-pimc",
     "rummyai.agents.mcts:pimc_agent",
     "flat determinized search: every root move played out on the same 8 sampled deals of the hidden "
-    "cards, greedy's solver policy to the end of the round (options: worlds, time_per_move, moves, infer)",
+    "cards, greedy's solver policy to the end of the round (options: worlds, time_per_move, moves, infer, "
+    "rollout=greedy|greedy-points)",
 )
 register_agent(
     "learned",

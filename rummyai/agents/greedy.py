@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from rummyai.agents.base import View
 from rummyai.agents.solver_play import (
     SeatPosition,
@@ -69,6 +71,29 @@ class GreedyAgent:
 def greedy_points(work_limit: float = 5.0, seed: int = 0) -> GreedyAgent:
     """The greedy agent maximising points played instead of cards."""
     return GreedyAgent("points", work_limit, seed)
+
+
+class NoisyGreedyAgent(GreedyAgent):
+    """Greedy with mistakes: with probability `noise` a uniformly random legal move instead of
+    greedy's (seeded), an opponent whose play a search agent cannot predict exactly."""
+
+    def __init__(self, noise: float = 0.2, work_limit: float = 5.0, seed: int = 0) -> None:
+        if not 0.0 <= noise <= 1.0:
+            raise RummyError(f"noisy-greedy noise must be between 0 and 1, got {noise}")
+        super().__init__("cards", work_limit, seed)
+        self.name = "noisy-greedy"
+        self.noise = noise
+        self.reset(seed)
+
+    def reset(self, seed: int) -> None:
+        """Restart the random stream: the same seed gives the same mistakes at the same turns."""
+        self.rng = np.random.default_rng([seed, 0x6E6F6973])
+
+    def act(self, view: View, legal: Sequence[Move]) -> Move:
+        """A random legal move with probability `noise`, else greedy's move."""
+        if legal and self.rng.random() < self.noise:
+            return legal[int(self.rng.integers(len(legal)))]
+        return super().act(view, legal)
 
 
 def most_cards(view: View, legal: Sequence[Move]) -> Move:

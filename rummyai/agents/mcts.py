@@ -87,6 +87,7 @@ class MCTSAgent:
         leaf: str = "heuristic",
         value_weights: str | None = None,
         worlds: int = 0,
+        rollout_policy: str = "cards",
         seed: int = 0,
     ) -> None:
         if iterations < 1:
@@ -104,6 +105,8 @@ class MCTSAgent:
             raise RummyError(f"mcts needs alternatives >= 0, got {alternatives}")
         if worlds < 0:
             raise RummyError(f"mcts needs worlds >= 0, got {worlds}")
+        if rollout_policy not in ("cards", "points"):
+            raise RummyError(f"mcts rollout_policy must be cards or points, got {rollout_policy!r}")
         if leaf not in ("heuristic", "value"):
             raise RummyError(f"mcts leaf must be heuristic or value, got {leaf!r}")
         self.name = "mcts"
@@ -127,6 +130,7 @@ class MCTSAgent:
         self.weights = (card_weight, open_weight, scale)
         self.deviation_z = deviation_z
         self.greedy = GreedyAgent("cards", solver_work_limit)
+        self.rollout_agent = GreedyAgent(rollout_policy, solver_work_limit)
         self.holdback = HoldbackAgent(work_limit=solver_work_limit)
         self.solver_work_limit = solver_work_limit
         self.seed = seed
@@ -306,8 +310,9 @@ class MCTSAgent:
         return best
 
     def solver_rollout(self, state: GameState, turns: int) -> tuple[GameState, RoundResult | None]:
-        """Every seat plays the greedy solver policy (the baseline's own) for up to `turns` moves
-        or to the end of the round: slow, but exact about how the baseline answers a move."""
+        """Every seat plays the greedy solver policy (`rollout_policy`: most cards, the baseline's
+        own, or most points) for up to `turns` moves or to the end of the round: slow, but exact
+        about how a greedy opponent answers a move."""
         rounds = len(state.history)
         for _ in range(turns):
             if len(state.history) > rounds or state.match_over:
@@ -316,12 +321,12 @@ class MCTSAgent:
         return state, state.history[rounds] if len(state.history) > rounds else None
 
     def greedy_move(self, state: GameState) -> Move:
-        """The greedy agent's move for the seat to act, listing the legal moves only when it does
-        not play (the same move as ``greedy.act``; listing them every turn cost a tenth of a rollout)."""
+        """The rollout policy's move for the seat to act, listing the legal moves only when it does
+        not play (the same move as its ``act``; listing them every turn cost a tenth of a rollout)."""
         view = game.view(state, state.to_act)
         if view.get("phase") == "give":
-            return self.greedy.act(view, game.legal_moves(state))
-        play = self.greedy.best_play(seat_position(view))
+            return self.rollout_agent.act(view, game.legal_moves(state))
+        play = self.rollout_agent.best_play(seat_position(view))
         return play if play is not None else draw_or_best(view, game.legal_moves(state))
 
     def simulate(self, state: GameState, move: Move, seat: int, rng: np.random.Generator) -> float:
@@ -360,11 +365,17 @@ def pimc_agent(
     time_per_move: float | None = None,
     moves: str = "wide",
     infer: bool = True,
+    rollout: str = "greedy",
     seed: int = 0,
 ) -> MCTSAgent:
     """The `mcts-pimc` preset: flat perfect-information Monte Carlo (`MCTSAgent.flat_search`) over
-    the wide root moves, each rollout greedy's solver policy for every seat to the end of the round.
-    The setting that beat greedy in two pre-registered runs (README, "Tournament")."""
+    the wide root moves, each rollout greedy's solver policy for every seat to the end of the round
+    (`rollout="greedy-points"` rolls out the most-points policy instead, an ablation: rollouts that
+    are not the opponent's own policy). The setting that beat greedy in two pre-registered runs
+    (README, "Tournament")."""
+    policies = {"greedy": "cards", "greedy-points": "points"}
+    if rollout not in policies:
+        raise RummyError(f"mcts-pimc rollout must be greedy or greedy-points, got {rollout!r}")
     return MCTSAgent(
         worlds=worlds,
         time_per_move=time_per_move,
@@ -372,5 +383,6 @@ def pimc_agent(
         infer=infer,
         solver_within=99,
         rollout_turns=400,
+        rollout_policy=policies[rollout],
         seed=seed,
     )

@@ -85,6 +85,12 @@ def _num(value: float, digits: int, sign: bool = False) -> str:
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
+def _speed(result: CellResult, name: str) -> str:
+    """Mean seconds per move and, in brackets, the 99th percentile."""
+    mean, p99 = result.seconds_per_move.get(name, math.nan), result.p99_seconds.get(name, math.nan)
+    return f"{_num(mean, 3)} ({_num(p99, 3)})"
+
+
 def _p(value: float) -> str:
     return "n/a" if math.isnan(value) else ("<0.0001" if value < 1e-4 else f"{value:.4f}")
 
@@ -138,7 +144,7 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
         "## All endpoints (secondary ones unadjusted)",
         "",
         "| cell | games | margin | 95% CI | placement rate | 95% CI | focal deal-win | 95% CI "
-        "| reference seat deal-win | focal s/move | reference s/move |",
+        "| reference seat deal-win | focal s/move (p99) | reference s/move (p99) |",
         "| --- | ---: | ---: | --- | ---: | --- | ---: | --- | ---: | ---: | ---: |",
     ]
     for report in reports:
@@ -146,12 +152,11 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
         if r is None:
             continue
         m, pl, fw = r.endpoints["margin"], r.endpoints["placement"], r.focal_win
-        speed = r.seconds_per_move
         lines.append(
             f"| {c.id} | {r.games} | {_num(m.value, 2, True)} | [{_num(m.low, 2)}, {_num(m.high, 2)}] "
             f"| {_num(pl.value, 3)} | [{_num(pl.low, 3)}, {_num(pl.high, 3)}] | {_num(fw.value, 3)} "
             f"| [{_num(fw.low, 3)}, {_num(fw.high, 3)}] | {_num(r.reference_win, 3)} "
-            f"| {_num(speed.get(c.focal, math.nan), 3)} | {_num(speed.get(c.reference, math.nan), 3)} |"
+            f"| {_speed(r, c.focal)} | {_speed(r, c.reference)} |"
         )
     lines += status_lines(plan, reports)
     lines += ["", "## Code versions of the games", "", "| cell | version: games |", "| --- | --- |"]

@@ -50,6 +50,7 @@ class CellResult:
     focal_win: Estimate  # the focal agent's probability of winning the deal
     reference_win: float  # a reference seat's probability of winning the deal
     seconds_per_move: dict[str, float]
+    p99_seconds: dict[str, float]  # 99th percentile of one decision's seconds (nan: not recorded)
     versions: dict[str, int]
 
 
@@ -122,12 +123,15 @@ def cell_result(
     weights = bootstrap_weights(len(values["margin"]), resamples, seed)
     endpoints = {name: estimate(values[name], NULL[name], weights) for name in NULL}
     think: dict[str, list[float]] = {}
+    moves: dict[str, list[float]] = {}
     versions: dict[str, int] = {}
     for record in records:
         for seat, name in enumerate(record["seats"]):
             entry = think.setdefault(name, [0.0, 0.0])
             entry[0] += record.get("think_s", [0.0] * len(record["seats"]))[seat]
             entry[1] += record.get("decisions", [0] * len(record["seats"]))[seat]
+            if "move_s" in record:
+                moves.setdefault(name, []).extend(record["move_s"][seat])
         label = version_of(record)
         versions[label] = versions.get(label, 0) + 1
     return CellResult(
@@ -137,6 +141,9 @@ def cell_result(
         focal_win=estimate(values["focal_win"], 0.0, weights),
         reference_win=float(values["reference_win"].mean()),
         seconds_per_move={name: (t / d if d else float("nan")) for name, (t, d) in think.items()},
+        p99_seconds={
+            name: float(np.percentile(moves[name], 99)) if moves.get(name) else float("nan") for name in think
+        },
         versions=versions,
     )
 

@@ -406,3 +406,18 @@ def test_pimc_preset_is_the_flat_search_with_solver_rollouts_to_the_end() -> Non
     assert (agent.solver_within, agent.rollout_turns) == (99, 400)
     with pytest.raises(RummyError, match="no parameter 'iterations'"):
         make_agent_from_spec("mcts-pimc:iterations=5")
+
+
+def test_pimc_rollout_option_plays_the_named_policy_in_rollouts() -> None:
+    from rummyai.agents import make_agent_from_spec
+
+    state = random_position("rummikub", 2, 3, 40)  # a position where the two policies differ
+    view, legal = game.view(state, state.to_act), game.legal_moves(state)
+    answers = {spec: make_agent_from_spec(spec).act(view, legal) for spec in ("greedy", "greedy-points")}
+    assert answers["greedy"] != answers["greedy-points"]
+    for policy, answer in answers.items():
+        agent = make_agent_from_spec(f"mcts-pimc:worlds=1:rollout={policy}")
+        assert isinstance(agent, MCTSAgent)
+        assert agent.greedy_move(state) == answer
+    with pytest.raises(RummyError, match="rollout must be greedy or greedy-points"):
+        make_agent_from_spec("mcts-pimc:rollout=random")

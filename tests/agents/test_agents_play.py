@@ -115,3 +115,40 @@ def test_agents_play_whole_matches_through_the_arena_game_function() -> None:
     assert sorted(record["ranks"]) in ([1, 2], [1, 1])
     assert record["decisions"][0] >= 8 and record["decisions"][1] >= 8
     assert make_agent("holdback", danger=2).name == "holdback"
+
+
+def test_noisy_greedy_is_greedy_at_zero_noise_and_random_at_full_noise() -> None:
+    state = position("5H 6H 7H 8H 9C 9D 9S 2S KD")
+    greedy_move, _ = decide("greedy", state)
+    assert decide("noisy-greedy:noise=0", state)[0] == greedy_move
+    legal = game.legal_moves(state)
+    chosen = set()
+    for seed in range(12):
+        agent = make_agent_from_spec(f"noisy-greedy:noise=1:seed={seed}")
+        agent.reset(seed)
+        move = agent.act(game.view(state, 0), legal)
+        assert move in legal
+        chosen.add(move)
+    assert len(chosen) > 1  # random moves, not always the same one
+
+
+def test_noisy_greedy_repeats_its_mistakes_under_the_same_seed() -> None:
+    state = position("5H 6H 7H 8H 9C 9D 9S 2S KD")
+    legal = game.legal_moves(state)
+
+    def moves(seed: int) -> list[object]:
+        agent = make_agent_from_spec("noisy-greedy:noise=0.5")
+        agent.reset(seed)
+        return [agent.act(game.view(state, 0), legal) for _ in range(8)]
+
+    assert moves(3) == moves(3)
+    assert moves(3) != moves(4)
+
+
+def test_noisy_greedy_refuses_a_noise_outside_zero_to_one() -> None:
+    import pytest
+
+    from rummyai.errors import RummyError
+
+    with pytest.raises(RummyError, match="noise must be between 0 and 1"):
+        make_agent_from_spec("noisy-greedy:noise=1.5")

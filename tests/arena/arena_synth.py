@@ -91,7 +91,7 @@ class FailAfter:
 
 def stable(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Records without timing fields, sorted by key (what must match across runs)."""
-    drop = {"seconds", "think_s"}
+    drop = {"seconds", "think_s", "move_s"}
     rows = [{k: v for k, v in r.items() if k not in drop} for r in records]
     return sorted(rows, key=lambda r: (r["set"], r["seating"]))
 

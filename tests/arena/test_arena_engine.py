@@ -77,3 +77,4 @@ def test_play_game_reports_every_decision_with_its_seconds() -> None:
         mine = [s for k, s in heard if k == seat]
         assert len(mine) == record["decisions"][seat]
         assert sum(mine) == pytest.approx(record["think_s"][seat], abs=1e-5)
+        assert record["move_s"][seat] == pytest.approx(mine, abs=1e-4)  # every decision, to 0.1 ms

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import re
 import subprocess
 from pathlib import Path
@@ -217,3 +218,22 @@ def test_the_packed_report_reads_only_the_compressed_copy(tmp_path: Path) -> Non
     cell = load_plan(path).cell("two")
     assert len(cell_records(tmp_path, cell)) == 8 and len(cell_records(tmp_path, cell, packed_only=True)) == 6
     assert "| 3 (3) |" in write_study_report(load_plan(path), packed_only=True).read_text()
+
+
+def test_seconds_per_move_and_its_99th_percentile_come_from_every_decision() -> None:
+    from rummyai.arena.study_stats import cell_result
+
+    def record(index: int, slow: float) -> dict[str, object]:
+        return {
+            "set": index, "seating": 0, "seats": ["a", "b"], "scores": [5, -5], "winners": [0],
+            "ranks": [1, 2], "decisions": [50, 50], "think_s": [0.01 * 49 + slow, 0.5],
+            "move_s": [[0.01] * 49 + [slow], [0.01] * 50],
+        }  # fmt: skip
+
+    result = cell_result([record(i, 2.0) for i in range(4)], "a", "b", low_wins=False, resamples=50)
+    assert result.seconds_per_move["a"] == pytest.approx((0.49 + 2.0) / 50)
+    # 4 slow decisions in 200: the 99th percentile lies between the fast and the slow ones
+    assert 0.01 < result.p99_seconds["a"] <= 2.0
+    assert result.p99_seconds["b"] == pytest.approx(0.01)
+    older = [{k: v for k, v in record(i, 2.0).items() if k != "move_s"} for i in range(2)]
+    assert math.isnan(cell_result(older, "a", "b", low_wins=False, resamples=50).p99_seconds["a"])
