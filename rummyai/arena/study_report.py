@@ -85,6 +85,24 @@ def _num(value: float, digits: int, sign: bool = False) -> str:
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
+def _done(report: CellReport) -> bool:
+    """Whether the cell has reached its planned size."""
+    return report.result is not None and report.result.sets >= report.cell.sets
+
+
+def _verdict(done: bool, p: float, adjusted: float, alpha: float, all_finished: bool) -> str:
+    """A cell's verdict: none before its planned size; "better" once its adjusted p is at most
+    alpha (final: unfinished cells count as p = 1 and Holm is monotone); pending while only the
+    unfinished cells can bring its adjusted p down to alpha."""
+    if not done:
+        return "running: no verdict before the planned size"
+    if adjusted <= alpha:
+        return "better"
+    if p <= alpha and not all_finished:
+        return "pending: the unfinished cells decide its adjusted p"
+    return "no difference shown"
+
+
 def _speed(result: CellResult, name: str) -> str:
     """Mean seconds per move and, in brackets, the 99th percentile."""
     mean, p99 = result.seconds_per_move.get(name, math.nan), result.p99_seconds.get(name, math.nan)
@@ -97,10 +115,12 @@ def _p(value: float) -> str:
 
 def markdown(plan: Plan, reports: list[CellReport]) -> str:
     """The study report as Markdown."""
-    primary = [r.result.endpoints[plan.primary].p if r.result else 1.0 for r in reports]
-    primary = [1.0 if math.isnan(p) else p for p in primary]  # untested cells count as p = 1
+    # cells short of their planned size count as p = 1: Holm is monotone, so an adjusted p can
+    # only fall as they finish, and a finished cell's verdict below alpha is final
+    primary = [r.result.endpoints[plan.primary].p if r.result and _done(r) else 1.0 for r in reports]
+    primary = [1.0 if math.isnan(p) else p for p in primary]
     adjusted = holm(primary) if plan.correction == "holm" else primary
-    finished = sum(1 for r in reports if r.result and r.result.sets >= r.cell.sets)
+    finished = sum(1 for r in reports if _done(r))
     lines = [
         f"# Study: {plan.name}",
         "",
@@ -109,7 +129,8 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
         f"- plan: `{plan.path.name}` (sha256 {plan.sha256[:16]}); seed {plan.seed}; "
         f"primary endpoint: {plan.primary} ({LABELS[plan.primary]})",
         f"- correction: {plan.correction} over the {len(reports)} planned tests of the primary endpoint "
-        f"(alpha {plan.alpha}; a cell with fewer than 30 sets counts as p = 1)",
+        f"(alpha {plan.alpha}; a cell short of its planned size counts as p = 1, so adjusted p-values "
+        "can only fall as the others finish)",
         f"- cells finished: {finished} of {len(reports)} (status and commands below); "
         f"reproduce this report: `rummyai study report {plan.folder}`",
         "",
@@ -126,16 +147,13 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
             lines.append(head + f"| 0 ({c.sets}) | | | | | not started |")
             continue
         e = r.endpoints[plan.primary]
-        done = r.sets >= c.sets
-        if not done:
-            verdict = "running: no verdict before the planned size"
-        elif p_adj <= plan.alpha:
+        done = _done(report)
+        verdict = _verdict(done, e.p, p_adj, plan.alpha, finished == len(reports))
+        if verdict == "better":
             verdict = "focal better" if e.value > _null(plan.primary) else "reference better"
-        else:
-            verdict = "no difference shown"
         lines.append(
             head + f"| {r.sets} ({c.sets}) | {_num(e.value, digits, plan.primary != 'placement')} "
-            f"| [{_num(e.low, digits)}, {_num(e.high, digits)}] | {_p(e.p)} | {_p(p_adj)} | {verdict} |"
+            f"| [{_num(e.low, digits)}, {_num(e.high, digits)}] | {_p(e.p)} | {_p(p_adj) if done else 'n/a'} | {verdict} |"
         )
     lines += [
         "",

@@ -237,3 +237,13 @@ def test_seconds_per_move_and_its_99th_percentile_come_from_every_decision() -> 
     assert result.p99_seconds["b"] == pytest.approx(0.01)
     older = [{k: v for k, v in record(i, 2.0).items() if k != "move_s"} for i in range(2)]
     assert math.isnan(cell_result(older, "a", "b", low_wins=False, resamples=50).p99_seconds["a"])
+
+
+def test_a_finished_cell_waits_for_the_others_only_when_they_can_change_its_verdict() -> None:
+    from rummyai.arena.study_report import _verdict
+
+    assert _verdict(False, 0.001, 0.001, 0.05, False).startswith("running")
+    assert _verdict(True, 0.001, 0.003, 0.05, False) == "better"  # final: Holm can only lower it
+    assert _verdict(True, 0.02, 0.06, 0.05, False).startswith("pending")
+    assert _verdict(True, 0.02, 0.06, 0.05, True) == "no difference shown"
+    assert _verdict(True, 0.2, 0.4, 0.05, False) == "no difference shown"  # adjusted p >= raw p
