@@ -8,6 +8,7 @@ checks the worker makes, so bad input is answered at once, without a worker.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from rummyai.hint.pool import Lane
@@ -18,6 +19,13 @@ JOB_KEYS: dict[str, tuple[str, ...]] = {
     "solve": ("objective", "time_limit", "max_cards", "minimize_changes"),
     "validate": ("new_table",),
 }
+
+
+def load() -> None:
+    """Import what `lane_of` reads requests with (the hint reader and the solver's fast-path check)
+    ahead of the first request; a service does it in a thread while its workers start."""
+    import_module("rummyai.hint.api")
+    import_module("rummyai.solvers.fast")
 
 
 def lane_of(job: str, obj: dict[str, Any]) -> Lane:

@@ -13,6 +13,14 @@ deadline, or a worker that has not answered `Limits.grace` seconds after it, end
 (503 with ``Retry-After``), and such a worker is stopped and replaced. A worker that dies costs only the job it held (`WorkerLost`); it is
 replaced once, by a warm spare kept for this (`Limits.spare_workers`), and a new spare starts in
 a thread, so the event loop (and ``/healthz``) keeps answering and full service is back at once.
+
+Worker processes are forked from a fork server that imported the solver and warmed it up once
+(`rummyai.hint.warm`), so a worker (the first, a spare, a replacement) is ready in milliseconds
+and costs no second import. `SolvePool.start` returns at once: workers take their places in the
+background, and a request that comes before its lane has a worker waits for one, its time limit
+counted from then. Inside a worker, hard-lane jobs run in a thread `Limits.hard_nice` steps
+nicer than the process (Linux gives each thread its own priority), so when the cores are busy the
+operating system runs fast-lane jobs, the event loop and the fast-lane workers first.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ import itertools
 import logging
 import multiprocessing
 import os
+import sys
+import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +50,8 @@ LANES: tuple[Lane, ...] = ("fast", "hard")
 
 #: Seconds a new worker process may take to start and warm up before it counts as failed.
 START_TIMEOUT = 120.0
+#: Seconds a request that comes while the service starts waits for its lane's first worker.
+STARTING_WAIT = 30.0
 #: Seconds a solve gets at least when a worker takes a job close to (or just past) its deadline.
 MIN_SOLVE_SECONDS = 0.02
 
@@ -92,10 +104,21 @@ def warm_up() -> None:
         run_job("hint", {"variant": "rummy-tiles", "hand": "7H 8H 9H", "table": [], "alternatives": 0})
 
 
-def _serve_jobs(conn: Connection) -> None:
-    """A worker process: warm up, say so, then answer ``(name, obj)`` messages until told to stop."""
-    warm_up()
-    conn.send("ready")
+def lower_thread_priority(steps: int) -> None:
+    """Make the calling thread (only it, on Linux) `steps` nicer; elsewhere do nothing."""
+    if steps and sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
+
+
+def _serve_jobs(conn: Connection, hard_nice: int) -> None:
+    """A worker process: warm up, say so, then answer ``(name, obj, lane)`` messages until told to
+    stop; hard-lane jobs run in a thread `hard_nice` steps nicer than this one."""
+    warm_up()  # at once when forked from the warm fork server
+    with contextlib.suppress(OSError):
+        conn.send("ready")
+    nicer = ThreadPoolExecutor(1, "rummyai-hard", initializer=lower_thread_priority, initargs=(hard_nice,))
     while True:
         try:
             message = conn.recv()
@@ -103,18 +126,47 @@ def _serve_jobs(conn: Connection) -> None:
             return
         if message is None:
             return
-        name, obj = message
-        conn.send(run_job(name, obj))
+        name, obj, lane = message
+        if lane == "hard" and hard_nice:
+            answer = nicer.submit(run_job, name, obj).result()
+        else:
+            answer = run_job(name, obj)
+        try:
+            conn.send(answer)
+        except OSError:
+            return
+
+
+def _process_context() -> Any:
+    """Where worker processes come from: a fork server that imported and warmed the solver once
+    (on Linux; elsewhere new interpreters, each warming up on its own)."""
+    if sys.platform != "linux":
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["rummyai.hint.warm"])
+    return context
+
+
+def start_fork_server() -> None:
+    """Start the workers' fork server now, so that it loads and warms the solver while the caller
+    does other work (a service importing its web framework); a no-op where workers are spawned."""
+    if sys.platform == "linux":
+        from multiprocessing import forkserver
+
+        _process_context()
+        forkserver.ensure_running()
 
 
 class _ProcessWorker:
     """One solver process, spoken to over a pipe; waited on with the event loop's reader."""
 
-    def __init__(self) -> None:
-        """Spawn and warm the process up (blocking: call it from a thread)."""
-        context = multiprocessing.get_context("spawn")
+    def __init__(self, hard_nice: int = 0) -> None:
+        """Start the process and wait until it is warm (blocking: call it from a thread)."""
+        context = _process_context()
         parent, child = context.Pipe()
-        self.process = context.Process(target=_serve_jobs, args=(child,), daemon=True, name="rummyai-solve")
+        self.process = context.Process(
+            target=_serve_jobs, args=(child, hard_nice), daemon=True, name="rummyai-solve"
+        )
         self.process.start()
         child.close()
         self.conn = parent
@@ -129,7 +181,7 @@ class _ProcessWorker:
     def alive(self) -> bool:
         return self.process.is_alive()
 
-    async def call(self, name: str, obj: dict[str, Any], timeout: float) -> dict[str, Any]:
+    async def call(self, name: str, obj: dict[str, Any], lane: Lane, timeout: float) -> dict[str, Any]:
         """Send the job and wait at most `timeout` seconds (`TimeoutError`), `WorkerLost` if it dies."""
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
@@ -140,7 +192,7 @@ class _ProcessWorker:
                 ready.set_result(None)
 
         try:
-            self.conn.send((name, obj))
+            self.conn.send((name, obj, lane))
         except OSError as error:
             raise WorkerLost("a solver worker stopped unexpectedly; retry") from error
         loop.add_reader(fd, readable)
@@ -185,7 +237,7 @@ class _ThreadWorker:
     def alive(self) -> bool:
         return True
 
-    async def call(self, name: str, obj: dict[str, Any], timeout: float) -> dict[str, Any]:
+    async def call(self, name: str, obj: dict[str, Any], lane: Lane, timeout: float) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
 
         def job() -> dict[str, Any]:
@@ -221,6 +273,7 @@ class _Slot:
     busy: bool = False
     jobs: int = 0
     replaced: int = 0
+    seated: bool = False  # has had a worker (a later empty slot is a replacement)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
@@ -237,6 +290,7 @@ class SolvePool:
         self._seq = itertools.count()
         self._wake: asyncio.Event | None = None
         self._running = False
+        self._ready: dict[Lane, asyncio.Event] = {}
         self._spares: list[_ProcessWorker | _ThreadWorker] = []
         self._refill: asyncio.Task[None] | None = None
         self.replacements = 0
@@ -244,27 +298,39 @@ class SolvePool:
 
     # ------------------------------------------------------------------ life cycle
     def _new_worker(self) -> _ProcessWorker | _ThreadWorker:
-        return _ProcessWorker() if self.limits.pool == "process" else _ThreadWorker()
+        if self.limits.pool == "process":
+            return _ProcessWorker(self.limits.hard_nice)
+        return _ThreadWorker()
 
     async def start(self) -> None:
-        """Start every worker (in threads, together) and the loop that feeds each."""
+        """Start the loop that feeds each slot and return at once: each slot starts its worker
+        in a thread, and spares follow once every slot has one."""
         if self._running:
             return
         self._wake = asyncio.Event()
-        count = len(self._slots) + self.limits.spare_workers
-        workers = await asyncio.gather(
-            *(asyncio.to_thread(self._new_worker) for _ in range(count)), return_exceptions=True
-        )
+        self._ready = {lane: asyncio.Event() for lane in LANES}
         self._running = True
-        started = [w for w in workers if not isinstance(w, BaseException)]
-        for error in (w for w in workers if isinstance(w, BaseException)):
-            _log.warning("a solver worker failed to start: %s", error)
         for slot in self._slots:
-            if started:  # an empty slot's loop tries again
-                self._seat(slot, started.pop(0))
             slot.task = asyncio.create_task(self._feed(slot), name=f"rummyai-slot-{slot.index}")
-        self._spares = started
-        self._top_up()
+
+    async def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
+        """Wait until every slot has a worker (`TimeoutError` after `timeout` seconds)."""
+        if not self._running:
+            await self.start()
+        deadline = time.monotonic() + timeout
+        while not all(s.worker is not None for s in self._slots):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the solver workers did not start in time")
+            await asyncio.sleep(0.01)
+
+    async def _started_worker(self) -> _ProcessWorker | _ThreadWorker:
+        """A new worker, started in a thread; if the pool stops meanwhile it is closed when ready."""
+        task = asyncio.ensure_future(asyncio.to_thread(self._new_worker))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(lambda t: None if t.cancelled() or t.exception() else t.result().kill())
+            raise
 
     async def stop(self) -> None:
         """Stop feeding, answer waiting jobs with `Busy`, and end every worker."""
@@ -302,6 +368,7 @@ class SolvePool:
         return {
             "workers": len(self._slots),
             "workers_alive": sum(s.worker is not None for s in self._slots),
+            "ready": all(s.worker is not None for s in self._slots),
             "fast_lane_workers": sum(s.lanes == ("fast",) for s in self._slots),
             "running": sum(s.busy for s in self._slots),
             "waiting": {lane: len(q) for lane, q in self._queues.items()},
@@ -331,6 +398,11 @@ class SolvePool:
         if not self._running:
             await self.start()
         assert self._wake is not None
+        if not self._ready[lane].is_set():  # the service is starting: the clock runs from the first worker
+            try:
+                await asyncio.wait_for(self._ready[lane].wait(), STARTING_WAIT)
+            except TimeoutError:
+                raise Busy("the solver workers are still starting; retry shortly") from None
         seconds = self.limits.time_limit if seconds is None else seconds
         queue = self._queues[lane]
         idle = sum(1 for s in self._slots if not s.busy and s.worker is not None and lane in s.lanes)
@@ -384,7 +456,7 @@ class SolvePool:
             job.started = True
             slot.busy = True
             try:
-                answer = await slot.worker.call(job.name, obj, max(left, 0.0) + self.limits.grace)
+                answer = await slot.worker.call(job.name, obj, job.lane, max(left, 0.0) + self.limits.grace)
             except TimeoutError:
                 self._settle(job, exception=Overdue("the solve outran its time limit; retry shortly"))
                 await self._discard(slot)
@@ -416,8 +488,9 @@ class SolvePool:
             await asyncio.to_thread(worker.kill)  # off the event loop: the kill waits for the process
 
     async def _replace(self, slot: _Slot) -> None:
-        """Put a warm spare worker in the slot at once (or start one, in a thread, if none is
-        left), then start a new spare in the background; on failure wait a second, try again."""
+        """Put a worker in the empty slot: a warm spare at once, else a new one started in a
+        thread (on failure wait a second and return, to be called again); then top the spares up."""
+        first = not slot.seated
         while self._spares:
             spare = self._spares.pop(0)
             if spare.alive():
@@ -426,26 +499,30 @@ class SolvePool:
             await asyncio.to_thread(spare.kill)
         else:
             try:
-                self._seat(slot, await asyncio.to_thread(self._new_worker))
+                worker = await self._started_worker()
             except Exception as error:
-                _log.warning("solver worker %d could not be replaced (%s); trying again", slot.index, error)
+                _log.warning("solver worker %d could not be started (%s); trying again", slot.index, error)
                 await asyncio.sleep(1.0)
                 return
-        slot.replaced += 1
-        self.replacements += 1
-        _log.warning("solver worker %d replaced", slot.index)
-        self._top_up()
+            if not self._running:
+                await asyncio.to_thread(worker.close)
+                return
+            self._seat(slot, worker)
+        if not first:
+            slot.replaced += 1
+            self.replacements += 1
+            _log.warning("solver worker %d replaced", slot.index)
+        if all(s.worker is not None for s in self._slots):
+            self._top_up()
 
     def _seat(self, slot: _Slot, worker: _ProcessWorker | _ThreadWorker) -> None:
-        """Put `worker` in `slot`; a worker of the hard lane runs `Limits.hard_nice` steps nicer,
-        so that when the cores are busy the operating system lets fast-lane workers go first."""
+        """Put `worker` in `slot` and tell the jobs of its lanes waiting for a first worker."""
         slot.worker = worker
-        pid = worker.pid
-        if "hard" in slot.lanes and pid is not None and self.limits.hard_nice:
-            with contextlib.suppress(OSError):
-                os.setpriority(
-                    os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, pid) + self.limits.hard_nice
-                )
+        slot.seated = True
+        for lane in slot.lanes:
+            self._ready[lane].set()
+        assert self._wake is not None
+        self._wake.set()
 
     def _top_up(self) -> None:
         """Start spares up to `Limits.spare_workers` in the background, unless that already runs."""
@@ -459,7 +536,7 @@ class SolvePool:
     async def _start_spares(self) -> None:
         while self._running and len(self._spares) < self.limits.spare_workers:
             try:
-                worker = await asyncio.to_thread(self._new_worker)
+                worker = await self._started_worker()
             except Exception as error:
                 _log.warning("a spare solver worker could not be started (%s); trying again", error)
                 await asyncio.sleep(1.0)

@@ -144,7 +144,12 @@ class HealthAnswer(BaseModel):
     version: str
     in_flight: int = Field(description="requests running or waiting")
     workers: int
-    workers_alive: int = Field(description="fewer than workers while a lost worker is replaced")
+    workers_alive: int = Field(
+        description="fewer than workers while the service starts or a lost worker is replaced"
+    )
+    ready: bool = Field(
+        description="every worker is in place (false while the service starts or replaces one)"
+    )
     fast_lane_workers: int = Field(description="workers that answer only fast-lane requests")
     running: int
     waiting: dict[str, int] = Field(description="requests waiting per lane (fast, hard)")

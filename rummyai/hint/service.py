@@ -13,6 +13,8 @@ to `create_app` may call it (CORS).
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
@@ -28,9 +30,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummyai import __version__
 from rummyai.errors import RummyError
-from rummyai.hint.lanes import lane_of
+from rummyai.hint import lanes
 from rummyai.hint.limits import Limits, check_card_count
-from rummyai.hint.pool import Busy, Overdue, SolvePool, WorkerLost
+from rummyai.hint.pool import Busy, Overdue, SolvePool, WorkerLost, start_fork_server
 from rummyai.hint.schemas import HealthAnswer, HintAnswer, SolveAnswer, ValidateAnswer, VariantModel
 from rummyai.variants import BUILTINS, VARIANT_IDS
 
@@ -231,6 +233,13 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+def _load_then_freeze() -> None:
+    """Import the lane check's modules, then keep everything loaded so far out of later garbage
+    collections (it lives as long as the process)."""
+    lanes.load()
+    gc.freeze()
+
+
 def create_app(
     limits: Limits | None = None, cors_origins: Sequence[str] = (), runs: str | Path | None = None
 ) -> FastAPI:
@@ -240,11 +249,15 @@ def create_app(
     from fastapi_offline import FastAPIOffline
 
     limits = limits or Limits()
+    if limits.pool == "process":
+        start_fork_server()  # warms the solver in its own process while the routes are built
     pool = SolvePool(limits)
+    loading: list[asyncio.Future[None]] = []  # the lane check's modules, imported in a thread at start
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await pool.start()
+        await pool.start()  # returns at once; workers take their places in the background
+        loading[:] = [asyncio.ensure_future(asyncio.to_thread(_load_then_freeze))]
         try:
             yield
         finally:
@@ -284,7 +297,9 @@ def create_app(
         except RummyError as error:
             return _error(422, str(error))
         try:
-            lane = lane_of(job, obj)
+            if loading:
+                await loading[0]
+            lane = lanes.lane_of(job, obj)
         except RummyError as error:
             return _error(422, str(error))
         seconds = limits.solve_time(obj.get("time_limit"))

@@ -7,10 +7,10 @@ after one move, with the move in words.
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from rummyai.arena.store import GAMES_FILE, MANIFEST_FILE, load_records, read_manifest, record_key
 from rummyai.engine import game
 from rummyai.engine.replay import move_from_json
 from rummyai.engine.state import GameState
@@ -21,23 +21,36 @@ from rummyai.web.cards import describe_move, meld_cards
 MAX_FRAMES = 20_000
 
 
+def _store() -> Any:
+    """The tournament store (`rummyai.arena.store`), imported only by a service that replays runs:
+    the arena package brings its report and plotting code with it."""
+    return import_module("rummyai.arena.store")
+
+
 class RunFolder:
     """A tournament folder (``tournament.json`` and ``games.jsonl``), read when asked."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if not (self.path / GAMES_FILE).is_file():
-            raise RummyError(f"{self.path} is not a tournament folder: it has no {GAMES_FILE}")
-        read_manifest(self.path / MANIFEST_FILE)  # a folder without a readable manifest is refused here
+        store = _store()
+        if not (self.path / store.GAMES_FILE).is_file():
+            raise RummyError(f"{self.path} is not a tournament folder: it has no {store.GAMES_FILE}")
+        store.read_manifest(self.path / store.MANIFEST_FILE)  # an unreadable manifest is refused here
 
     def _records(self) -> list[dict[str, Any]]:
-        records = load_records(self.path / GAMES_FILE)
-        records.sort(key=record_key)
+        store = _store()
+        records: list[dict[str, Any]] = store.load_records(self.path / store.GAMES_FILE)
+        records.sort(key=store.record_key)
         return records
+
+    def _manifest(self) -> dict[str, Any]:
+        store = _store()
+        manifest: dict[str, Any] = store.read_manifest(self.path / store.MANIFEST_FILE)
+        return manifest
 
     def listing(self) -> dict[str, Any]:
         """The manifest's variant and agents, and per game its seats, scores and whether it has moves."""
-        manifest = read_manifest(self.path / MANIFEST_FILE)
+        manifest = self._manifest()
         games = [
             {
                 "game": n,
@@ -69,7 +82,7 @@ class RunFolder:
                 f"game {n} was played without recording its moves (tournaments record them for replays "
                 "when played with play_recorded_game)"
             )
-        manifest = read_manifest(self.path / MANIFEST_FILE)
+        manifest = self._manifest()
         state = game.new_match(
             manifest["variant"],
             len(record["seats"]),

@@ -143,3 +143,45 @@ def test_limits_keep_half_the_workers_for_the_fast_lane() -> None:
     assert Limits(workers=5, fast_workers=3).fast_lane_workers() == 3
     with pytest.raises(ValueError, match="fast_workers"):
         Limits(workers=2, fast_workers=2)
+
+
+def test_the_pool_starts_at_once_and_early_jobs_wait_for_their_first_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pool_module, "run_job", lambda name, obj: {"name": name})
+    monkeypatch.setattr(pool_module, "warm_up", lambda: time.sleep(0.5))  # a slow worker start
+
+    async def main() -> None:
+        pool = SolvePool(Limits(workers=2, pool="thread", spare_workers=0))
+        started = time.monotonic()
+        await pool.start()
+        assert time.monotonic() - started < 0.3  # did not wait for the workers
+        assert pool.status()["ready"] is False and pool.status()["workers_alive"] == 0
+        try:  # its 0.2 s limit counts from the first worker, so it is answered, not overdue
+            assert await pool.run("early", {}, "fast", seconds=0.2) == {"name": "early"}
+            await pool.wait_ready(timeout=10)
+            status = pool.status()
+            assert status["ready"] is True and status["workers_alive"] == 2
+            assert status["replacements"] == 0  # taking their places at start replaces nothing
+        finally:
+            await pool.stop()
+
+    asyncio.run(main())
+
+
+def test_a_request_waits_for_the_first_worker_no_longer_than_the_starting_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pool_module, "warm_up", lambda: time.sleep(1.0))
+    monkeypatch.setattr(pool_module, "STARTING_WAIT", 0.1)
+
+    async def main() -> None:
+        pool = SolvePool(Limits(workers=1, pool="thread", spare_workers=0))
+        await pool.start()
+        try:
+            with pytest.raises(Busy, match="still starting"):
+                await pool.run("early", {}, "fast", seconds=5)
+        finally:
+            await pool.stop()
+
+    asyncio.run(main())

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from rummyai.cards import card_str, parse_cards, parse_meld
+from rummyai.hint import pool as pool_module
 from rummyai.hint.limits import Limits, count_cards
+from rummyai.hint.service import create_app
 from rummyai.melds import analyze_meld
 from rummyai.solvers.random_positions import random_position
 from rummyai.variants import VARIANT_IDS, get_variant
@@ -219,3 +223,16 @@ def test_hint_takes_the_duties_of_a_turn_after_a_take(client: httpx.Client) -> N
     assert answer.status_code == 200 and "4S" in answer.json()["best"]["played"], answer.text
     answer = client.post("/v1/hint", json={"variant": "rummikub", "hand": "7H", "taken": "7H"})
     assert answer.status_code == 422 and "rummy-palace" in answer.json()["error"]
+
+
+def test_healthz_answers_while_the_workers_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool_module, "warm_up", lambda: time.sleep(1.0))
+    app = create_app(Limits(workers=1, pool="thread", spare_workers=0))
+    with TestClient(app) as http:
+        started = time.monotonic()
+        health = http.get("/healthz").json()
+        assert time.monotonic() - started < 0.5  # not held up by the starting worker
+        assert health["status"] == "ok" and health["ready"] is False and health["workers_alive"] == 0
+        answer = http.post("/v1/hint", json={"hand": "7H 8H 9H", "table": ["3C 4C 5C"]})
+        assert answer.status_code == 200 and answer.json()["best"]["played"] == ["7H", "8H", "9H"]
+        assert http.get("/healthz").json()["ready"] is True
