@@ -333,6 +333,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise RummyError(f"--port must be 0..65535, got {args.port}")
     try:
         from rummyai.hint.limits import Limits
+        from rummyai.hint.pool import start_fork_server
+
+        start_fork_server()  # the solver loads in the workers' fork server while the web framework does
         from rummyai.hint.service import serve
     except ImportError as error:
         raise RummyError(
