@@ -6,8 +6,8 @@ Starts the service in its own process (``python -m rummyai.hint.service``) and r
 2. ``mixed``: the easy clients while hard clients send Rhine positions the general solver works on;
 3. ``burst``: as ``mixed``, plus a burst of hard requests sent at once;
 4. ``kill``: as ``mixed``, and one worker process is killed (SIGKILL) after a few seconds;
-5. ``memory``: a fixed number of easy requests, the service's memory (its process and workers,
-   resident set) sampled as they go.
+5. ``memory``: a fixed number of easy requests, the service's memory (its processes together,
+   proportional set size) sampled as they go.
 
 A poller asks ``/healthz`` every 50 ms throughout. Per phase and class it prints requests, answers
 per second, latency p50/p99/max, answers by status, and how many took longer than the time limit
@@ -59,6 +59,8 @@ class Args:
     memory_requests: int = 10_000  # easy requests of the memory phase (0: skip it)
     positions: int = 100  # distinct easy positions
     seed: int = 0
+    hard_nice: int = 10  # steps nicer than the service that hard-lane solves run
+    phases: str = "easy,mixed,burst,kill,memory"  # the phases to run, in this order
     hard_file: str = ""  # JSON lines of hard positions (default: the Rhine set under experiments/)
     out: str = str(HERE / "data" / "load_bench.json")
 
@@ -117,6 +119,8 @@ def start_server(port: int, args: Args) -> subprocess.Popen[bytes]:
         str(args.time_limit),
         "--log-level",
         "warning",
+        "--hard-nice",
+        str(args.hard_nice),
     ]
     process = subprocess.Popen(command)
     deadline = time.monotonic() + 180
@@ -145,16 +149,24 @@ def children(pid: int) -> list[int]:
 
 
 def worker_pids(server: int) -> list[int]:
-    """The service's solver worker processes (its spawned children, not the resource tracker)."""
+    """The service's solver worker processes: the children of its fork server (or, where workers
+    are spawned, its own spawned children), not the fork server or the resource tracker."""
     pids = []
     for pid in children(server):
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
         except OSError:
             continue
-        if b"spawn_main" in command:
+        if b"forkserver" in command:
+            pids += children(pid)
+        elif b"spawn_main" in command:
             pids.append(pid)
     return pids
+
+
+def service_pids(server: int) -> list[int]:
+    """The service's process, its fork server and resource tracker, and its workers."""
+    return [server, *children(server), *worker_pids(server)]
 
 
 def cpu_ticks(pid: int) -> int:
@@ -164,15 +176,16 @@ def cpu_ticks(pid: int) -> int:
 
 
 def rss_mb(pids: list[int]) -> float:
-    """Resident memory of the processes together, MB."""
+    """Memory of the processes together, MB: proportional set size (a page shared by forked
+    workers counts once in all), resident set where the kernel does not report it."""
     total = 0
     for pid in pids:
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+            rollup = Path(f"/proc/{pid}/smaps_rollup")
+            lines = (rollup if rollup.exists() else Path(f"/proc/{pid}/status")).read_text().splitlines()
         except OSError:
             continue
+        total += next((int(x.split()[1]) for x in lines if x.startswith(("Pss:", "VmRSS:"))), 0)
     return total / 1024
 
 
@@ -346,9 +359,11 @@ def main() -> None:
         with httpx.Client(base_url=url, timeout=60) as http:  # warm-up: both lanes once
             for body in [*easy[:10], hard[0]]:
                 http.post("/v1/hint", json=body)
+        wanted = set(args.phases.split(","))
         for phase, hard_traffic in (("easy", None), ("mixed", hard)):
-            result, _, start, end = run_phase(phase, url, args, easy, hard_traffic)
-            save(phase, result, start, end)
+            if phase in wanted:
+                result, _, start, end = run_phase(phase, url, args, easy, hard_traffic)
+                save(phase, result, start, end)
 
         def burst(traffic: Traffic, start: float) -> dict[str, Any]:
             with ThreadPoolExecutor(args.burst) as pool:
@@ -362,8 +377,9 @@ def main() -> None:
                     c.close()
             return {"burst_done_s": round(time.monotonic() - start, 1)}
 
-        result, _, start, end = run_phase("burst", url, args, easy, hard, burst)
-        save("burst", result, start, end)
+        if "burst" in wanted:
+            result, _, start, end = run_phase("burst", url, args, easy, hard, burst)
+            save("burst", result, start, end)
 
         def kill(traffic: Traffic, start: float) -> dict[str, Any]:
             time.sleep(3.0)
@@ -393,10 +409,11 @@ def main() -> None:
                 }
             return {"killed": busiest, "recovery_s": None if back is None else round(back, 2), "lost": lost}
 
-        result, _, start, end = run_phase("kill", url, args, easy, hard, kill)
-        save("kill", result, start, end)
+        if "kill" in wanted:
+            result, _, start, end = run_phase("kill", url, args, easy, hard, kill)
+            save("kill", result, start, end)
 
-        if args.memory_requests:
+        if args.memory_requests and "memory" in wanted:
             traffic = Traffic(url, args.time_limit)
             start = time.monotonic()
             samples: list[tuple[int, float]] = []
@@ -409,13 +426,11 @@ def main() -> None:
                     now = len(traffic.records.get("easy", Record()).latencies_ms)
                     bar.update(now - done)
                     done = now
-                    samples.append((now, round(rss_mb([server.pid, *worker_pids(server.pid)]), 1)))
+                    samples.append((now, round(rss_mb(service_pids(server.pid)), 1)))
                     time.sleep(1.0)
             traffic.finish()
             end = time.monotonic()
-            samples.append(
-                (len(traffic.records["easy"].latencies_ms), rss_mb([server.pid, *worker_pids(server.pid)]))
-            )
+            samples.append((len(traffic.records["easy"].latencies_ms), rss_mb(service_pids(server.pid))))
             result = {"easy": summary(traffic.records["easy"], end - start), "seconds": round(end - start, 1)}
             result["rss_mb"] = {
                 "first": samples[0],

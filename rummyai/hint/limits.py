@@ -3,8 +3,10 @@
 Every request is bounded before it reaches a solver: the body's size, the number of cards it
 names, and the seconds a solve may take (a request may ask for less, never for more; when the
 limit cuts a search the answer is the best move found, with status ``feasible``). Solves run in
-a pool of `workers`, `fast_workers` of them kept for the fast lane (see `rummyai.hint.pool`; hard-lane
-jobs run `hard_nice` steps nicer, so cheap requests get the cores first when they are busy); at
+a pool of `workers` (see `rummyai.hint.pool`): every worker answers the fast lane, all but
+`fast_workers` of them (by default half) also the hard lane, on a thread `hard_nice` steps nicer,
+so cheap requests get the cores first when they are busy (nicer still, and a hard solve starved
+of the cores overruns its limit on a busy machine); at
 most `max_pending` further requests wait per lane, the rest are turned away at once with 503 so
 that a burst cannot pile up without end. A worker that has not answered `grace` seconds after a
 request's time limit is stopped and replaced (by one of `spare_workers` kept warm and idle, so
@@ -35,7 +37,7 @@ class Limits:
     pool: PoolKind = "process"
     fast_workers: int | None = None
     spare_workers: int = 1
-    hard_nice: int = 19
+    hard_nice: int = 10
     grace: float = 0.3
     retry_after: int = 1
 

@@ -1,26 +1,29 @@
 """The worker pool of the HTTP service: two lanes, deadlines, and lost workers replaced one by one.
 
 Jobs are named (``hint``, ``solve``, ``validate``) and take and return plain JSON data, so they
-run the same in worker processes (the default: each has its own solver and core) or threads. A
-job goes to the ``fast`` lane (positions the compiled dynamic program answers, `rummyai.hint.lanes`)
-or the ``hard`` lane. Some workers serve the fast lane only, so cheap requests never wait behind
-expensive ones; the others take the oldest waiting job of either lane.
+run the same in worker processes (the default) or threads. A job goes to the ``fast`` lane
+(positions the compiled dynamic program answers, `rummyai.hint.lanes`) or the ``hard`` lane. Each
+worker answers fast-lane jobs on its main thread, one at a time; the workers past the first
+`Limits.fast_lane_workers` also answer hard-lane jobs, one at a time, on a second thread
+`Limits.hard_nice` steps nicer (Linux gives each thread its own priority). So a cheap request never
+waits behind an expensive one, every worker keeps answering cheap ones while it works on a hard
+one (the general solver spends its time in OR-Tools, which lets the main thread run), and when the
+cores are busy the operating system runs the fast lane and the event loop first.
 
 Every job has a deadline (its time limit, counted from arrival). The solver gets what is left
 of it when a worker takes the job, less a margin for the answer's own work (so a late start
 answers ``feasible``, the best move so far); a job still waiting half of `Limits.grace` past its
 deadline, or a worker that has not answered `Limits.grace` seconds after it, ends in `Overdue`
-(503 with ``Retry-After``), and such a worker is stopped and replaced. A worker that dies costs only the job it held (`WorkerLost`); it is
-replaced once, by a warm spare kept for this (`Limits.spare_workers`), and a new spare starts in
-a thread, so the event loop (and ``/healthz``) keeps answering and full service is back at once.
+(503 with ``Retry-After``), and such a worker is stopped and replaced. A worker that dies costs
+only the jobs it held (`WorkerLost`); it is replaced once, by a warm spare kept for this
+(`Limits.spare_workers`), and a new spare starts in a thread, so the event loop (and
+``/healthz``) keeps answering and full service is back at once.
 
 Worker processes are forked from a fork server that imported the solver and warmed it up once
 (`rummyai.hint.warm`), so a worker (the first, a spare, a replacement) is ready in milliseconds
 and costs no second import. `SolvePool.start` returns at once: workers take their places in the
 background, and a request that comes before its lane has a worker waits for one, its time limit
-counted from then. Inside a worker, hard-lane jobs run in a thread `Limits.hard_nice` steps
-nicer than the process (Linux gives each thread its own priority), so when the cores are busy the
-operating system runs fast-lane jobs, the event loop and the fast-lane workers first.
+counted from then.
 """
 
 from __future__ import annotations
@@ -112,13 +115,8 @@ def lower_thread_priority(steps: int) -> None:
             os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
 
 
-def _serve_jobs(conn: Connection, hard_nice: int) -> None:
-    """A worker process: warm up, say so, then answer ``(name, obj, lane)`` messages until told to
-    stop; hard-lane jobs run in a thread `hard_nice` steps nicer than this one."""
-    warm_up()  # at once when forked from the warm fork server
-    with contextlib.suppress(OSError):
-        conn.send("ready")
-    nicer = ThreadPoolExecutor(1, "rummyai-hard", initializer=lower_thread_priority, initargs=(hard_nice,))
+def _answer_jobs(conn: Connection) -> None:
+    """Answer ``(name, obj)`` messages on `conn` until told to stop or the pipe closes."""
     while True:
         try:
             message = conn.recv()
@@ -126,15 +124,25 @@ def _serve_jobs(conn: Connection, hard_nice: int) -> None:
             return
         if message is None:
             return
-        name, obj, lane = message
-        if lane == "hard" and hard_nice:
-            answer = nicer.submit(run_job, name, obj).result()
-        else:
-            answer = run_job(name, obj)
         try:
-            conn.send(answer)
+            conn.send(run_job(*message))
         except OSError:
             return
+
+
+def _serve_jobs(fast: Connection, hard: Connection, hard_nice: int) -> None:
+    """A worker process: warm up, say so, then answer fast-lane jobs on this thread and hard-lane
+    jobs on a thread `hard_nice` steps nicer, until told to stop."""
+    warm_up()  # at once when forked from the warm fork server
+
+    def hard_jobs() -> None:
+        lower_thread_priority(hard_nice)
+        _answer_jobs(hard)
+
+    threading.Thread(target=hard_jobs, name="rummyai-hard", daemon=True).start()
+    with contextlib.suppress(OSError):
+        fast.send("ready")
+    _answer_jobs(fast)
 
 
 def _process_context() -> Any:
@@ -158,19 +166,24 @@ def start_fork_server() -> None:
 
 
 class _ProcessWorker:
-    """One solver process, spoken to over a pipe; waited on with the event loop's reader."""
+    """One solver process with a pipe per lane, each waited on with the event loop's reader."""
 
     def __init__(self, hard_nice: int = 0) -> None:
         """Start the process and wait until it is warm (blocking: call it from a thread)."""
         context = _process_context()
-        parent, child = context.Pipe()
+        pipes = {lane: context.Pipe() for lane in LANES}
         self.process = context.Process(
-            target=_serve_jobs, args=(child, hard_nice), daemon=True, name="rummyai-solve"
+            target=_serve_jobs,
+            args=(pipes["fast"][1], pipes["hard"][1], hard_nice),
+            daemon=True,
+            name="rummyai-solve",
         )
         self.process.start()
-        child.close()
-        self.conn = parent
-        if not parent.poll(START_TIMEOUT) or parent.recv() != "ready":
+        for _, child in pipes.values():
+            child.close()
+        self.conns: dict[Lane, Connection] = {lane: pipe[0] for lane, pipe in pipes.items()}
+        fast = self.conns["fast"]
+        if not fast.poll(START_TIMEOUT) or fast.recv() != "ready":
             self.kill()
             raise RuntimeError("a solver worker did not start")
 
@@ -182,17 +195,19 @@ class _ProcessWorker:
         return self.process.is_alive()
 
     async def call(self, name: str, obj: dict[str, Any], lane: Lane, timeout: float) -> dict[str, Any]:
-        """Send the job and wait at most `timeout` seconds (`TimeoutError`), `WorkerLost` if it dies."""
+        """Send the job on its lane's pipe and wait at most `timeout` seconds (`TimeoutError`),
+        `WorkerLost` if the process dies."""
+        conn = self.conns[lane]
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
-        fd = self.conn.fileno()
+        fd = conn.fileno()
 
         def readable() -> None:
             if not ready.done():
                 ready.set_result(None)
 
         try:
-            self.conn.send((name, obj, lane))
+            conn.send((name, obj))
         except OSError as error:
             raise WorkerLost("a solver worker stopped unexpectedly; retry") from error
         loop.add_reader(fd, readable)
@@ -201,34 +216,35 @@ class _ProcessWorker:
         finally:
             loop.remove_reader(fd)
         try:
-            answer: dict[str, Any] = self.conn.recv()
+            answer: dict[str, Any] = conn.recv()
         except (EOFError, OSError) as error:
             raise WorkerLost("a solver worker stopped unexpectedly; retry") from error
         return answer
 
     def kill(self) -> None:
-        """Stop the process at once (it may be mid-solve) and release the pipe."""
+        """Stop the process at once (it may be mid-solve) and release the pipes."""
         with contextlib.suppress(Exception):
             self.process.kill()
         self.process.join(timeout=5)
-        with contextlib.suppress(Exception):
-            self.conn.close()
+        for conn in self.conns.values() if hasattr(self, "conns") else ():
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def close(self) -> None:
         """Ask the process to finish, then stop it if it does not."""
         with contextlib.suppress(Exception):
-            self.conn.send(None)
+            self.conns["fast"].send(None)
         self.process.join(timeout=2)
         self.kill()
 
 
 class _ThreadWorker:
-    """One solver thread (`Limits.pool` ``thread``): a thread past its deadline is abandoned, not
-    stopped (Python cannot stop a thread); its solve still ends at the solver's own time limit."""
+    """A solver thread per lane (`Limits.pool` ``thread``): a thread past its deadline is abandoned,
+    not stopped (Python cannot stop a thread); its solve still ends at the solver's own time limit."""
 
     def __init__(self) -> None:
-        self.executor = ThreadPoolExecutor(1, thread_name_prefix="rummyai-solve")
-        self.executor.submit(warm_up).result()
+        self.executors = {lane: ThreadPoolExecutor(1, thread_name_prefix=f"rummyai-{lane}") for lane in LANES}
+        self.executors["fast"].submit(warm_up).result()
 
     @property
     def pid(self) -> int | None:
@@ -243,13 +259,17 @@ class _ThreadWorker:
         def job() -> dict[str, Any]:
             return run_job(name, obj)  # the module's run_job, read at call time
 
-        return await asyncio.wait_for(loop.run_in_executor(self.executor, job), timeout)
+        return await asyncio.wait_for(loop.run_in_executor(self.executors[lane], job), timeout)
 
     def kill(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        for executor in self.executors.values():
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         self.kill()
+
+
+Worker = _ProcessWorker | _ThreadWorker
 
 
 @dataclass(eq=False)
@@ -265,15 +285,12 @@ class _Job:
 
 @dataclass(eq=False)
 class _Slot:
-    """A place for one worker: the lanes it serves and the worker now in it (None while replaced)."""
+    """One lane of one worker: it runs that lane's jobs in that worker, one at a time."""
 
-    index: int
-    lanes: tuple[Lane, ...]
-    worker: _ProcessWorker | _ThreadWorker | None = None
+    index: int  # the worker's place
+    lane: Lane
     busy: bool = False
     jobs: int = 0
-    replaced: int = 0
-    seated: bool = False  # has had a worker (a later empty slot is a replacement)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
@@ -283,81 +300,77 @@ class SolvePool:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         fast_only = limits.fast_lane_workers()
-        self._slots = [
-            _Slot(i, ("fast",) if i < fast_only else ("fast", "hard")) for i in range(limits.workers)
-        ]
+        self._workers: list[Worker | None] = [None] * limits.workers
+        self._seated = [False] * limits.workers  # has had a worker (a later empty place is a replacement)
+        self._seating: dict[int, asyncio.Task[None]] = {}
+        self._slots = [_Slot(i, "fast") for i in range(limits.workers)]
+        self._slots += [_Slot(i, "hard") for i in range(fast_only, limits.workers)]
         self._queues: dict[Lane, deque[_Job]] = {lane: deque() for lane in LANES}
         self._seq = itertools.count()
         self._wake: asyncio.Event | None = None
         self._running = False
         self._ready: dict[Lane, asyncio.Event] = {}
-        self._spares: list[_ProcessWorker | _ThreadWorker] = []
+        self._spares: list[Worker] = []
         self._refill: asyncio.Task[None] | None = None
         self.replacements = 0
         self.answered = 0
 
     # ------------------------------------------------------------------ life cycle
-    def _new_worker(self) -> _ProcessWorker | _ThreadWorker:
+    def _new_worker(self) -> Worker:
         if self.limits.pool == "process":
             return _ProcessWorker(self.limits.hard_nice)
         return _ThreadWorker()
 
     async def start(self) -> None:
-        """Start the loop that feeds each slot and return at once: each slot starts its worker
-        in a thread, and spares follow once every slot has one."""
+        """Start the loop that feeds each slot and return at once: workers start in threads and
+        take their places as they come; spares follow once every place has one."""
         if self._running:
             return
         self._wake = asyncio.Event()
         self._ready = {lane: asyncio.Event() for lane in LANES}
         self._running = True
         for slot in self._slots:
-            slot.task = asyncio.create_task(self._feed(slot), name=f"rummyai-slot-{slot.index}")
+            slot.task = asyncio.create_task(self._feed(slot), name=f"rummyai-{slot.lane}-{slot.index}")
 
     async def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
-        """Wait until every slot has a worker (`TimeoutError` after `timeout` seconds)."""
+        """Wait until every place has a worker (`TimeoutError` after `timeout` seconds)."""
         if not self._running:
             await self.start()
         deadline = time.monotonic() + timeout
-        while not all(s.worker is not None for s in self._slots):
+        while not self.ready:
             if time.monotonic() > deadline:
                 raise TimeoutError("the solver workers did not start in time")
             await asyncio.sleep(0.01)
 
-    async def _started_worker(self) -> _ProcessWorker | _ThreadWorker:
-        """A new worker, started in a thread; if the pool stops meanwhile it is closed when ready."""
-        task = asyncio.ensure_future(asyncio.to_thread(self._new_worker))
-        try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            task.add_done_callback(lambda t: None if t.cancelled() or t.exception() else t.result().kill())
-            raise
-
     async def stop(self) -> None:
         """Stop feeding, answer waiting jobs with `Busy`, and end every worker."""
         self._running = False
-        if self._refill is not None:
-            self._refill.cancel()
+        tasks = [t for t in (self._refill, *self._seating.values(), *(s.task for s in self._slots)) if t]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._refill
-            self._refill = None
+                await task
+        self._refill = None
+        self._seating.clear()
         for slot in self._slots:
-            if slot.task is not None:
-                slot.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await slot.task
-                slot.task = None
+            slot.task = None
         for queue in self._queues.values():
             while queue:
                 job = queue.popleft()
                 if not job.future.done():
                     job.future.set_exception(Busy("the service is stopping"))
-        workers = [slot.worker for slot in self._slots if slot.worker is not None] + self._spares
+        workers = [w for w in self._workers if w is not None] + self._spares
         self._spares = []
-        for slot in self._slots:
-            slot.worker = None
+        self._workers = [None] * len(self._workers)
         await asyncio.gather(*(asyncio.to_thread(w.close) for w in workers))
 
     # ------------------------------------------------------------------ state
+    @property
+    def ready(self) -> bool:
+        """Whether every place has a worker."""
+        return all(w is not None for w in self._workers)
+
     @property
     def in_flight(self) -> int:
         """Jobs running or waiting."""
@@ -365,11 +378,12 @@ class SolvePool:
 
     def status(self) -> dict[str, Any]:
         """Workers alive, jobs waiting per lane, running jobs and replacements so far."""
+        hard = {s.index for s in self._slots if s.lane == "hard"}
         return {
-            "workers": len(self._slots),
-            "workers_alive": sum(s.worker is not None for s in self._slots),
-            "ready": all(s.worker is not None for s in self._slots),
-            "fast_lane_workers": sum(s.lanes == ("fast",) for s in self._slots),
+            "workers": len(self._workers),
+            "workers_alive": sum(w is not None for w in self._workers),
+            "ready": self.ready,
+            "fast_lane_workers": len(self._workers) - len(hard),
             "running": sum(s.busy for s in self._slots),
             "waiting": {lane: len(q) for lane, q in self._queues.items()},
             "spare_workers": len(self._spares),
@@ -379,10 +393,11 @@ class SolvePool:
 
     def worker_pids(self, busy: bool | None = None) -> list[int]:
         """Process ids of the live worker processes (none for threads), only busy or idle ones if asked."""
+        working = {s.index for s in self._slots if s.busy}
         return [
             p
-            for s in self._slots
-            if s.worker is not None and (p := s.worker.pid) is not None and busy in (None, s.busy)
+            for i, w in enumerate(self._workers)
+            if w is not None and (p := w.pid) is not None and busy in (None, i in working)
         ]
 
     # ------------------------------------------------------------------ jobs
@@ -405,7 +420,9 @@ class SolvePool:
                 raise Busy("the solver workers are still starting; retry shortly") from None
         seconds = self.limits.time_limit if seconds is None else seconds
         queue = self._queues[lane]
-        idle = sum(1 for s in self._slots if not s.busy and s.worker is not None and lane in s.lanes)
+        idle = sum(
+            1 for s in self._slots if s.lane == lane and not s.busy and self._workers[s.index] is not None
+        )
         if len(queue) >= self.limits.max_pending + idle:
             waiting = sum(len(q) for q in self._queues.values())
             raise Busy(f"the service is busy ({waiting} requests waiting); retry shortly")
@@ -422,27 +439,20 @@ class SolvePool:
                 queue.remove(job)
             raise Overdue(f"no solver worker was free within {seconds:g} s; retry shortly") from None
 
-    def _take(self, slot: _Slot) -> _Job | None:
-        """The job this slot runs next: the oldest waiting job of the lanes it serves."""
-        heads = [self._queues[lane][0] for lane in slot.lanes if self._queues[lane]]
-        if not heads:
-            return None
-        job = min(heads, key=lambda j: j.seq)
-        self._queues[job.lane].popleft()
-        return job
-
     async def _feed(self, slot: _Slot) -> None:
-        """Run jobs in this slot's worker, one at a time, replacing the worker when it is lost."""
+        """Run the slot's lane's jobs in its worker, one at a time, replacing the worker when lost."""
         assert self._wake is not None
+        queue = self._queues[slot.lane]
         while self._running:
-            if slot.worker is None:
-                await self._replace(slot)
+            worker = self._workers[slot.index]
+            if worker is None:
+                await self._replace(slot.index)
                 continue
-            job = self._take(slot)
-            if job is None:
+            if not queue:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
+            job = queue.popleft()
             if job.future.done():
                 continue
             left = job.deadline - time.monotonic()
@@ -456,13 +466,13 @@ class SolvePool:
             job.started = True
             slot.busy = True
             try:
-                answer = await slot.worker.call(job.name, obj, job.lane, max(left, 0.0) + self.limits.grace)
+                answer = await worker.call(job.name, obj, slot.lane, max(left, 0.0) + self.limits.grace)
             except TimeoutError:
                 self._settle(job, exception=Overdue("the solve outran its time limit; retry shortly"))
-                await self._discard(slot)
+                await self._discard(slot.index, worker)
             except WorkerLost as error:
                 self._settle(job, exception=error)
-                await self._discard(slot)
+                await self._discard(slot.index, worker)
             else:
                 self._settle(job, answer=answer)
             finally:
@@ -482,47 +492,64 @@ class SolvePool:
         else:
             job.future.set_result(answer or {})
 
-    async def _discard(self, slot: _Slot) -> None:
-        worker, slot.worker = slot.worker, None
-        if worker is not None:
+    async def _discard(self, index: int, worker: Worker) -> None:
+        """Stop `worker` if it is still the one in place `index` (its other lane may have done it)."""
+        if self._workers[index] is worker:
+            self._workers[index] = None
             await asyncio.to_thread(worker.kill)  # off the event loop: the kill waits for the process
 
-    async def _replace(self, slot: _Slot) -> None:
-        """Put a worker in the empty slot: a warm spare at once, else a new one started in a
-        thread (on failure wait a second and return, to be called again); then top the spares up."""
-        first = not slot.seated
+    async def _replace(self, index: int) -> None:
+        """Put a worker in empty place `index` (once, whichever of its slots asks first)."""
+        task = self._seating.get(index)
+        if task is None or task.done():
+            task = asyncio.create_task(self._seat_worker(index), name=f"rummyai-seat-{index}")
+            self._seating[index] = task
+        await asyncio.shield(task)
+
+    async def _seat_worker(self, index: int) -> None:
+        """A warm spare at once, else a new worker started in a thread (on failure wait a second;
+        the slot asks again); then top the spares up."""
         while self._spares:
             spare = self._spares.pop(0)
             if spare.alive():
-                self._seat(slot, spare)
+                self._seat(index, spare)
                 break
             await asyncio.to_thread(spare.kill)
         else:
             try:
                 worker = await self._started_worker()
             except Exception as error:
-                _log.warning("solver worker %d could not be started (%s); trying again", slot.index, error)
+                _log.warning("solver worker %d could not be started (%s); trying again", index, error)
                 await asyncio.sleep(1.0)
                 return
             if not self._running:
                 await asyncio.to_thread(worker.close)
                 return
-            self._seat(slot, worker)
-        if not first:
-            slot.replaced += 1
-            self.replacements += 1
-            _log.warning("solver worker %d replaced", slot.index)
-        if all(s.worker is not None for s in self._slots):
+            self._seat(index, worker)
+        if self.ready:
             self._top_up()
 
-    def _seat(self, slot: _Slot, worker: _ProcessWorker | _ThreadWorker) -> None:
-        """Put `worker` in `slot` and tell the jobs of its lanes waiting for a first worker."""
-        slot.worker = worker
-        slot.seated = True
-        for lane in slot.lanes:
-            self._ready[lane].set()
+    def _seat(self, index: int, worker: Worker) -> None:
+        """Put `worker` in place `index` and tell the jobs waiting for a first worker of its lanes."""
+        if self._seated[index]:
+            self.replacements += 1
+            _log.warning("solver worker %d replaced", index)
+        self._workers[index] = worker
+        self._seated[index] = True
+        for slot in self._slots:
+            if slot.index == index:
+                self._ready[slot.lane].set()
         assert self._wake is not None
         self._wake.set()
+
+    async def _started_worker(self) -> Worker:
+        """A new worker, started in a thread; if the pool stops meanwhile it is closed when ready."""
+        task = asyncio.ensure_future(asyncio.to_thread(self._new_worker))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(lambda t: None if t.cancelled() or t.exception() else t.result().kill())
+            raise
 
     def _top_up(self) -> None:
         """Start spares up to `Limits.spare_workers` in the background, unless that already runs."""

@@ -384,6 +384,12 @@ def main(argv: list[str] | None = None) -> None:
         "--time-limit", type=float, default=Limits.time_limit, help="seconds per solve, at most"
     )
     parser.add_argument("--pool", choices=("process", "thread"), default=Limits.pool)
+    parser.add_argument(
+        "--hard-nice",
+        type=int,
+        default=Limits.hard_nice,
+        help="steps nicer than the service that hard-lane solves run (0..19)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.add_argument(
         "--cors-origin",
@@ -393,7 +399,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--runs", default=None, help="a tournament folder for the replay viewer")
     args = parser.parse_args(argv)
-    limits = Limits(workers=args.workers, time_limit=args.time_limit, pool=args.pool)
+    try:
+        limits = Limits(
+            workers=args.workers, time_limit=args.time_limit, pool=args.pool, hard_nice=args.hard_nice
+        )
+    except ValueError as error:
+        parser.error(str(error))
     try:
         serve(
             args.host,

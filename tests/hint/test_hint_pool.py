@@ -43,7 +43,7 @@ def _with_pool(limits: Limits, scenario: Callable[[SolvePool], Awaitable[None]])
 
 
 @pytest.mark.usefixtures("fake_jobs")
-def test_fast_jobs_pass_hard_ones_waiting_for_the_shared_worker() -> None:
+def test_fast_jobs_pass_hard_ones_waiting_for_the_hard_lane() -> None:
     async def scenario(pool: SolvePool) -> None:
         finished: list[str] = []
 
@@ -54,7 +54,7 @@ def test_fast_jobs_pass_hard_ones_waiting_for_the_shared_worker() -> None:
         hard = [asyncio.create_task(job(f"hard{k}", "hard", 0.4)) for k in range(3)]
         await asyncio.sleep(0.05)
         await asyncio.gather(*(job(f"fast{k}", "fast", 0.0) for k in range(5)))
-        assert finished[:5] == [f"fast{k}" for k in range(5)]  # all before the first hard job ended
+        assert sorted(finished[:5]) == [f"fast{k}" for k in range(5)]  # all before the first hard job ended
         await asyncio.gather(*hard)
         assert finished[5:] == ["hard0", "hard1", "hard2"]
 
