@@ -21,6 +21,7 @@ the clients share the cores with the service. Run:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -302,9 +303,12 @@ def run_phase(
     easy: list[dict[str, Any]],
     hard: list[dict[str, Any]] | None,
     during: Callable[[Traffic, float], dict[str, Any]] | None = None,
+    server: int | None = None,
 ) -> tuple[dict[str, Any], Traffic, float, float]:
-    """Easy clients (and hard ones if `hard`) for `phase_seconds`; `during` runs meanwhile."""
+    """Easy clients (and hard ones if `hard`) for `phase_seconds`; `during` runs meanwhile. With
+    the `server` pid, also the CPU seconds its process, its workers and these clients used."""
     traffic = Traffic(url, args.time_limit)
+    before = cpu_split(server) if server else None
     start = time.monotonic()
     for k in range(args.easy_clients):
         traffic.client("easy", easy, k * 17)
@@ -319,8 +323,30 @@ def run_phase(
     end = time.monotonic()
     result: dict[str, Any] = {cls: summary(rec, end - start) for cls, rec in sorted(traffic.records.items())}
     result["seconds"] = round(end - start, 1)
+    if server and before:
+        after = cpu_split(server)
+        result["cpu_s"] = {k: round(after[k] - before[k], 2) for k in after}
     result.update(extra)
     return result, traffic, start, end
+
+
+def cpu_split(server: int) -> dict[str, float]:
+    """CPU seconds so far of the service's own process, of its workers, and of this (client) process."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def seconds(pids: list[int]) -> float:
+        total = 0
+        for pid in pids:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += cpu_ticks(pid)
+        return total / tick
+
+    mine = os.times()
+    return {
+        "service": seconds([server]),
+        "workers": seconds(worker_pids(server)),
+        "clients": mine.user + mine.system,
+    }
 
 
 def main() -> None:
@@ -351,7 +377,7 @@ def main() -> None:
                     f"p50 {row['p50_ms']:7.1f} ms, p99 {row['p99_ms']:7.1f} ms, max {row['max_ms']:7.1f} ms, "
                     f"statuses {row['statuses']}, over limit+0.5 s: {row['late']}"
                 )
-        for key in ("lost", "recovery_s", "killed", "rss_mb"):
+        for key in ("cpu_s", "lost", "recovery_s", "killed", "rss_mb"):
             if key in result:
                 print(f"  {key}: {result[key]}")
 
@@ -362,7 +388,7 @@ def main() -> None:
         wanted = set(args.phases.split(","))
         for phase, hard_traffic in (("easy", None), ("mixed", hard)):
             if phase in wanted:
-                result, _, start, end = run_phase(phase, url, args, easy, hard_traffic)
+                result, _, start, end = run_phase(phase, url, args, easy, hard_traffic, server=server.pid)
                 save(phase, result, start, end)
 
         def burst(traffic: Traffic, start: float) -> dict[str, Any]:
@@ -378,7 +404,7 @@ def main() -> None:
             return {"burst_done_s": round(time.monotonic() - start, 1)}
 
         if "burst" in wanted:
-            result, _, start, end = run_phase("burst", url, args, easy, hard, burst)
+            result, _, start, end = run_phase("burst", url, args, easy, hard, burst, server.pid)
             save("burst", result, start, end)
 
         def kill(traffic: Traffic, start: float) -> dict[str, Any]:
