@@ -13,9 +13,12 @@ _CARD_KEYS = ("card", "joker", "replacement", "diamond", "escort")
 
 
 def meld_cards(meld: dict[str, Any] | list[Any]) -> list[str]:
-    """Tokens of a meld as a view lists it (``{"cards": [...]}`` or a list of tokens)."""
+    """Tokens of a meld as a view lists it: ``{"cards": [...]}`` (tile games), ``{"text": "..."}``
+    (draw-and-discard games, wilds written with what they stand for) or a list of tokens."""
     if isinstance(meld, dict):
-        return [str(c) for c in meld.get("cards", [])]
+        if "cards" in meld:
+            return [str(c) for c in meld["cards"]]
+        return str(meld.get("text", "")).split()
     return [str(c) for c in meld]
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from web_harness import make_driver, missing_browser, record_runs, start_service
 
+from rummyai.hint.limits import Limits
+
 
 @pytest.fixture(scope="session")
 def recorded_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -19,6 +21,20 @@ def recorded_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def web_url(recorded_runs: Path) -> Iterator[str]:
     """Base URL of a running service with the web page and the replay folder."""
     url, stop = start_service(recorded_runs)
+    yield url
+    stop()
+
+
+@pytest.fixture(scope="session")
+def discard_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small tournament folder of a draw-and-discard variant (standard rummy) with its moves."""
+    return record_runs(tmp_path_factory.mktemp("runs") / "standard", "standard", max_turns=20)
+
+
+@pytest.fixture(scope="session")
+def discard_web_url(discard_runs: Path) -> Iterator[str]:
+    """Base URL of a service (one solver thread: replays need none) replaying `discard_runs`."""
+    url, stop = start_service(discard_runs, Limits(workers=1, pool="thread"))
     yield url
     stop()
 

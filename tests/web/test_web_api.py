@@ -12,8 +12,11 @@ from fastapi.testclient import TestClient
 
 from rummyai.arena.play import play_game
 from rummyai.arena.runner import run_tournament
+from rummyai.cards import parse_cards, parse_meld
 from rummyai.hint.limits import Limits
 from rummyai.hint.service import create_app
+from rummyai.melds import analyze_meld
+from rummyai.variants import get_variant
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +120,16 @@ def test_games_without_moves_and_services_without_runs_say_so(tmp_path: Path) ->
     with TestClient(create_app(Limits(pool="thread", workers=1))) as http:
         answer = http.get("/v1/runs")
         assert answer.status_code == 404 and "--runs" in answer.json()["error"]
+
+
+def test_draw_and_discard_replays_show_their_melds_as_cards(discard_runs: Path) -> None:
+    with TestClient(create_app(Limits(pool="thread", workers=1), runs=discard_runs)) as http:
+        frames = http.get("/v1/runs/0").json()["frames"]
+    variant = get_variant("standard")
+    laid = [frame for frame in frames if frame["table"]]
+    assert laid, "no meld was laid down in the recorded game"
+    for frame in laid:
+        for meld in frame["table"]:  # tokens the page draws, wilds with what they stand for
+            analyze_meld(variant, parse_meld(meld))
+    assert all(frame["stock_size"] is not None for frame in frames)
+    assert all(len(parse_cards(frame["discard"])) == len(frame["discard"]) for frame in frames)

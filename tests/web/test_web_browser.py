@@ -154,3 +154,25 @@ def test_a_replay_stepped_through_with_hands_shown_and_hidden(browser: WebDriver
     driver.find_element(By.ID, "last").click()
     assert label.text == f"move {len(frames) - 1} of {len(frames) - 1}"
     assert _tokens(driver, "#replay-table .meld") == frames[-1]["table"]
+
+
+def test_a_draw_and_discard_replay_shows_its_table_and_discard_pile(
+    browser: WebDriver, discard_web_url: str
+) -> None:
+    driver = browser
+    driver.get(f"{discard_web_url}/#replays")
+    _wait(driver, lambda d: d.execute_script("return replay.game !== null"))
+    frames = driver.execute_script("return replay.game.frames")
+    k = next(k for k, frame in enumerate(frames) if len(frame["table"]) >= 2)  # melds laid down
+    driver.execute_script(f"showFrame({k})")
+    frame = frames[k]
+    shown = _tokens(driver, "#replay-table .meld")
+    assert shown == frame["table"] and all(len(meld) >= 3 for meld in shown)
+    top = driver.find_element(By.CSS_SELECTOR, "#replay-discard .card").get_attribute("data-token")
+    assert top == frame["discard"][-1]
+    assert f"{len(frame['discard'])} cards" in driver.find_element(By.ID, "replay-discard").text
+    assert driver.find_element(By.ID, "replay-stock").text == f"stock: {frame['stock_size']} cards"
+    driver.find_element(By.ID, "next").click()  # the piles follow the frames
+    after = frames[k + 1]
+    top = driver.find_element(By.CSS_SELECTOR, "#replay-discard .card").get_attribute("data-token")
+    assert top == after["discard"][-1]

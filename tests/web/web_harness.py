@@ -18,16 +18,16 @@ from rummyai.hint.limits import Limits
 from rummyai.hint.service import create_app
 
 
-def record_runs(out: Path) -> Path:
-    """A small rummikub tournament (greedy against random, 40 turns a game) that keeps its moves."""
+def record_runs(out: Path, variant: str = "rummikub", max_turns: int = 40) -> Path:
+    """A small tournament (greedy against random, `max_turns` turns a game) that keeps its moves."""
     run_tournament(
-        "rummikub",
+        variant,
         ["greedy", "random"],
         1,
         2,
         seed=5,
         out_dir=out,
-        max_turns=40,
+        max_turns=max_turns,
         progress=False,
         report=False,
         record_moves=True,
@@ -35,11 +35,11 @@ def record_runs(out: Path) -> Path:
     return out
 
 
-def start_service(runs: Path) -> tuple[str, Callable[[], None]]:
-    """Serve the page (two solver workers) on a free loopback port: its URL and how to stop it."""
+def start_service(runs: Path, limits: Limits | None = None) -> tuple[str, Callable[[], None]]:
+    """Serve the page (by default two solver workers) on a free loopback port: its URL and how to stop it."""
     import uvicorn
 
-    app = create_app(Limits(workers=2, time_limit=2.0), runs=runs)
+    app = create_app(limits or Limits(workers=2, time_limit=2.0), runs=runs)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -371,9 +371,29 @@ function showFrame(k) {
     else row.appendChild(backs(cards.length));
     hands.appendChild(row);
   });
+  showPiles(frame);
   const table = $("replay-table");
   table.innerHTML = "";
   frame.table.forEach((meld, i) => table.appendChild(meldElement(meld, `meld ${i + 1}`)));
+}
+
+// the stock's size and, in draw-and-discard games, the discard pile with its top card face up
+function showPiles(frame) {
+  const piles = $("replay-piles");
+  piles.innerHTML = "";
+  if (frame.stock_size !== null && frame.stock_size !== undefined) {
+    const stock = document.createElement("span");
+    stock.id = "replay-stock";
+    stock.textContent = `stock: ${frame.stock_size} cards`;
+    piles.appendChild(stock);
+  }
+  if (frame.discard && frame.discard.length) {
+    const pile = document.createElement("span");
+    pile.id = "replay-discard";
+    pile.textContent = `discard pile: ${frame.discard.length} cards, top`;
+    pile.appendChild(cardElement(frame.discard[frame.discard.length - 1]));
+    piles.appendChild(pile);
+  }
 }
 
 // ---------------------------------------------------------------- wiring
