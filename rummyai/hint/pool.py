@@ -191,6 +191,11 @@ class _ProcessWorker:
     def pid(self) -> int | None:
         return self.process.pid
 
+    @property
+    def sentinel(self) -> int | None:
+        """A descriptor that becomes readable when the process ends."""
+        return int(self.process.sentinel)
+
     def alive(self) -> bool:
         return self.process.is_alive()
 
@@ -248,6 +253,10 @@ class _ThreadWorker:
 
     @property
     def pid(self) -> int | None:
+        return None
+
+    @property
+    def sentinel(self) -> int | None:
         return None
 
     def alive(self) -> bool:
@@ -360,6 +369,9 @@ class SolvePool:
                 job = queue.popleft()
                 if not job.future.done():
                     job.future.set_exception(Busy("the service is stopping"))
+        for worker in self._workers:
+            if worker is not None:
+                self._unwatch(worker)
         workers = [w for w in self._workers if w is not None] + self._spares
         self._spares = []
         self._workers = [None] * len(self._workers)
@@ -496,7 +508,24 @@ class SolvePool:
         """Stop `worker` if it is still the one in place `index` (its other lane may have done it)."""
         if self._workers[index] is worker:
             self._workers[index] = None
+            self._unwatch(worker)
+            assert self._wake is not None
+            self._wake.set()  # the place's idle slots see it empty and have it filled
             await asyncio.to_thread(worker.kill)  # off the event loop: the kill waits for the process
+
+    def _watch(self, index: int, worker: Worker) -> None:
+        """Have the event loop notice at once when a worker process ends, busy or idle."""
+        sentinel = worker.sentinel
+        if sentinel is not None:
+            asyncio.get_running_loop().add_reader(
+                sentinel, lambda: asyncio.ensure_future(self._discard(index, worker))
+            )
+
+    @staticmethod
+    def _unwatch(worker: Worker) -> None:
+        if worker.sentinel is not None:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(worker.sentinel)
 
     async def _replace(self, index: int) -> None:
         """Put a worker in empty place `index` (once, whichever of its slots asks first)."""
@@ -536,6 +565,7 @@ class SolvePool:
             _log.warning("solver worker %d replaced", index)
         self._workers[index] = worker
         self._seated[index] = True
+        self._watch(index, worker)
         for slot in self._slots:
             if slot.index == index:
                 self._ready[slot.lane].set()

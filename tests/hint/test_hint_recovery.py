@@ -102,3 +102,19 @@ def test_hard_jobs_run_in_a_nicer_thread_while_fast_jobs_keep_the_worker_priorit
         if nice == nicer and ticks > before.get(pid, {}).get(tid, (0, 0))[1]
     ]
     assert worked, (before, after)  # the hard solves ran on a thread of the nicer priority
+
+
+def test_an_idle_worker_that_dies_is_replaced_before_any_request_needs_it(service_app: FastAPI) -> None:
+    pool = service_app.state.pool
+    deadline = time.monotonic() + 60
+    while not (pool.status()["ready"] and pool.status()["spare_workers"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    before = pool.status()["replacements"]
+    idle = pool.worker_pids(busy=False)
+    assert idle
+    os.kill(idle[0], signal.SIGKILL)
+    while pool.status()["replacements"] == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    status = pool.status()
+    assert status["replacements"] == before + 1 and status["workers_alive"] == 2
+    assert idle[0] not in pool.worker_pids()
