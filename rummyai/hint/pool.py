@@ -14,9 +14,10 @@ Every job has a deadline (its time limit, counted from arrival). The solver gets
 of it when a worker takes the job, less a margin for the answer's own work (so a late start
 answers ``feasible``, the best move so far); a job still waiting half of `Limits.grace` past its
 deadline, or a worker that has not answered `Limits.grace` seconds after it, ends in `Overdue`
-(503 with ``Retry-After``), and such a worker is stopped and replaced. A worker that dies costs
-only the jobs it held (`WorkerLost`); it is replaced once, by a warm spare kept for this
-(`Limits.spare_workers`), and a new spare starts in a thread, so the event loop (and
+(503 with ``Retry-After``), and such a worker is replaced at once and stopped as soon as the job
+its other lane holds is answered. A worker that dies, busy or idle (the event loop watches each
+process), costs only the jobs it held (`WorkerLost`); it is replaced once, by a warm spare kept
+for this (`Limits.spare_workers`), and a new spare starts in a thread, so the event loop (and
 ``/healthz``) keeps answering and full service is back at once.
 
 Worker processes are forked from a fork server that imported the solver and warmed it up once
@@ -300,6 +301,7 @@ class _Slot:
     lane: Lane
     busy: bool = False
     jobs: int = 0
+    current: Worker | None = field(default=None, repr=False)  # the worker answering its job now
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
@@ -320,6 +322,7 @@ class SolvePool:
         self._running = False
         self._ready: dict[Lane, asyncio.Event] = {}
         self._spares: list[Worker] = []
+        self._retiring: set[Worker] = set()  # out of place, stopped when their running job is answered
         self._refill: asyncio.Task[None] | None = None
         self.replacements = 0
         self.answered = 0
@@ -372,8 +375,9 @@ class SolvePool:
         for worker in self._workers:
             if worker is not None:
                 self._unwatch(worker)
-        workers = [w for w in self._workers if w is not None] + self._spares
+        workers = [w for w in self._workers if w is not None] + self._spares + list(self._retiring)
         self._spares = []
+        self._retiring.clear()
         self._workers = [None] * len(self._workers)
         await asyncio.gather(*(asyncio.to_thread(w.close) for w in workers))
 
@@ -477,19 +481,24 @@ class SolvePool:
                 obj["time_limit"] = min(float(obj.get("time_limit") or solve), solve)
             job.started = True
             slot.busy = True
+            slot.current = worker
+            lost = False
             try:
                 answer = await worker.call(job.name, obj, slot.lane, max(left, 0.0) + self.limits.grace)
             except TimeoutError:
                 self._settle(job, exception=Overdue("the solve outran its time limit; retry shortly"))
-                await self._discard(slot.index, worker)
+                lost = True
             except WorkerLost as error:
                 self._settle(job, exception=error)
-                await self._discard(slot.index, worker)
+                lost = True
             else:
                 self._settle(job, answer=answer)
             finally:
                 slot.busy = False
+                slot.current = None
                 slot.jobs += 1
+            if lost or worker in self._retiring:
+                await self._discard(slot.index, worker)
             if self._queues["fast"] or self._queues["hard"]:
                 self._wake.set()  # others may be waiting for a job this slot left behind
 
@@ -505,13 +514,18 @@ class SolvePool:
             job.future.set_result(answer or {})
 
     async def _discard(self, index: int, worker: Worker) -> None:
-        """Stop `worker` if it is still the one in place `index` (its other lane may have done it)."""
+        """Take `worker` out of place `index` (if its other lane has not) and stop it, at once or,
+        while its other lane still answers a job there, when that answer is in."""
         if self._workers[index] is worker:
             self._workers[index] = None
             self._unwatch(worker)
             assert self._wake is not None
             self._wake.set()  # the place's idle slots see it empty and have it filled
-            await asyncio.to_thread(worker.kill)  # off the event loop: the kill waits for the process
+        if any(s.current is worker for s in self._slots):
+            self._retiring.add(worker)
+            return
+        self._retiring.discard(worker)
+        await asyncio.to_thread(worker.kill)  # off the event loop: the kill waits for the process
 
     def _watch(self, index: int, worker: Worker) -> None:
         """Have the event loop notice at once when a worker process ends, busy or idle."""

@@ -185,3 +185,62 @@ def test_a_request_waits_for_the_first_worker_no_longer_than_the_starting_wait(
             await pool.stop()
 
     asyncio.run(main())
+
+
+class _FakeProcess:
+    """A worker that answers after ``obj["sleep"]`` seconds and, like a killed process, fails the
+    jobs it holds when it is stopped."""
+
+    def __init__(self) -> None:
+        self.killed = False
+        self.pid = None
+        self.sentinel = None
+
+    def alive(self) -> bool:
+        return not self.killed
+
+    async def call(self, name: str, obj: dict[str, Any], lane: Any, timeout: float) -> dict[str, Any]:
+        async with asyncio.timeout(timeout):
+            end = time.monotonic() + float(obj["sleep"])
+            while time.monotonic() < end:
+                if self.killed:
+                    raise pool_module.WorkerLost("stopped")
+                await asyncio.sleep(0.01)
+        return {"name": name}
+
+    def kill(self) -> None:
+        self.killed = True
+
+    def close(self) -> None:
+        self.kill()
+
+
+def test_a_worker_stopped_for_an_overdue_hard_job_first_answers_its_fast_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[_FakeProcess] = []
+
+    def new_worker(self: SolvePool) -> _FakeProcess:
+        made.append(_FakeProcess())
+        return made[-1]
+
+    monkeypatch.setattr(SolvePool, "_new_worker", new_worker)
+
+    async def scenario(pool: SolvePool) -> None:
+        await pool.wait_ready()
+        first = made[0]
+        hard = asyncio.create_task(pool.run("hard", {"sleep": 5.0}, "hard", seconds=0.1))
+        await asyncio.sleep(0.05)
+        fast = asyncio.create_task(pool.run("fast", {"sleep": 0.5}, "fast", seconds=5))
+        with pytest.raises(Overdue):
+            await hard
+        assert not first.killed  # its fast job is still running
+        assert await fast == {"name": "fast"}
+        for _ in range(100):
+            if first.killed:
+                break
+            await asyncio.sleep(0.01)
+        assert first.killed and pool.status()["replacements"] == 1
+        assert await pool.run("after", {"sleep": 0}, "fast", seconds=1) == {"name": "after"}
+
+    _with_pool(Limits(workers=1, pool="thread", grace=0.05), scenario)
