@@ -1,4 +1,4 @@
-"""Screenshots of the web page for docs/web.md: a game with a hint carried out, Explain, a replay.
+"""Screenshots of the web page for docs/web.md: a game with a hint carried out, Explain, replays.
 
 .venv/bin/python tests/web/screenshots.py docs/images
 """
@@ -13,6 +13,8 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from web_harness import make_driver, missing_browser, record_runs, start_service
+
+from rummyai.hint.limits import Limits
 
 
 def main(out: Path) -> None:
@@ -61,6 +63,25 @@ def main(out: Path) -> None:
             for _ in range(24):
                 driver.find_element(By.ID, "next").click()
             driver.save_screenshot(str(out / "web-replay.png"))
+        finally:
+            driver.quit()
+            stop()
+    discard_replay(out)
+
+
+def discard_replay(out: Path) -> None:
+    """A replay of a draw-and-discard game (standard rummy): melds, stock and discard pile."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = record_runs(Path(tmp) / "standard", "standard", max_turns=20)
+        url, stop = start_service(runs, Limits(workers=1, pool="thread"))
+        driver = make_driver(1280, 900)
+        try:
+            driver.get(f"{url}/#replays")
+            WebDriverWait(driver, 60).until(lambda d: d.execute_script("return replay.game !== null"))
+            frames = driver.execute_script("return replay.game.frames")
+            k = next((k for k, f in enumerate(frames) if len(f["table"]) >= 3), len(frames) - 1)
+            driver.execute_script(f"showFrame({k})")
+            driver.save_screenshot(str(out / "web-replay-discard.png"))
         finally:
             driver.quit()
             stop()
