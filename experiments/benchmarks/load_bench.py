@@ -324,29 +324,39 @@ def run_phase(
     result: dict[str, Any] = {cls: summary(rec, end - start) for cls, rec in sorted(traffic.records.items())}
     result["seconds"] = round(end - start, 1)
     if server and before:
-        after = cpu_split(server)
-        result["cpu_s"] = {k: round(after[k] - before[k], 2) for k in after}
+        result["cpu_s"] = cpu_used(before, cpu_split(server))
     result.update(extra)
     return result, traffic, start, end
 
 
-def cpu_split(server: int) -> dict[str, float]:
-    """CPU seconds so far of the service's own process, of its workers, and of this (client) process."""
-    tick = os.sysconf("SC_CLK_TCK")
+def cpu_split(server: int) -> dict[str, dict[int, int] | float]:
+    """Clock ticks so far of the service's own process and of each of its workers, and CPU seconds
+    of this (client) process."""
 
-    def seconds(pids: list[int]) -> float:
-        total = 0
+    def ticks(pids: list[int]) -> dict[int, int]:
+        out = {}
         for pid in pids:
             with contextlib.suppress(OSError, ValueError, IndexError):
-                total += cpu_ticks(pid)
-        return total / tick
+                out[pid] = cpu_ticks(pid)
+        return out
 
     mine = os.times()
     return {
-        "service": seconds([server]),
-        "workers": seconds(worker_pids(server)),
+        "service": ticks([server]),
+        "workers": ticks(worker_pids(server)),
         "clients": mine.user + mine.system,
     }
+
+
+def cpu_used(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """CPU seconds between two `cpu_split` readings (a worker replaced meanwhile counts what its
+    successor used; what the lost one used after `before` is not seen)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"clients": round(after["clients"] - before["clients"], 2)}
+    for key in ("service", "workers"):
+        delta = sum(t - before[key].get(pid, 0) for pid, t in after[key].items())
+        used[key] = round(delta / tick, 2)
+    return used
 
 
 def main() -> None:
