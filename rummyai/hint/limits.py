@@ -54,7 +54,7 @@ class Limits:
             raise ValueError(f"grace must be >= 0 and retry_after >= 1: {self}")
 
     def fast_lane_workers(self) -> int:
-        """Workers kept for the fast lane: `fast_workers`, by default half of them (none of one)."""
+        """Workers that answer only the fast lane: `fast_workers`, by default half of them (none of one)."""
         return self.workers // 2 if self.fast_workers is None else self.fast_workers
 
     def solve_time(self, requested: float | None) -> float:
