@@ -55,7 +55,7 @@ LANES: tuple[Lane, ...] = ("fast", "hard")
 #: Seconds a new worker process may take to start and warm up before it counts as failed.
 START_TIMEOUT = 120.0
 #: Seconds a request that comes while the service starts waits for its lane's first worker.
-STARTING_WAIT = 30.0
+STARTING_WAIT = 10.0
 #: Seconds a solve gets at least when a worker takes a job close to (or just past) its deadline.
 MIN_SOLVE_SECONDS = 0.02
 
