@@ -323,6 +323,7 @@ class SolvePool:
         self._ready: dict[Lane, asyncio.Event] = {}
         self._spares: list[Worker] = []
         self._retiring: set[Worker] = set()  # out of place, stopped when their running job is answered
+        self._ending: set[asyncio.Future[None]] = set()  # replacing workers whose process ended
         self._refill: asyncio.Task[None] | None = None
         self.replacements = 0
         self.answered = 0
@@ -530,10 +531,16 @@ class SolvePool:
     def _watch(self, index: int, worker: Worker) -> None:
         """Have the event loop notice at once when a worker process ends, busy or idle."""
         sentinel = worker.sentinel
-        if sentinel is not None:
-            asyncio.get_running_loop().add_reader(
-                sentinel, lambda: asyncio.ensure_future(self._discard(index, worker))
-            )
+        if sentinel is None:
+            return
+
+        def ended() -> None:
+            self._unwatch(worker)
+            task = asyncio.ensure_future(self._discard(index, worker))
+            self._ending.add(task)  # held until done (the loop keeps only weak references)
+            task.add_done_callback(self._ending.discard)
+
+        asyncio.get_running_loop().add_reader(sentinel, ended)
 
     @staticmethod
     def _unwatch(worker: Worker) -> None:
