@@ -48,8 +48,10 @@ class Limits:
             raise ValueError(f"time_limit must be positive, got {self.time_limit}")
         if self.fast_workers is not None and not 0 <= self.fast_workers < self.workers:
             raise ValueError(f"fast_workers must be 0..workers-1, got {self.fast_workers}")
-        if self.spare_workers < 0 or not 0 <= self.hard_nice <= 19:
-            raise ValueError(f"spare_workers must be >= 0 and hard_nice 0..19: {self}")
+        if self.spare_workers < 0:
+            raise ValueError(f"spare_workers must be >= 0, got {self.spare_workers}")
+        if not 0 <= self.hard_nice <= 19:
+            raise ValueError(f"hard_nice (--hard-nice) must be 0..19, got {self.hard_nice}")
         if not self.grace >= 0 or self.retry_after < 1:
             raise ValueError(f"grace must be >= 0 and retry_after >= 1: {self}")
 

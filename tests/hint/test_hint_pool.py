@@ -244,3 +244,10 @@ def test_a_worker_stopped_for_an_overdue_hard_job_first_answers_its_fast_job(
         assert await pool.run("after", {"sleep": 0}, "fast", seconds=1) == {"name": "after"}
 
     _with_pool(Limits(workers=1, pool="thread", grace=0.05), scenario)
+
+
+def test_limits_name_a_bad_priority_or_spare_count() -> None:
+    with pytest.raises(ValueError, match=r"hard_nice \(--hard-nice\) must be 0..19, got 25"):
+        Limits(hard_nice=25)
+    with pytest.raises(ValueError, match="spare_workers must be >= 0, got -1"):
+        Limits(spare_workers=-1)
