@@ -52,7 +52,8 @@ def check_hint(variant: str, hand: object, table: object, opened: bool, result: 
     assert len(keys) == len(set(keys)), "an alternative repeats another move"
     assert all(alt.played for alt in result.alternatives)
     for alt in result.alternatives:
-        assert alt.cards_played <= result.best.cards_played
+        if result.best.status == "optimal":  # a search cut by its time limit may be beaten
+            assert alt.cards_played <= result.best.cards_played
         if alt.label == "hold_back":
             assert alt.held_back
             assert Counter(alt.played) + Counter(alt.held_back) == Counter(result.best.played)
