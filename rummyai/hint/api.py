@@ -14,7 +14,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import import_module
 from numbers import Real
 from typing import Any
@@ -373,6 +373,7 @@ def hint_position(
     found: list[Suggestion] = []
     if alternatives and best.played:
         found = _alternatives(position, objective, best, deadline, notes)
+        best, found = _promote(best, found, objective, notes)
     seen = {best.key()}
     unique: list[Suggestion] = []
     for s in found:
@@ -382,6 +383,32 @@ def hint_position(
     unique.sort(key=lambda s: (len(s.plan.steps), -s.cards_played))
     ms = (time.perf_counter() - start) * 1000
     return Hint(position.variant.id, best.status, best, tuple(unique[:alternatives]), ms, tuple(notes))
+
+
+#: How a suggestion scores by the objectives whose score it carries.
+_SCORES: dict[str, Callable[[Suggestion], tuple[int, int]]] = {
+    "cards": lambda s: (s.cards_played, s.points),
+    "points": lambda s: (s.points, s.cards_played),
+}
+
+
+def _promote(
+    best: Suggestion, found: list[Suggestion], objective: str, notes: list[str]
+) -> tuple[Suggestion, list[Suggestion]]:
+    """When the best move's search was cut short, an alternative that scores more by the
+    objective becomes the best move (a quicker search can find more than a cut one)."""
+    score = _SCORES.get(objective)
+    if best.status == "optimal" or score is None or not found:
+        return best, found
+    top = max(found, key=score)
+    if score(top) <= score(best):
+        return best, found
+    title = TITLES[objective]
+    explanation = title + top.explanation.removeprefix(top.title)
+    # still not proven best by this objective; a hold-back of the old best no longer applies
+    promoted = replace(top, label="best", title=title, explanation=explanation, status=best.status)
+    notes.append(f"the {top.label} alternative beat the cut search: it is shown as the best move")
+    return promoted, [s for s in found if s is not top and s.label != "hold_back"]
 
 
 def _alternatives(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -52,8 +53,7 @@ def check_hint(variant: str, hand: object, table: object, opened: bool, result: 
     assert len(keys) == len(set(keys)), "an alternative repeats another move"
     assert all(alt.played for alt in result.alternatives)
     for alt in result.alternatives:
-        if result.best.status == "optimal":  # a search cut by its time limit may be beaten
-            assert alt.cards_played <= result.best.cards_played
+        assert alt.cards_played <= result.best.cards_played  # a better one found is shown as best
         if alt.label == "hold_back":
             assert alt.held_back
             assert Counter(alt.played) + Counter(alt.held_back) == Counter(result.best.played)
@@ -201,3 +201,20 @@ def test_hint_after_a_take_plays_the_committed_card_and_keeps_a_discard() -> Non
     assert not kept.best.played and kept.best.explanation.endswith("just discard.")
     assert "applies to rummy-palace" in hint_json({"hand": "7H 8H 9H", "taken": "7H"})["error"]
     assert "'committed'" in hint_json({"variant": "standard", "hand": "7H", "committed": 7})["error"]
+
+
+def test_an_alternative_beating_a_cut_search_is_shown_as_the_best_move() -> None:
+    from rummyai.hint.api import _promote
+
+    result = hint("rummikub", HAND, TABLE)
+    cut = replace(result.best, status="feasible", played=result.best.played[:1], points=1)
+    better = replace(result.best, label="points", title="Most points", explanation="Most points: x")
+    hold = replace(result.best, label="hold_back")
+    notes: list[str] = []
+    best, rest = _promote(cut, [better, hold], "cards", notes)
+    assert (best.label, best.title, best.status) == ("best", "Most cards", "feasible")
+    assert best.played == better.played and best.explanation == "Most cards: x"
+    assert rest == [] and "points alternative beat the cut search" in notes[0]
+    proven = replace(cut, status="optimal")
+    assert _promote(proven, [better], "cards", []) == (proven, [better])  # a proven best stays
+    assert isinstance(best, Suggestion)
