@@ -30,7 +30,7 @@ from rummyai.cards import (
 )
 from rummyai.engine.copies import conservation_problem
 from rummyai.engine.moves import Violation
-from rummyai.engine.qualify import qualifies_inside_turn, search_qualifying
+from rummyai.engine.qualify import before_opening, qualifies_inside_turn, search_qualifying
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
 from rummyai.errors import MeldError, RummyError, VariantError
@@ -116,8 +116,8 @@ def judge_play(
             return _legal(rules, check)
         if check.violation.rule in (sec.conservation, sec.validity) and _some_invalid(rules, new):
             doomed.add(meanings)
-        if check.violation.rule == sec.opening:
-            unqualified.append(new)
+        if not opened and check.violation.rule not in before_opening(rules):
+            unqualified.append(new)  # other qualifying melds may pass it (search_qualifying)
         first = first or check.violation
     assert first is not None
     if not opened and qualifies_inside_turn(rules) and unqualified:

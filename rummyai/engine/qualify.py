@@ -23,7 +23,6 @@ from rummyai.melds import analyze_meld, opening_value
 from rummyai.variants import Variant
 
 MAX_QUALIFYING_TRIES = 400
-_RELEASE = "1.5 R4"  # a table joker released without its replacement: qualifying melds cannot help
 
 
 def check_play_qualifying(
@@ -40,7 +39,7 @@ def check_play_qualifying(
     violation = check.violation
     if violation is None or opened or opening or not qualifies_inside_turn(variant):
         return check
-    if violation.rule != sections(variant).opening:
+    if violation.rule in before_opening(variant):
         return check
     found = search_qualifying(variant, tuple(start), list(hand), [tuple(final)], violation)
     return found if found.violation is None else check
@@ -69,11 +68,13 @@ def search_qualifying(
     start_ids = {i for m in start for i in m.ids}
     first: Violation | None = None
     tries = 0
-    hopeless = (*_before_opening(variant), _RELEASE)
+    # only rules read on card kinds and counts are hopeless: the joker rules are read on the
+    # canonical copies, which qualifying melds change (they are start melds for R1-R5b)
+    hopeless = before_opening(variant)
     for new in layouts:
         plain = check_play(variant, start, hand, new, True).violation
         if plain is not None and plain.rule in hopeless:
-            continue  # qualifying melds add no replacement card and no valid meld: skip this layout
+            continue  # no choice of qualifying melds makes these melds valid: skip this layout
         placed = {i for m in new for i in m.ids} - start_ids
         played = [i for i in hand if i in placed]
         for opening in _qualifying_sets(variant, played, new):
@@ -91,8 +92,10 @@ def search_qualifying(
     return PlayCheck(first or default)
 
 
-def _before_opening(variant: Variant) -> tuple[str, ...]:
-    """Rules checked before the opening, which no choice of qualifying melds changes."""
+def before_opening(variant: Variant) -> tuple[str, ...]:
+    """Rules read on card kinds and counts alone, which no choice of qualifying melds changes (a
+    play failing any other rule, even the joker rules, may pass with other qualifying melds:
+    they are start melds for the canonical copies)."""
     sec = sections(variant)
     return (sec.conservation, sec.validity, sec.cap)
 

@@ -208,6 +208,22 @@ def test_rhine_1_4_qualifying_meld_may_be_merged_with_a_table_meld_in_the_same_t
     refused("1.4", "qualifying", "7H 8H", "4H 5H 6H", "4H 5H 6H 7H 8H", opened=False)
 
 
+def test_rhine_1_4_verdict_does_not_depend_on_the_order_of_the_new_melds() -> None:
+    # qualify with TS JS JK=QS (33 points), then rebuild both table melds around it; whether a
+    # qualifying set is looked for must not depend on which tied copy assignment fails first
+    from itertools import permutations
+
+    melds = ["JK=TS JS QS", "JS JK=QS KS", "TH JK=JH QH", "TS TS TD"]
+    options = {"rhine.points_qualify": True}
+    verdicts = {
+        judge_play(
+            V, "TS TS JS QH JK".split(), "JK=TS JS QS KS | JK=T TH TD", " | ".join(order), False, options
+        ).legal
+        for order in permutations(melds)
+    }
+    assert verdicts == {True}
+
+
 def test_rhine_1_4_hand_joker_after_qualifying_follows_r5() -> None:
     # 7H 8H 9H qualifies; TH and the joker are then added to it with a new natural (TH)
     plays("7H 8H 9H TH JK", "7H 8H 9H TH JK", "", "7H 8H 9H TH JK", opened=False)

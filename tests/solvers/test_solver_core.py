@@ -13,9 +13,11 @@ from rummyai.cards import parse_cards, parse_table
 from rummyai.errors import DeckError, IllegalMoveError, MeldError, RummyError
 from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
+from rummyai.solvers.position import score_key
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.tile_solve import solve_tile
+from rummyai.variants import get_variant
 
 
 def _random_case(variant: str, seed: int) -> tuple[list[int], list, bool, str]:
@@ -38,10 +40,16 @@ def test_matches_reference(variant: str, seed: int) -> None:
     hand, table, opened, objective = _random_case(variant, seed)
     fast = solve(variant, hand, table, opened=opened, objective=objective)
     slow = reference_solve(variant, hand, table, opened=opened, objective=objective)
-    # Rhine answers that needed a judge cut are reported as feasible (see solve_tile)
-    assert fast.status == "optimal" or variant == "rhine"
-    assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
-    assert fast.value == slow.value
+    if fast.status == "feasible":
+        # a relaxed model (Rhine, Tile Rummy) whose judge repair ran out of cuts: legal, never
+        # better than the optimum, and not called optimal (see solve_tile)
+        assert get_variant(variant).joker_rules.model_relaxed
+        position = make_position(variant, hand, table, opened)
+        assert score_key(position, objective, fast.played) <= score_key(position, objective, slow.played)
+    else:
+        assert fast.status == "optimal"
+        assert (fast.cards_played, fast.points_played) == (slow.cards_played, slow.points_played)
+        assert fast.value == slow.value
     check_solution(make_position(variant, hand, table, opened), fast)
     if fast.played:
         assert judged_legal(variant, hand, table, fast.melds, opened)
