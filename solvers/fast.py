@@ -14,16 +14,16 @@ import itertools
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any, Literal
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
 from rummyai.playable import playable_cards
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value
-from rummyai.solvers.tile_decode import decode
-from rummyai.solvers.tile_model import TileModel
 from rummyai.variants import Variant
+
+if TYPE_CHECKING:  # OR-Tools (and the pandas it imports) loads only when a CP-SAT model is built
+    from ortools.sat.python import cp_model
+
 
 _LOCAL = threading.local()
 
@@ -49,6 +49,8 @@ class _Universe:
     """The variant's full model and where each piece of it sits in the proto."""
 
     def __init__(self, variant: Variant) -> None:
+        from rummyai.solvers.tile_model import TileModel
+
         hand = tuple(c for c in range(53) for _ in range(variant.copies[c]))
         self.tm = TileModel(Position(variant, hand, (), True), "cards", None, minimize_changes=False)
         tm = self.tm
@@ -137,6 +139,8 @@ class _View:
 
 def _add_kept(universe: _Universe, model: cp_model.CpModel, position: Position) -> dict[int, Any]:
     """Append keep/extension variables for every start meld to a copy of the universe."""
+    from rummyai.solvers.tile_model import TileModel
+
     shim = TileModel.__new__(TileModel)
     shim.model = model
     shim.variant = position.variant
@@ -179,41 +183,39 @@ def solve_fast(
     minimize_changes: bool = True,
     work_limit: float | None = None,
     exact: Solution | None = None,
+    tidied: bool = False,
 ) -> Solution:
     """Best play for an opened free-joker position on the cached universe model.
 
     When no hand card could be played at all (`rummyai.playable`) the empty play is returned
     without a model. Otherwise phase 1 finds the best cards (or points) on the universe model
     edited in place, unless `exact` already holds a proven best play for this position and
-    objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1
-    (and is returned as it is when phase 2 has nothing to do).
-    Phase 2, when start melds should be kept whole and phase 1's table breaks some: after the
-    dynamic program, its tie-break pass (`solve_dp(..., tidy=True)`, one more pass at the known
-    best score, then `tidy_layout`). Without it (CP-SAT's phase 1), phase 2 fixes the
-    hand cards to phase 1's answer and maximises the melds kept on a copy with keep variables,
-    within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out first, its best table
-    so far (or phase 1's) stands. The primary objective is proven either
-    way; the fewest-broken tie-break is best effort.
+    objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1;
+    `tidied` says the program broke the ties itself (`solve_dp(..., tidy=True)`), and `exact` is
+    then the answer. Phase 2, when start melds should be kept whole and phase 1's table breaks
+    some, fixes the hand cards to phase 1's answer and maximises the melds kept on a copy with keep
+    variables, within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out first, its
+    best table so far (or phase 1's) stands. The primary objective is proven either way; the
+    fewest-broken tie-break is best effort.
     """
     start = time.perf_counter()
-    universe = _universe(position.variant)
     label: Literal["optimal", "feasible"] = "feasible"
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
-    base = universe.tm.model
     if exact is not None:
-        if not (minimize_changes and exact.melds_broken):
+        if tidied or not (minimize_changes and exact.melds_broken):
             return exact  # no tie-break phase to run: the program's record is the answer
-        from rummyai.solvers.run_dp import solve_dp  # imports this module
-
-        tidy = solve_dp(position, objective, tidy=True)
-        if tidy is not None and tidy.value == exact.value and tidy.points_played == exact.points_played:
-            return tidy if tidy.melds_broken <= exact.melds_broken else exact
         played, melds, label = list(exact.played), list(exact.melds), "optimal"
     else:
         table = [c for info in position.table for c in info.cards]
         if not playable_cards(position.variant, position.hand, table, True):
             return _solution(position, objective, [], [], "optimal", start)
+        from ortools.sat.python import cp_model
+
+        from rummyai.solvers.tile_decode import decode
+
+        universe = _universe(position.variant)
+        base = universe.tm.model
         universe.prepare(base, position)
         _set_objective(universe, base, position, objective, 1)
         solver = cp_model.CpSolver()
@@ -222,8 +224,9 @@ def solve_fast(
             played, melds, _ = decode(_View(universe, position, {}), solver)
             label = "optimal" if status == cp_model.OPTIMAL else "feasible"
     if played and minimize_changes and position.table and count_broken(position, melds):
-        if exact is not None:
-            universe.prepare(base, position)  # the fewest-broken phase copies this position's bounds
+        universe = _universe(position.variant)
+        if exact is not None:  # the fewest-broken phase copies this position's bounds
+            universe.prepare(universe.tm.model, position)
         counts = [0] * 53
         for card in played:
             counts[card] += 1
@@ -270,6 +273,10 @@ def _keep_phase(
     work_limit: float | None = None,
 ) -> list[tuple[Slot, ...]] | None:
     """Re-lay the played cards (`counts` per kind) keeping as many start melds whole as possible."""
+    from ortools.sat.python import cp_model
+
+    from rummyai.solvers.tile_decode import decode
+
     model = cp_model.CpModel()
     model.proto.copy_from(universe.tm.model.proto)
     variables = model.proto.variables

@@ -527,7 +527,7 @@ def _search(
     table_jokers: int,
     hand_jokers: int,
     joker_unit: int,
-    slack: int,
+    tie_left: I64,
     masks: int,
 ) -> tuple[int, int]:
     """Fill the layers; return (index of the best final state or -1 if none, its score), or
@@ -536,8 +536,9 @@ def _search(
     joker here (table jokers must be placed, hand jokers score `joker_unit`). Key = ((pairs by
     colour) * N_SUMMARIES + group) * J1 + jokers placed, colour c's pair index being digit c in base
     `N_PAIRS`. With a tie-break (`shape`), scores are the hand's units times a weight above any
-    tie-break total plus that total, and `slack` (the weight less one) keeps the states whose
-    tie-break could still lift them to the threshold."""
+    tie-break total plus that total, and `tie_left[cell]` (the most tie-break points the cells from
+    `cell` on can still add, `_tie_left`) keeps the states whose tie-break could still lift them to
+    the threshold."""
     keys[0] = 0
     scores[0] = 0
     parents[0] = -1
@@ -556,7 +557,7 @@ def _search(
             card = c * 13 + v
             potential -= hand[card] * unit[card]
             out = _cell(
-                card, c, v, table[card], hand[card], unit[card], threshold - potential - slack, jokers,
+                card, c, v, table[card], hand[card], unit[card], threshold - potential - tie_left[v * 4 + c], jokers,
                 length, ranks, table, hand, shape,
                 pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
                 masks, slot_of, keys, scores, parents, choices, start, end,
@@ -664,18 +665,11 @@ def solve_dp(
     unit = _units(position, objective)
     naturals = _playable(hand, table)
     shape = _shape(position) if tidy and position.table else _NO_SHAPE
-    # the best scores the last call found, by pass: a tidy call on the same position skips to them
-    memo: tuple[Position, str, dict[bool, int]] | None = getattr(_LOCAL, "known", None)
-    known = memo[2] if memo is not None and memo[0] is position and memo[1] == objective else {}
-    _LOCAL.known = (position, objective, known)
     _LOCAL.states = 0
     for strict in (False, True):
-        found = _best_state(
-            tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape, known.get(strict)
-        )
-        if found is None:
+        best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape)
+        if best is None:
             return None
-        best, known[strict] = found
         played, melds, used = _replay(position, tables, _path(buf, best))
         if strict:
             played.extend([JOKER] * (used - int(table[JOKER])))
@@ -701,21 +695,22 @@ def _best_state(
     hand_jokers: int,
     strict: bool,
     shape: I32,
-    known: int | None = None,
-) -> tuple[int, int] | None:
-    """Index of the best final state and its score, searched at falling thresholds (`_thresholds`),
-    or at once at the `known` best score; None when the buffers ran out. With a tie-break in
-    `shape`, a last pass at the best score breaks the ties (units weighed by `TIE_WEIGHT`)."""
+) -> int | None:
+    """Index of the best final state, searched at falling thresholds (`_thresholds`); None when the
+    buffers ran out. With a tie-break in `shape`, the scores are the units weighed by `TIE_WEIGHT`
+    plus the tie-break's points: the thresholds still bound the units alone (a state is kept when
+    its units could reach the threshold), and the best final state of the first pass that finds
+    one has the best units and, among those, the most tie-break points."""
     table_jokers = int(table[JOKER])
     bonus = hand_jokers * int(unit[JOKER]) if strict else 0
-    tie = TIE_WEIGHT if shape.any() else 1
-
-    def run(threshold: int, weight: int) -> tuple[int, int]:
-        units = unit * weight if weight > 1 else unit
+    weight = TIE_WEIGHT if shape.any() else 1
+    units = unit * weight if weight > 1 else unit
+    left = _tie_left(shape) if weight > 1 else _NO_TIE
+    for threshold in _thresholds(naturals, unit, bonus):
         best, score = _search(
             table,
             naturals,
-            shape if weight > 1 else _NO_SHAPE,
+            shape,
             units,
             hand_jokers + table_jokers,
             tables.min_meld,
@@ -738,34 +733,30 @@ def _best_state(
             table_jokers,
             hand_jokers,
             int(units[JOKER]),
-            weight - 1,
+            left,
             MASKS if weight > 1 else 1,
         )
-        full = score == -2
-        _LOCAL.states += int(buf.keys.shape[0]) if full else int(buf.bounds[-1])
-        if full:
+        if score == -2:
+            _LOCAL.states += int(buf.keys.shape[0])
             buf.slot_of.fill(-1)  # the unfinished layer left its entries: the next call starts clean
-        return int(best), int(score)
+            return None
+        _LOCAL.states += int(buf.bounds[-1])
+        if best >= 0:
+            return int(best)
+    raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
 
-    if known is None or tie == 1:
-        for threshold in _thresholds(naturals, unit, bonus):
-            best, score = run(threshold, 1)
-            if score == -2:
-                return None
-            if best >= 0:
-                known = score
-                break
-        else:
-            raise AssertionError(
-                "the start table has no valid arrangement; make_position should have refused it"
-            )
-        if tie == 1:
-            return best, score
-    # the best score is known: one pass with the tie-break keeps only the states reaching it
-    best, score = run(known, tie)
-    if best < 0:
-        return None
-    return best, known
+
+def _tie_left(shape: I32) -> I64:
+    """Per cell (number-major: cell 4 * number + colour), the most tie-break points the later cells
+    can add, with the tracked start groups of its number and the later ones (scored as each number
+    closes); the last entry is the most the whole table can score."""
+    per_card = shape[:, 0] + shape[:, 1] + 2 * shape[:, 2]
+    cells = per_card.reshape(SUITS, 13).T.reshape(-1).astype(np.int64)  # cell order: number, colour
+    closing = 2 * shape[:13, 4].astype(np.int64)  # tracked groups per number (same on every colour)
+    after = np.concatenate((np.cumsum(cells[::-1])[::-1][1:], [0]))
+    closing_on = np.cumsum(closing[::-1])[::-1]  # numbers from this one on
+    left = after + np.repeat(closing_on, SUITS)
+    return np.concatenate((left, [int(cells.sum() + closing.sum())])).astype(np.int64)
 
 
 # Tie-break scores per cell are at most 6 (two table copies kept in runs, two in groups, two
@@ -773,6 +764,7 @@ def _best_state(
 # weighing the play's units by more keeps the play first.
 TIE_WEIGHT = 512
 _NO_SHAPE = np.zeros((JOKER, 5), dtype=np.int32)
+_NO_TIE = np.zeros(JOKER + 1, dtype=np.int64)
 
 
 def _shape(position: Position) -> I32:
