@@ -12,6 +12,7 @@ from typing import Any
 from rummyai.cards import Slot, card_str
 from rummyai.errors import CardError, RummyError
 from rummyai.solvers.fast import fast_path_ok, solve_fast
+from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.palace_swaps import JokerSwap, joker_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
 from rummyai.variants import BUILTINS, Variant, get_variant
@@ -202,7 +203,6 @@ def _dispatch(
             tidied, exact = False, solve_dp(position, objective)
         return solve_fast(position, objective, time_limit, minimize_changes, work_limit, exact, tidied)
 
-    from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
     from rummyai.solvers.tile_solve import solve_tile  # CP-SAT: OR-Tools loads on first use
 
     def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
