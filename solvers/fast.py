@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
@@ -430,29 +430,69 @@ def tidy_layout(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple
     melds = _join_runs(tidy_groups(position, melds))
     if not any(info.wild_count for info in position.table):
         return melds
-    broken = count_broken(position, melds)
-    improved = True
-    while improved and broken:
-        improved = False
-        for giver, meld in enumerate(melds):
-            spared = _without_joker(meld)
-            if spared is None:
+    needs = [_bag(info.slots) for info in position.table]
+    group_max = position.variant.group_max or 4
+    while True:
+        bags = [_bag(meld) for meld in melds]
+        held = [sum(_holds(bag, need) for bag in bags) for need in needs]  # new melds holding each
+        broken = held.count(0)
+        if not broken:
+            return melds
+        grown = [with_joker(meld, group_max) for meld in melds]
+        move = _joker_move(melds, needs, bags, held, grown, broken)
+        if move is None:
+            return melds
+        giver, spared, taker, more = move
+        melds = list(melds)
+        melds[giver], melds[taker] = spared, more
+
+
+Bag = tuple[frozenset[int], int]  # a meld's card kinds and its jokers
+
+
+def _bag(meld: Sequence[Slot]) -> Bag:
+    """What a meld holds, for these rules (no escorts, no natural twice in a meld)."""
+    cards = [slot.card for slot in meld]
+    return frozenset(cards), cards.count(JOKER)
+
+
+def _holds(bag: Bag, need: Bag) -> bool:
+    """Whether a meld holding `bag` holds every card of a start meld holding `need`."""
+    return need[0] <= bag[0] and bag[1] >= need[1]
+
+
+def _joker_move(
+    melds: list[tuple[Slot, ...]],
+    needs: list[Bag],
+    bags: list[Bag],
+    held: list[int],
+    grown: list[tuple[Slot, ...] | None],
+    broken: int,
+) -> tuple[int, tuple[Slot, ...], int, tuple[Slot, ...]] | None:
+    """The first (giver, giver less a joker, taker, taker with it) whose move breaks fewer start melds, or None.
+    Only the two melds that change are looked at again (`held` counts the rest)."""
+    for giver, meld in enumerate(melds):
+        spared = _without_joker(meld)
+        if spared is None:
+            continue
+        spared_bag = _bag(spared)
+        for taker, more in enumerate(grown):
+            if taker == giver or more is None:
                 continue
-            for taker, other in enumerate(melds):
-                if taker == giver:
-                    continue
-                grown = with_joker(other, position.variant.group_max or 4)
-                if grown is None:
-                    continue
-                trial = list(melds)
-                trial[giver], trial[taker] = spared, grown
-                fewer = count_broken(position, trial)
-                if fewer < broken:
-                    melds, broken, improved = trial, fewer, True
-                    break
-            if improved:
-                break
-    return melds
+            more_bag = _bag(more)
+            was = bags[giver], bags[taker]
+            fewer = 0
+            for need, count in zip(needs, held, strict=True):
+                count += (
+                    _holds(spared_bag, need)
+                    + _holds(more_bag, need)
+                    - _holds(was[0], need)
+                    - _holds(was[1], need)
+                )
+                fewer += count == 0
+            if fewer < broken:
+                return giver, spared, taker, more
+    return None
 
 
 def with_joker(meld: tuple[Slot, ...], group_max: int) -> tuple[Slot, ...] | None:
