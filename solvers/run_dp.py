@@ -111,6 +111,36 @@ class Tables:
 
 def dp_supported(variant: Variant) -> bool:
     """Whether the program's encoding covers the variant's meld rules (besides `fast_path_ok`)."""
+    return _kept(variant).supported
+
+
+@dataclass
+class _Kept:
+    """What the program keeps per variant: whether it covers it, the card values, the tables."""
+
+    variant: Variant
+    supported: bool
+    values: I64
+    tables: Tables | None = None
+    warm: bool = False
+
+
+_KEPT: dict[Variant, _Kept] = {}
+_LAST: list[_Kept] = []  # the variant asked last: found by identity (hashing one hashes every rule)
+
+
+def _kept(variant: Variant) -> _Kept:
+    if _LAST and _LAST[0].variant is variant:
+        return _LAST[0]
+    kept = _KEPT.get(variant)
+    if kept is None:
+        values = np.array(variant.hand_values[: JOKER + 1], dtype=np.int64)
+        kept = _KEPT[variant] = _Kept(variant, _covers(variant), values)
+    _LAST[:] = [kept]
+    return kept
+
+
+def _covers(variant: Variant) -> bool:
     naturals = variant.copies[:JOKER]
     return (
         all(rule == RunRule() for rule in variant.run_rules)
@@ -283,28 +313,30 @@ _LOCAL = threading.local()
 
 def _tables_and_buffers(variant: Variant, cap: int) -> tuple[Tables, _Buffers]:
     """The variant's tables and this thread's buffers (built on first use)."""
-    cache: dict[tuple[Variant, int], tuple[Tables, _Buffers]] | None = getattr(_LOCAL, "cache", None)
+    kept = _kept(variant)
+    if kept.tables is None:
+        kept.tables = build_tables(variant)
+    last: tuple[Variant, int, _Buffers] | None = getattr(_LOCAL, "last", None)
+    if last is not None and last[0] is variant and last[1] == cap:
+        return kept.tables, last[2]
+    cache: dict[tuple[Variant, int], _Buffers] | None = getattr(_LOCAL, "cache", None)
     if cache is None:
-        cache = {}
-        _LOCAL.cache = cache
-    entry = cache.get((variant, cap))
-    if entry is None:
-        tables = build_tables(variant)
-        entry = (tables, _Buffers(tables, cap))
-        cache[(variant, cap)] = entry
-    return entry
-
-
-_WARM: set[Variant] = set()
+        cache = _LOCAL.cache = {}
+    buf = cache.get((variant, cap))
+    if buf is None:
+        buf = cache[(variant, cap)] = _Buffers(kept.tables, cap)
+    _LOCAL.last = (variant, cap, buf)
+    return kept.tables, buf
 
 
 def warm(variant: Variant) -> None:
     """Load the compiled functions and build `variant`'s tables now, once per process and variant,
     so that the first timed solve (its `ms`) does not pay for start-up work (`dp_native`)."""
-    if variant in _WARM or not dp_supported(variant):
+    kept = _kept(variant)
+    if kept.warm or not kept.supported:
         return
     solve_dp(make_position(variant, "AS 2S 3S JK", "5H 6H 7H"), "cards")
-    _WARM.add(variant)
+    kept.warm = True
 
 
 def solve_dp(
@@ -483,19 +515,17 @@ def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
 
 def _units(position: Position, objective: str) -> I64:
     """Score of each hand card kind: cards then points, or points then cards (lexicographic)."""
-    hv = position.variant.hand_values
+    variant = position.variant
+    hv = _kept(variant).values
     if objective == "cards":
-        scale = sum(hv[c] for c in position.hand) + 1
-        values = [scale + hv[c] for c in range(JOKER + 1)]
-    else:
-        scale = len(position.hand) + 1
-        values = [hv[c] * scale + 1 for c in range(JOKER + 1)]
-    return np.array(values, dtype=np.int64)
+        return hv + (int(hv[list(position.hand)].sum()) + 1)
+    return hv * (len(position.hand) + 1) + 1
 
 
 def _path(buf: _Buffers, best: int) -> list[int]:
     """The best state's choices as Python ints, one per cell."""
-    return [int(c) for c in kernels().walk(buf.parents, buf.choices, best, len(buf.bounds) - 2)]
+    path: list[int] = kernels().walk(buf.parents, buf.choices, best, len(buf.bounds) - 2).tolist()
+    return path
 
 
 def _replay(
