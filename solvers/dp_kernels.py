@@ -19,7 +19,7 @@ I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int) -> bool:
     """Whether colour `colour` has a natural available in one of the `span` cells after number `v`
     (0-based): a joker on a slot is useful only when a natural may follow it."""
@@ -28,29 +28,6 @@ def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int)
         if table[card] + hand[card] > 0:
             return True
     return False
-
-
-@njit(cache=True)
-def _insert(
-    key: int, score: int, parent: int, choice: int, slot_of: I32, keys: I64, scores: I64, parents: I32,
-    choices: I32, out: int,
-) -> int:  # fmt: skip
-    """Add state `key` to the layer being built (or raise its score); the new end, -1 when full."""
-    at = slot_of[key]
-    if at < 0:
-        if out >= keys.shape[0]:
-            return -1
-        slot_of[key] = out
-        keys[out] = key
-        scores[out] = score
-        parents[out] = parent
-        choices[out] = choice
-        return out + 1
-    if score > scores[at]:
-        scores[at] = score
-        parents[at] = parent
-        choices[at] = choice
-    return out
 
 
 @njit(cache=True)
@@ -163,11 +140,24 @@ def _cell(
                         lose = holders if k == 0 else (1 if holders == 3 and k == 1 else 0)
                     for other in range(2 if lose == 1 and holders == 3 else 1):
                         new_mask = mask | (lose << other)
+                        # the new state goes into the layer (or raises the score of its twin);
+                        # written out here: a call would count references to the arrays, per state
                         if not closing:
                             new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
-                            out = _insert(new_key, sc, i, choice, slot_of, keys, scores, parents, choices, out)  # fmt: skip
-                            if out < 0:
-                                return -1
+                            at = slot_of[new_key]
+                            if at < 0:
+                                if out >= keys.shape[0]:
+                                    return -1
+                                slot_of[new_key] = out
+                                keys[out] = new_key
+                                scores[out] = sc
+                                parents[out] = i
+                                choices[out] = choice
+                                out += 1
+                            elif sc > scores[at]:
+                                scores[at] = sc
+                                parents[at] = i
+                                choices[at] = choice
                             continue
                         # last colour of the number: score the tracked groups still whole (twice:
                         # a whole start group is what the tie-break counts) and close the groups
@@ -177,9 +167,21 @@ def _cell(
                         for x in range(jokers - jk - jok + 1):
                             if (options >> x) & 1:
                                 new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
-                                out = _insert(new_key, sc + 2 * whole, i, choice + x, slot_of, keys, scores, parents, choices, out)  # fmt: skip
-                                if out < 0:
-                                    return -1
+                                total = sc + 2 * whole
+                                at = slot_of[new_key]
+                                if at < 0:
+                                    if out >= keys.shape[0]:
+                                        return -1
+                                    slot_of[new_key] = out
+                                    keys[out] = new_key
+                                    scores[out] = total
+                                    parents[out] = i
+                                    choices[out] = choice + x
+                                    out += 1
+                                elif total > scores[at]:
+                                    scores[at] = total
+                                    parents[at] = i
+                                    choices[at] = choice + x
                                 if not strict:
                                     break  # left-over jokers join melds at the end: the fewest is enough
     return out
