@@ -207,8 +207,9 @@ def _prune(
     (`dominators`; the colour just expanded, or any colour once the number is closed), or
     (b) the same runs and a (groups, jokers placed) part that closes the number with no more
     jokers in all, whatever the colours still to come send to the groups (`group_dominators`, a
-    row per part, empty on the last colour). Fewer jokers placed (a) and (b) hold only without
-    `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
+    row per part, empty on the last colour), or (c) the same parts but a subset of its lost
+    tracked start groups (`masks` > 1: the tie-break). Fewer jokers placed (a) and (b) hold only
+    without `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
     every key from `slot_of`; returns the new end."""
     alive = np.ones(end - start, dtype=np.bool_)
     stride = N_SUMMARIES * J1
@@ -226,6 +227,14 @@ def _prune(
                 if at >= 0 and scores[at] >= score:
                     dead = True
                     break
+        mask = key // stride % masks
+        if mask and not dead:  # (c): fewer tracked start groups lost so far
+            for fewer in range(mask):
+                if fewer & mask == fewer:
+                    at = slot_of[key + (fewer - mask) * stride]
+                    if at >= 0 and scores[at] >= score:
+                        dead = True
+                        break
         jk = 0 if strict else key % J1
         power = stride * masks
         for c in range(4):
