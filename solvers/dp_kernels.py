@@ -55,6 +55,7 @@ def _cell(
     power: int,
     masks: int,
     slot_of: I32,
+    runs_count: I32,
     keys: I64,
     scores: I64,
     parents: I32,
@@ -63,7 +64,8 @@ def _cell(
     end: int,
 ) -> int:
     """Expand the states [start, end) over one cell into [end, returned end), keeping scores of at
-    least `floor`; on the number's last colour (`closing`) the groups are closed with jokers too
+    least `floor` (`runs_count` counts the new states by their runs part, below the closing
+    colour); on the number's last colour (`closing`) the groups are closed with jokers too
     (`strict`: every joker count that fits, else the fewest). -1 when the buffers are full.
     `shape` row `card` scores the tie-break (`_shape`): table copies kept in runs and in groups,
     and slots going on where start runs go on; all zero when there is no tie-break."""
@@ -149,6 +151,7 @@ def _cell(
                                 if out >= keys.shape[0]:
                                     return -1
                                 slot_of[new_key] = out
+                                runs_count[new_key // (N_SUMMARIES * J1)] += 1
                                 keys[out] = new_key
                                 scores[out] = sc
                                 parents[out] = i
@@ -195,6 +198,7 @@ def _prune(
     strict: bool,
     masks: int,
     slot_of: I32,
+    runs_count: I32,
     keys: I64,
     scores: I64,
     parents: I32,
@@ -207,17 +211,18 @@ def _prune(
     (`dominators`; the colour just expanded, or any colour once the number is closed), or
     (b) the same runs and a (groups, jokers placed) part that closes the number with no more
     jokers in all, whatever the colours still to come send to the groups (`group_dominators`, a
-    row per part, empty on the last colour), or (c) the same parts but a subset of its lost
+    row per part, empty on the last colour; looked for only when `runs_count` says the layer holds
+    another state with the same runs), or (c) the same parts but a subset of its lost
     tracked start groups (`masks` > 1: the tie-break). Fewer jokers placed (a) and (b) hold only
     without `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
-    every key from `slot_of`; returns the new end."""
+    every key from `slot_of` and `runs_count`; returns the new end."""
     alive = np.ones(end - start, dtype=np.bool_)
     stride = N_SUMMARIES * J1
     for i in range(start, end):
         key = keys[i]
         score = scores[i]
         dead = False
-        if not strict:
+        if not strict and runs_count[key // stride] > 1:  # others with the same runs are in the layer
             low = key % stride
             for k in range(group_dominators.shape[1]):
                 other = group_dominators[low, k]
@@ -256,6 +261,7 @@ def _prune(
         alive[i - start] = not dead
     for i in range(start, end):
         slot_of[keys[i]] = -1
+        runs_count[keys[i] // stride] = 0
     w = start
     for i in range(start, end):
         if alive[i - start]:
@@ -284,6 +290,7 @@ def search(
     dominators: I32,
     group_dominators: I32,
     slot_of: I32,
+    runs_count: I32,
     keys: I64,
     scores: I64,
     parents: I32,
@@ -327,7 +334,7 @@ def search(
                 card, c, v, table[card], hand[card], unit[card], threshold - potential - tie_left[v * 4 + c], jokers,
                 length, ranks, table, hand, shape,
                 pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
-                masks, slot_of, keys, scores, parents, choices, start, end,
+                masks, slot_of, runs_count, keys, scores, parents, choices, start, end,
             )  # fmt: skip
             if out < 0:
                 return -1, -2
@@ -338,6 +345,7 @@ def search(
                 strict,
                 masks,
                 slot_of,
+                runs_count,
                 keys,
                 scores,
                 parents,

@@ -301,6 +301,7 @@ class _Buffers:
 
     def __init__(self, tables: Tables, cap: int) -> None:
         self.slot_of = np.full(tables.keys, -1, dtype=np.int32)
+        self.runs_count = np.zeros(tables.keys // (N_SUMMARIES * J1), dtype=np.int32)  # states per runs part
         self.keys = np.empty(cap, dtype=np.int64)
         self.scores = np.empty(cap, dtype=np.int64)
         self.parents = np.empty(cap, dtype=np.int32)
@@ -421,6 +422,7 @@ def _best_state(
             tables.dominators,
             tables.group_dominators,
             buf.slot_of,
+            buf.runs_count,
             buf.keys,
             buf.scores,
             buf.parents,
@@ -437,6 +439,7 @@ def _best_state(
         if score == -2:
             _LOCAL.states += int(buf.keys.shape[0])
             buf.slot_of.fill(-1)  # the unfinished layer left its entries: the next call starts clean
+            buf.runs_count.fill(0)
             return None
         _LOCAL.states += int(buf.bounds[-1])
         if best >= 0:
