@@ -239,11 +239,12 @@ def solve_fast(
 
 
 def as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
-    """Melds made of exactly a start meld's cards, written as that start meld was."""
+    """Melds made of exactly a start meld's cards, written as that start meld was (these rules
+    have no escorts: a slot is one card)."""
     written: dict[tuple[int, ...], tuple[Slot, ...]] = {}
     for info in position.table:
-        written.setdefault(tuple(sorted(info.cards)), info.slots)
-    return [written.get(tuple(sorted(c for s in meld for c in s.cards())), meld) for meld in melds]
+        written.setdefault(tuple(sorted([s.card for s in info.slots])), info.slots)
+    return [written.get(tuple(sorted([s.card for s in meld])), meld) for meld in melds]
 
 
 def _solution(
@@ -430,11 +431,11 @@ def tidy_layout(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple
     melds = _join_runs(tidy_groups(position, melds))
     if not any(info.wild_count for info in position.table):
         return melds
-    needs = [_bag(info.slots) for info in position.table]
+    needs = [bag(info.slots) for info in position.table]
     group_max = position.variant.group_max or 4
     while True:
-        bags = [_bag(meld) for meld in melds]
-        held = [sum(_holds(bag, need) for bag in bags) for need in needs]  # new melds holding each
+        bags = [bag(meld) for meld in melds]
+        held = [sum(holds(have, need) for have in bags) for need in needs]  # new melds holding each
         broken = held.count(0)
         if not broken:
             return melds
@@ -450,15 +451,16 @@ def tidy_layout(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple
 Bag = tuple[frozenset[int], int]  # a meld's card kinds and its jokers
 
 
-def _bag(meld: Sequence[Slot]) -> Bag:
-    """What a meld holds, for these rules (no escorts, no natural twice in a meld)."""
+def bag(meld: Sequence[Slot]) -> Bag:
+    """What a meld holds, for these rules (no escorts, no natural twice in a meld): its card kinds
+    as a set and its jokers."""
     cards = [slot.card for slot in meld]
     return frozenset(cards), cards.count(JOKER)
 
 
-def _holds(bag: Bag, need: Bag) -> bool:
-    """Whether a meld holding `bag` holds every card of a start meld holding `need`."""
-    return need[0] <= bag[0] and bag[1] >= need[1]
+def holds(have: Bag, need: Bag) -> bool:
+    """Whether a meld holding `have` holds every card of a start meld holding `need`."""
+    return need[0] <= have[0] and have[1] >= need[1]
 
 
 def _joker_move(
@@ -475,19 +477,19 @@ def _joker_move(
         spared = _without_joker(meld)
         if spared is None:
             continue
-        spared_bag = _bag(spared)
+        spared_bag = bag(spared)
         for taker, more in enumerate(grown):
             if taker == giver or more is None:
                 continue
-            more_bag = _bag(more)
+            more_bag = bag(more)
             was = bags[giver], bags[taker]
             fewer = 0
             for need, count in zip(needs, held, strict=True):
                 count += (
-                    _holds(spared_bag, need)
-                    + _holds(more_bag, need)
-                    - _holds(was[0], need)
-                    - _holds(was[1], need)
+                    holds(spared_bag, need)
+                    + holds(more_bag, need)
+                    - holds(was[0], need)
+                    - holds(was[1], need)
                 )
                 fewer += count == 0
             if fewer < broken:

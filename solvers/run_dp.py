@@ -65,7 +65,7 @@ from rummyai.solvers.dp_layout import (
     TRACKED,
 )
 from rummyai.solvers.dp_native import kernels
-from rummyai.solvers.fast import as_written, fast_path_ok, tidy_layout, with_joker
+from rummyai.solvers.fast import as_written, bag, fast_path_ok, holds, tidy_layout, with_joker
 from rummyai.solvers.position import Position, Solution, check_objective, make_position, objective_value
 from rummyai.variants import RunRule, Variant
 
@@ -615,19 +615,8 @@ def _solution(
 
 def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
     """`count_broken` made faster for this program's variants (no escorts, no natural twice in a
-    meld): start melds whose cards do not all lie in one new meld. Naturals never repeat within a meld, so a meld holds another's cards when it holds its
-    naturals as a set and at least as many jokers."""
-    same = {tuple(m) for m in melds}
-    bags: list[tuple[frozenset[int], int]] = []
-    broken = 0
-    for info in position.table:
-        if info.slots in same:
-            continue
-        if not bags:
-            bags = [(frozenset(s.card for s in meld), sum(s.card == JOKER for s in meld)) for meld in melds]
-        cards = [s.card for s in info.slots]
-        need = frozenset(cards)
-        jokers = cards.count(JOKER)
-        if not any(need <= bag and have >= jokers for bag, have in bags):
-            broken += 1
-    return broken
+    meld): start melds whose cards do not all lie in one new meld (`fast.holds`)."""
+    if not position.table:
+        return 0
+    bags = [bag(meld) for meld in melds]
+    return sum(not any(holds(have, need) for have in bags) for need in (bag(i.slots) for i in position.table))
