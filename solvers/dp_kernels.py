@@ -55,6 +55,7 @@ def _cell(
     power: int,
     masks: int,
     slot_of: I32,
+    present: I64,
     runs_count: I32,
     keys: I64,
     scores: I64,
@@ -146,10 +147,11 @@ def _cell(
                         # written out here: a call would count references to the arrays, per state
                         if not closing:
                             new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
-                            at = slot_of[new_key]
-                            if at < 0:
+                            bit = 1 << (new_key & 63)
+                            if present[new_key >> 6] & bit == 0:
                                 if out >= keys.shape[0]:
                                     return -1
+                                present[new_key >> 6] |= bit
                                 slot_of[new_key] = out
                                 runs_count[new_key // (N_SUMMARIES * J1)] += 1
                                 keys[out] = new_key
@@ -157,7 +159,8 @@ def _cell(
                                 parents[out] = i
                                 choices[out] = choice
                                 out += 1
-                            elif sc > scores[at]:
+                            elif sc > scores[slot_of[new_key]]:
+                                at = slot_of[new_key]
                                 scores[at] = sc
                                 parents[at] = i
                                 choices[at] = choice
@@ -171,17 +174,19 @@ def _cell(
                             if (options >> x) & 1:
                                 new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
                                 total = sc + 2 * whole
-                                at = slot_of[new_key]
-                                if at < 0:
+                                bit = 1 << (new_key & 63)
+                                if present[new_key >> 6] & bit == 0:
                                     if out >= keys.shape[0]:
                                         return -1
+                                    present[new_key >> 6] |= bit
                                     slot_of[new_key] = out
                                     keys[out] = new_key
                                     scores[out] = total
                                     parents[out] = i
                                     choices[out] = choice + x
                                     out += 1
-                                elif total > scores[at]:
+                                elif total > scores[slot_of[new_key]]:
+                                    at = slot_of[new_key]
                                     scores[at] = total
                                     parents[at] = i
                                     choices[at] = choice + x
@@ -198,6 +203,7 @@ def _prune(
     strict: bool,
     masks: int,
     slot_of: I32,
+    present: I64,
     runs_count: I32,
     keys: I64,
     scores: I64,
@@ -215,7 +221,7 @@ def _prune(
     another state with the same runs), or (c) the same parts but a subset of its lost
     tracked start groups (`masks` > 1: the tie-break). Fewer jokers placed (a) and (b) hold only
     without `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
-    every key from `slot_of` and `runs_count`; returns the new end."""
+    every key from `present` and `runs_count`; returns the new end."""
     alive = np.ones(end - start, dtype=np.bool_)
     stride = N_SUMMARIES * J1
     for i in range(start, end):
@@ -228,16 +234,16 @@ def _prune(
                 other = group_dominators[low, k]
                 if other < 0:
                     break
-                at = slot_of[key - low + other]
-                if at >= 0 and scores[at] >= score:
+                near = key - low + other
+                if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
                     dead = True
                     break
         mask = key // stride % masks
         if mask and not dead:  # (c): fewer tracked start groups lost so far
             for fewer in range(mask):
                 if fewer & mask == fewer:
-                    at = slot_of[key + (fewer - mask) * stride]
-                    if at >= 0 and scores[at] >= score:
+                    near = key + (fewer - mask) * stride
+                    if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
                         dead = True
                         break
         jk = 0 if strict else key % J1
@@ -252,15 +258,14 @@ def _prune(
                     if other < 0:
                         break
                     base = key + (other - pair) * power
-                    for d in range(jk + 1):
-                        at = slot_of[base - d]
-                        if at >= 0 and scores[at] >= score:
+                    for near in range(base - jk, base + 1):
+                        if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
                             dead = True
                             break
             power *= N_PAIRS
         alive[i - start] = not dead
     for i in range(start, end):
-        slot_of[keys[i]] = -1
+        present[keys[i] >> 6] = 0
         runs_count[keys[i] // stride] = 0
     w = start
     for i in range(start, end):
@@ -290,6 +295,7 @@ def search(
     dominators: I32,
     group_dominators: I32,
     slot_of: I32,
+    present: I64,
     runs_count: I32,
     keys: I64,
     scores: I64,
@@ -309,7 +315,9 @@ def search(
     jokers count nothing here and those left over join melds afterwards; `strict` places every
     joker here (table jokers must be placed, hand jokers score `joker_unit`). Key = ((pairs by
     colour) * N_SUMMARIES + group) * J1 + jokers placed, colour c's pair index being digit c in base
-    `N_PAIRS`. With a tie-break (`shape`), scores are the hand's units times a weight above any
+    `N_PAIRS`. `present` has a bit per key of the layer being built (small enough to stay in the
+    processor's cache, so that looking for a state that is not there costs little) and `slot_of`
+    says where each present key sits. With a tie-break (`shape`), scores are the hand's units times a weight above any
     tie-break total plus that total, and `tie_left[cell]` (the most tie-break points the cells from
     `cell` on can still add, `_tie_left`) keeps the states whose tie-break could still lift them to
     the threshold."""
@@ -334,7 +342,7 @@ def search(
                 card, c, v, table[card], hand[card], unit[card], threshold - potential - tie_left[v * 4 + c], jokers,
                 length, ranks, table, hand, shape,
                 pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
-                masks, slot_of, runs_count, keys, scores, parents, choices, start, end,
+                masks, slot_of, present, runs_count, keys, scores, parents, choices, start, end,
             )  # fmt: skip
             if out < 0:
                 return -1, -2
@@ -345,6 +353,7 @@ def search(
                 strict,
                 masks,
                 slot_of,
+                present,
                 runs_count,
                 keys,
                 scores,

@@ -300,7 +300,8 @@ class _Buffers:
     """Per-thread work arrays sized for one variant's key space (allocated once, reused)."""
 
     def __init__(self, tables: Tables, cap: int) -> None:
-        self.slot_of = np.full(tables.keys, -1, dtype=np.int32)
+        self.slot_of = np.full(tables.keys, -1, dtype=np.int32)  # read only where `present` has the key
+        self.present = np.zeros((tables.keys + 63) // 64, dtype=np.int64)  # one bit per key in the layer
         self.runs_count = np.zeros(tables.keys // (N_SUMMARIES * J1), dtype=np.int32)  # states per runs part
         self.keys = np.empty(cap, dtype=np.int64)
         self.scores = np.empty(cap, dtype=np.int64)
@@ -422,6 +423,7 @@ def _best_state(
             tables.dominators,
             tables.group_dominators,
             buf.slot_of,
+            buf.present,
             buf.runs_count,
             buf.keys,
             buf.scores,
@@ -438,7 +440,7 @@ def _best_state(
         )
         if score == -2:
             _LOCAL.states += int(buf.keys.shape[0])
-            buf.slot_of.fill(-1)  # the unfinished layer left its entries: the next call starts clean
+            buf.present.fill(0)  # the unfinished layer left its entries: the next call starts clean
             buf.runs_count.fill(0)
             return None
         _LOCAL.states += int(buf.bounds[-1])
