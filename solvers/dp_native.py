@@ -114,8 +114,8 @@ def _native() -> Kernels | None:
                 if module is None and not (folder / "failed").exists():
                     _build_in_child(folder)
                     module = _load(folder)
-    except OSError:
-        return None  # a cache folder that cannot be written: numba's compiler instead
+    except (OSError, ImportError):
+        return None  # a cache folder that cannot be written, a module that will not load: numba's compiler
     if module is None:
         return None
     return Kernels(module.search, module.playable, module.walk, "native")
