@@ -54,11 +54,12 @@ class Kernels(NamedTuple):
 
 
 def tag() -> str:
-    """Names a build: the kernels' source, this Python, numpy's version and the processor (the
-    module is compiled for the processor that builds it)."""
+    """Names a build: the kernels' source and exported signatures, this Python, numpy's version and
+    the processor (the module is compiled for the processor that builds it)."""
     digest = hashlib.sha256()
     for name in SOURCES:
         digest.update((HERE / name).read_bytes())
+    digest.update(repr(SIGNATURES).encode())
     for part in (sys.implementation.cache_tag, np.__version__, platform.machine(), sys.platform, _cpu()):
         digest.update(part.encode())
     return digest.hexdigest()[:16]
