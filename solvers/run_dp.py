@@ -507,8 +507,8 @@ def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
     13, 40 ... of the most valuable card, down to 0 (always reachable: play nothing). A search that
     keeps only the states able to reach a threshold and still finds a play has found the best one."""
     top = int(np.dot(naturals[:JOKER], unit[:JOKER])) + bonus
-    values = [int(u) for u, n in zip(unit[:JOKER], naturals[:JOKER], strict=True) if n > 0]
-    step = max(values, default=max(bonus, 1))
+    held = unit[:JOKER][naturals[:JOKER] > 0]
+    step = int(held.max()) if held.size else max(bonus, 1)
     out = []
     slack = 0
     while slack < top:
@@ -527,18 +527,20 @@ def _units(position: Position, objective: str) -> I64:
     return hv * (len(position.hand) + 1) + 1
 
 
-def _path(buf: _Buffers, best: int) -> list[int]:
-    """The best state's choices as Python ints, one per cell."""
-    path: list[int] = kernels().walk(buf.parents, buf.choices, best, len(buf.bounds) - 2).tolist()
+def _path(buf: _Buffers, best: int) -> I32:
+    """The best state's choices, one per cell."""
+    path: I32 = kernels().walk(buf.parents, buf.choices, best, len(buf.bounds) - 2)
     return path
 
 
-def _replay(
-    position: Position, tables: Tables, path: list[int]
-) -> tuple[list[int], list[tuple[Slot, ...]], int]:
+def _replay(position: Position, tables: Tables, path: I32) -> tuple[list[int], list[tuple[Slot, ...]], int]:
     """Rebuild the played naturals, the melds and the jokers placed from the layer choices."""
     length = tables.min_meld
     ways = tables.summary_next.shape[1]
+    # each cell's choice: (what each run slot does, naturals sent to groups) and the groups' jokers
+    choices, group_jokers = np.divmod(path, J1)
+    codes, sent = np.divmod(choices, ways)
+    choice_of, jokers_of, code_of, sent_of = (a.tolist() for a in (choices, group_jokers, codes, sent))
     table = [0] * (JOKER + 1)
     for info in position.table:
         for slot in info.slots:
@@ -551,16 +553,17 @@ def _replay(
         to_groups = [0] * SUITS  # naturals each colour sends to this number's groups
         x = 0
         for c in range(SUITS):
-            choice, x = divmod(path[v * SUITS + c], J1)
+            cell = v * SUITS + c
+            x = jokers_of[cell]
             colour = runs[c]
-            if choice == 0:  # nothing at this cell: runs in progress end
+            if choice_of[cell] == 0:  # nothing at this cell: runs in progress end
                 for slot in colour:
                     if slot:
                         melds.append(tuple(slot))
                         slot.clear()
                 continue
             card = c * 13 + v
-            code, k = divmod(choice, ways)
+            code, k = code_of[cell], sent_of[cell]
             if len(colour[1]) > len(colour[0]) and len(colour[0]) < length:
                 colour.reverse()  # the longer slot first, as in the state's pair
             n = k
