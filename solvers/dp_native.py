@@ -104,8 +104,8 @@ def _native() -> Kernels | None:
         import fcntl  # POSIX: elsewhere numba's compiler serves
     except ImportError:
         return None
-    folder = cache_folder()
     try:
+        folder = cache_folder()
         module = _load(folder)
         if module is None and not (folder / "failed").exists():
             folder.mkdir(parents=True, exist_ok=True)
@@ -115,8 +115,8 @@ def _native() -> Kernels | None:
                 if module is None and not (folder / "failed").exists():
                     _build_in_child(folder)
                     module = _load(folder)
-    except (OSError, ImportError):
-        return None  # a cache folder that cannot be written, a module that will not load: numba's compiler
+    except Exception:  # no home folder, a cache that cannot be written, a module that will not load:
+        return None  # numba's compiler serves (the same functions, compiled in this process)
     if module is None:
         return None
     return Kernels(module.search, module.playable, module.walk, "native")
