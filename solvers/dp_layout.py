@@ -12,6 +12,6 @@ MAX_JOKERS = 2
 N_PAIRS = (LENGTH + 1) * (LENGTH + 2) // 2  # unordered pairs of slot lengths
 N_SUMMARIES = (SUITS + 1) * (SUITS + 2) // 2  # (colours sending one, colours sending two) to groups
 J1 = MAX_JOKERS + 1  # jokers placed: 0..MAX_JOKERS
-TRACKED = 2  # start groups of one number whose naturals the tie-break follows
+TRACKED = 1  # start groups of one number whose naturals the tie-break follows (1 or 2)
 MASKS = 1 << TRACKED  # which of them lost a natural to a run or the hand, so far in the number
 DEFAULT_CAP = 1_000_000  # states one pass may keep over all layers, else no answer (None); 56k seen at most

@@ -463,7 +463,7 @@ def _tie_left(shape: I32) -> I64:
 
 
 # Tie-break scores per cell are at most 6 (two table copies kept in runs, two in groups, two
-# slots going on), 312 over the 52 cells, plus 4 per number for its tracked start groups (2 each):
+# slots going on), 312 over the 52 cells, plus 2 per number for each of its tracked start groups:
 # weighing the play's units by more keeps the play first.
 TIE_WEIGHT = 512
 _NO_SHAPE = np.zeros((JOKER, 5), dtype=np.int32)
