@@ -11,12 +11,10 @@ from typing import Any
 
 from rummyai.cards import Slot, card_str
 from rummyai.errors import CardError, RummyError
-from rummyai.solvers.black_heart import solve_black_heart
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.palace_swaps import JokerSwap, joker_swaps
 from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
-from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import BUILTINS, Variant, get_variant
 
 
@@ -190,6 +188,8 @@ def _dispatch(
     Rummy Palace's opening swaps searched around it)."""
     rules = position.variant
     if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
+        from rummyai.solvers.black_heart import solve_black_heart  # CP-SAT: OR-Tools loads on first use
+
         return solve_black_heart(
             position, objective, time_limit, max_cards, committed=must, score=score, work_limit=work_limit
         )
@@ -197,8 +197,13 @@ def _dispatch(
         # the compiled dynamic program proves these in about a millisecond; CP-SAT when it declines
         from rummyai.solvers.run_dp import solve_dp  # numba is imported on first use only
 
-        exact = solve_dp(position, objective)
-        return solve_fast(position, objective, time_limit, minimize_changes, work_limit, exact=exact)
+        tidied = minimize_changes and bool(position.table)  # the program breaks the ties itself
+        exact = solve_dp(position, objective, tidy=tidied)
+        if exact is None and tidied:  # the tie-break's states overflowed: cards first, CP-SAT ties
+            tidied, exact = False, solve_dp(position, objective)
+        return solve_fast(position, objective, time_limit, minimize_changes, work_limit, exact, tidied)
+
+    from rummyai.solvers.tile_solve import solve_tile  # CP-SAT: OR-Tools loads on first use
 
     def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
         return solve_tile(

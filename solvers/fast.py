@@ -13,17 +13,17 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any, Literal
-
-from ortools.sat.python import cp_model
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
 from rummyai.playable import playable_cards
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value
-from rummyai.solvers.tile_decode import decode
-from rummyai.solvers.tile_model import TileModel
 from rummyai.variants import Variant
+
+if TYPE_CHECKING:  # OR-Tools (and the pandas it imports) loads only when a CP-SAT model is built
+    from ortools.sat.python import cp_model
+
 
 _LOCAL = threading.local()
 
@@ -49,6 +49,8 @@ class _Universe:
     """The variant's full model and where each piece of it sits in the proto."""
 
     def __init__(self, variant: Variant) -> None:
+        from rummyai.solvers.tile_model import TileModel
+
         hand = tuple(c for c in range(53) for _ in range(variant.copies[c]))
         self.tm = TileModel(Position(variant, hand, (), True), "cards", None, minimize_changes=False)
         tm = self.tm
@@ -137,6 +139,8 @@ class _View:
 
 def _add_kept(universe: _Universe, model: cp_model.CpModel, position: Position) -> dict[int, Any]:
     """Append keep/extension variables for every start meld to a copy of the universe."""
+    from rummyai.solvers.tile_model import TileModel
+
     shim = TileModel.__new__(TileModel)
     shim.model = model
     shim.variant = position.variant
@@ -179,41 +183,39 @@ def solve_fast(
     minimize_changes: bool = True,
     work_limit: float | None = None,
     exact: Solution | None = None,
+    tidied: bool = False,
 ) -> Solution:
     """Best play for an opened free-joker position on the cached universe model.
 
     When no hand card could be played at all (`rummyai.playable`) the empty play is returned
     without a model. Otherwise phase 1 finds the best cards (or points) on the universe model
     edited in place, unless `exact` already holds a proven best play for this position and
-    objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1
-    (and is returned as it is when phase 2 has nothing to do).
-    Phase 2, when start melds should be kept whole and phase 1's table breaks some: after the
-    dynamic program, its tie-break pass (`solve_dp(..., tidy=True)`, one more pass at the known
-    best score, then `tidy_layout`). Without it (CP-SAT's phase 1), phase 2 fixes the
-    hand cards to phase 1's answer and maximises the melds kept on a copy with keep variables,
-    within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out first, its best table
-    so far (or phase 1's) stands. The primary objective is proven either
-    way; the fewest-broken tie-break is best effort.
+    objective (the dynamic program's, `rummyai.solvers.run_dp`), which then stands for phase 1;
+    `tidied` says the program broke the ties itself (`solve_dp(..., tidy=True)`), and `exact` is
+    then the answer. Phase 2, when start melds should be kept whole and phase 1's table breaks
+    some, fixes the hand cards to phase 1's answer and maximises the melds kept on a copy with keep
+    variables, within a deterministic work limit (`KEEP_PHASE_WORK`); if that runs out first, its
+    best table so far (or phase 1's) stands. The primary objective is proven either way; the
+    fewest-broken tie-break is best effort.
     """
     start = time.perf_counter()
-    universe = _universe(position.variant)
     label: Literal["optimal", "feasible"] = "feasible"
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
-    base = universe.tm.model
     if exact is not None:
-        if not (minimize_changes and exact.melds_broken):
+        if tidied or not (minimize_changes and exact.melds_broken):
             return exact  # no tie-break phase to run: the program's record is the answer
-        from rummyai.solvers.run_dp import solve_dp  # imports this module
-
-        tidy = solve_dp(position, objective, tidy=True)
-        if tidy is not None and tidy.value == exact.value and tidy.points_played == exact.points_played:
-            return tidy if tidy.melds_broken <= exact.melds_broken else exact
         played, melds, label = list(exact.played), list(exact.melds), "optimal"
     else:
         table = [c for info in position.table for c in info.cards]
         if not playable_cards(position.variant, position.hand, table, True):
             return _solution(position, objective, [], [], "optimal", start)
+        from ortools.sat.python import cp_model
+
+        from rummyai.solvers.tile_decode import decode
+
+        universe = _universe(position.variant)
+        base = universe.tm.model
         universe.prepare(base, position)
         _set_objective(universe, base, position, objective, 1)
         solver = cp_model.CpSolver()
@@ -222,8 +224,9 @@ def solve_fast(
             played, melds, _ = decode(_View(universe, position, {}), solver)
             label = "optimal" if status == cp_model.OPTIMAL else "feasible"
     if played and minimize_changes and position.table and count_broken(position, melds):
-        if exact is not None:
-            universe.prepare(base, position)  # the fewest-broken phase copies this position's bounds
+        universe = _universe(position.variant)
+        if exact is not None:  # the fewest-broken phase copies this position's bounds
+            universe.prepare(universe.tm.model, position)
         counts = [0] * 53
         for card in played:
             counts[card] += 1
@@ -236,11 +239,12 @@ def solve_fast(
 
 
 def as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[Slot, ...]]:
-    """Melds made of exactly a start meld's cards, written as that start meld was."""
+    """Melds made of exactly a start meld's cards, written as that start meld was (these rules
+    have no escorts: a slot is one card)."""
     written: dict[tuple[int, ...], tuple[Slot, ...]] = {}
     for info in position.table:
-        written.setdefault(tuple(sorted(info.cards)), info.slots)
-    return [written.get(tuple(sorted(c for s in meld for c in s.cards())), meld) for meld in melds]
+        written.setdefault(tuple(sorted([s.card for s in info.slots])), info.slots)
+    return [written.get(tuple(sorted([s.card for s in meld])), meld) for meld in melds]
 
 
 def _solution(
@@ -270,6 +274,10 @@ def _keep_phase(
     work_limit: float | None = None,
 ) -> list[tuple[Slot, ...]] | None:
     """Re-lay the played cards (`counts` per kind) keeping as many start melds whole as possible."""
+    from ortools.sat.python import cp_model
+
+    from rummyai.solvers.tile_decode import decode
+
     model = cp_model.CpModel()
     model.proto.copy_from(universe.tm.model.proto)
     variables = model.proto.variables
@@ -423,29 +431,70 @@ def tidy_layout(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple
     melds = _join_runs(tidy_groups(position, melds))
     if not any(info.wild_count for info in position.table):
         return melds
-    broken = count_broken(position, melds)
-    improved = True
-    while improved and broken:
-        improved = False
-        for giver, meld in enumerate(melds):
-            spared = _without_joker(meld)
-            if spared is None:
+    needs = [bag(info.slots) for info in position.table]
+    group_max = position.variant.group_max or 4
+    while True:
+        bags = [bag(meld) for meld in melds]
+        held = [sum(holds(have, need) for have in bags) for need in needs]  # new melds holding each
+        broken = held.count(0)
+        if not broken:
+            return melds
+        grown = [with_joker(meld, group_max) for meld in melds]
+        move = _joker_move(melds, needs, bags, held, grown, broken)
+        if move is None:
+            return melds
+        giver, spared, taker, more = move
+        melds = list(melds)
+        melds[giver], melds[taker] = spared, more
+
+
+Bag = tuple[frozenset[int], int]  # a meld's card kinds and its jokers
+
+
+def bag(meld: Sequence[Slot]) -> Bag:
+    """What a meld holds, for these rules (no escorts, no natural twice in a meld): its card kinds
+    as a set and its jokers."""
+    cards = [slot.card for slot in meld]
+    return frozenset(cards), cards.count(JOKER)
+
+
+def holds(have: Bag, need: Bag) -> bool:
+    """Whether a meld holding `have` holds every card of a start meld holding `need`."""
+    return need[0] <= have[0] and have[1] >= need[1]
+
+
+def _joker_move(
+    melds: list[tuple[Slot, ...]],
+    needs: list[Bag],
+    bags: list[Bag],
+    held: list[int],
+    grown: list[tuple[Slot, ...] | None],
+    broken: int,
+) -> tuple[int, tuple[Slot, ...], int, tuple[Slot, ...]] | None:
+    """The first (giver, giver less a joker, taker, taker with it) whose move breaks fewer start melds, or None.
+    Only the two melds that change are looked at again (`held` counts the rest)."""
+    for giver, meld in enumerate(melds):
+        spared = _without_joker(meld)
+        if spared is None:
+            continue
+        spared_bag = bag(spared)
+        for taker, more in enumerate(grown):
+            if taker == giver or more is None:
                 continue
-            for taker, other in enumerate(melds):
-                if taker == giver:
-                    continue
-                grown = with_joker(other, position.variant.group_max or 4)
-                if grown is None:
-                    continue
-                trial = list(melds)
-                trial[giver], trial[taker] = spared, grown
-                fewer = count_broken(position, trial)
-                if fewer < broken:
-                    melds, broken, improved = trial, fewer, True
-                    break
-            if improved:
-                break
-    return melds
+            more_bag = bag(more)
+            was = bags[giver], bags[taker]
+            fewer = 0
+            for need, count in zip(needs, held, strict=True):
+                count += (
+                    holds(spared_bag, need)
+                    + holds(more_bag, need)
+                    - holds(was[0], need)
+                    - holds(was[1], need)
+                )
+                fewer += count == 0
+            if fewer < broken:
+                return giver, spared, taker, more
+    return None
 
 
 def with_joker(meld: tuple[Slot, ...], group_max: int) -> tuple[Slot, ...] | None:

@@ -107,6 +107,9 @@ def _table_melds(variant: Variant, table: TableInput) -> list[MeldInfo]:
         if isinstance(meld, str):
             melds.append(analyze_meld(variant, meld))
             continue
+        if type(meld) is tuple and all(type(x) is Slot for x in meld):  # as `Solution.melds` holds them
+            melds.append(analyze_meld(variant, meld))
+            continue
         items = list(meld)
         if items and all(isinstance(x, str) for x in items):
             melds.append(analyze_meld(variant, " ".join(str(x) for x in items)))
@@ -134,7 +137,16 @@ def make_position(
     kinds = sorted(_hand_kinds(hand))
     melds = _table_melds(rules, table)
     position = Position(rules, tuple(kinds), tuple(melds), opened)
-    check_copies(rules, [*kinds, *(card for info in melds for card in info.cards)], "hand and table")
+    every = [*kinds, *(card for info in melds for slot in info.slots for card in slot.cards())]
+    counts = [0] * NUM_KINDS
+    try:
+        for card in every:
+            counts[card] += 1
+        fits = min(every, default=0) >= 0 and all(n <= c for n, c in zip(counts, rules.copies, strict=True))
+    except (IndexError, TypeError):
+        fits = False
+    if not fits:  # names the card with too many copies
+        check_copies(rules, every, "hand and table")
     return position
 
 

@@ -1,5 +1,6 @@
-"""Exact dynamic program for the free-joker fast path, compiled with numba (`solvers/api.py` asks
-it first; CP-SAT answers whatever it declines).
+"""Exact dynamic program for the free-joker fast path (`solvers/api.py` asks it first; CP-SAT
+answers whatever it declines). Its inner loops are compiled (`rummyai.solvers.dp_kernels`, loaded
+by `rummyai.solvers.dp_native`); this module builds their tables and turns their answer into melds.
 
 It answers the positions `rummyai.solvers.fast.fast_path_ok` accepts (an opened turn, free
 jokers, no cap on the cards played) whose hand cannot reach the variant's own cap on cards per
@@ -24,9 +25,11 @@ meld has room, a second, `strict` pass places every joker itself.
 Layers are sparse lists of reachable states (a dense key -> position array finds duplicates)
 with a back-pointer and the choice made, so the best path is replayed into real melds with
 every joker's stand-in written out. After each cell, states matched by one with at least the
-score and a part that can do whatever theirs can are dropped (`_prune`). A pass keeps only the
-states that can still reach a threshold (score so far plus every playable hand card to come);
-thresholds fall from "every playable card" until a pass finds a play, which is then the best.
+score and a part that can do whatever theirs can are dropped (`dp_kernels._prune`). A pass keeps
+only the states that can still reach a threshold (score so far plus every playable hand card to
+come); thresholds fall from "every playable card" until a pass finds a play, which is then the
+best. The fewest-melds-broken tie-break rides in the same passes: small per-cell points for
+keeping the start table's shape, weighed below a single card (`TIE_WEIGHT`).
 
 Two run slots per colour cover every number at most twice; natural cards never need more (two
 copies), and a third run over a joker is never needed either: the tests check that on every
@@ -47,24 +50,24 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from rummyai.cards import JOKER, Meaning, Slot
-from rummyai.solvers.fast import as_written, fast_path_ok, tidy_layout, with_joker
+from rummyai.solvers.dp_layout import (
+    DEFAULT_CAP,
+    J1,
+    LENGTH,
+    MASKS,
+    MAX_JOKERS,
+    N_PAIRS,
+    N_SUMMARIES,
+    SLOTS,
+    SUITS,
+    TRACKED,
+)
+from rummyai.solvers.dp_native import kernels
+from rummyai.solvers.fast import as_written, bag, fast_path_ok, holds, tidy_layout, with_joker
 from rummyai.solvers.position import Position, Solution, check_objective, make_position, objective_value
 from rummyai.variants import RunRule, Variant
-
-SUITS = 4
-SLOTS = 2  # run slots per colour: one per copy of a natural
-LENGTH = 3  # the minimum meld the compiled code is built for (slot lengths 0, 1, 2, 3+)
-MAX_JOKERS = 2
-# Compile-time sizes of the key's parts (numba freezes module globals into the machine code):
-N_PAIRS = (LENGTH + 1) * (LENGTH + 2) // 2  # unordered pairs of slot lengths
-N_SUMMARIES = (SUITS + 1) * (SUITS + 2) // 2  # (colours sending one, colours sending two) to groups
-J1 = MAX_JOKERS + 1  # jokers placed: 0..MAX_JOKERS
-TRACKED = 2  # start groups of one number whose naturals the tie-break follows
-MASKS = 1 << TRACKED  # which of them lost a natural to a run or the hand, so far in the number
-DEFAULT_CAP = 1_000_000  # states one pass may keep over all layers, else no answer (None); 56k seen at most
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
@@ -108,6 +111,36 @@ class Tables:
 
 def dp_supported(variant: Variant) -> bool:
     """Whether the program's encoding covers the variant's meld rules (besides `fast_path_ok`)."""
+    return _kept(variant).supported
+
+
+@dataclass
+class _Kept:
+    """What the program keeps per variant: whether it covers it, the card values, the tables."""
+
+    variant: Variant
+    supported: bool
+    values: I64
+    tables: Tables | None = None
+    warm: bool = False
+
+
+_KEPT: dict[Variant, _Kept] = {}
+_LAST: list[_Kept] = []  # the variant asked last: found by identity (hashing one hashes every rule)
+
+
+def _kept(variant: Variant) -> _Kept:
+    if _LAST and _LAST[0].variant is variant:
+        return _LAST[0]
+    kept = _KEPT.get(variant)
+    if kept is None:
+        values = np.array(variant.hand_values[: JOKER + 1], dtype=np.int64)
+        kept = _KEPT[variant] = _Kept(variant, _covers(variant), values)
+    _LAST[:] = [kept]
+    return kept
+
+
+def _covers(variant: Variant) -> bool:
     naturals = variant.copies[:JOKER]
     return (
         all(rule == RunRule() for rule in variant.run_rules)
@@ -263,347 +296,13 @@ def _pair_covers(a: tuple[int, int], b: tuple[int, int], length: int) -> bool:
     return straight or crossed
 
 
-@njit(cache=True)
-def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int) -> bool:
-    """Whether colour `colour` has a natural available in one of the `span` cells after number `v`
-    (0-based): a joker on a slot is useful only when a natural may follow it."""
-    for w in range(v + 1, min(v + 1 + span, ranks)):
-        card = colour * 13 + w
-        if table[card] + hand[card] > 0:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _insert(
-    key: int, score: int, parent: int, choice: int, slot_of: I32, keys: I64, scores: I64, parents: I32,
-    choices: I32, out: int,
-) -> int:  # fmt: skip
-    """Add state `key` to the layer being built (or raise its score); the new end, -1 when full."""
-    at = slot_of[key]
-    if at < 0:
-        if out >= keys.shape[0]:
-            return -1
-        slot_of[key] = out
-        keys[out] = key
-        scores[out] = score
-        parents[out] = parent
-        choices[out] = choice
-        return out + 1
-    if score > scores[at]:
-        scores[at] = score
-        parents[at] = parent
-        choices[at] = choice
-    return out
-
-
-@njit(cache=True)
-def _cell(
-    card: int,
-    colour: int,
-    v: int,
-    t: int,
-    h: int,
-    gain: int,
-    floor: int,
-    jokers: int,
-    length: int,
-    ranks: int,
-    table: I32,
-    hand: I32,
-    shape: I32,
-    pair_p: I32,
-    pair_q: I32,
-    pair_index: I32,
-    summary_next: I32,
-    group_jokers: I32,
-    closing: bool,
-    strict: bool,
-    power: int,
-    masks: int,
-    slot_of: I32,
-    keys: I64,
-    scores: I64,
-    parents: I32,
-    choices: I32,
-    start: int,
-    end: int,
-) -> int:
-    """Expand the states [start, end) over one cell into [end, returned end), keeping scores of at
-    least `floor`; on the number's last colour (`closing`) the groups are closed with jokers too
-    (`strict`: every joker count that fits, else the fewest). -1 when the buffers are full.
-    `shape` row `card` scores the tie-break (`_shape`): table copies kept in runs and in groups,
-    and slots going on where start runs go on; all zero when there is no tie-break."""
-    ways = summary_next.shape[1]
-    left = ranks - 1 - v  # cells of this colour still to come
-    joker_open = _joker_ok(table, hand, colour, v, ranks, length - 1)
-    in_runs = shape[card, 0]
-    in_groups = shape[card, 1]
-    spans = shape[card, 2]
-    holders = shape[card, 3]  # tracked start groups holding this card (bits)
-    tracked = shape[card, 4]  # tracked start groups of this number, scored on its last colour
-    tie = in_runs + in_groups + spans > 0
-    out = end
-    for i in range(start, end):
-        key = keys[i]
-        jk = key % J1
-        rest = key // J1
-        g = rest % N_SUMMARIES
-        runs = rest // N_SUMMARIES
-        mask = 0
-        if masks > 1:
-            mask = runs % masks
-            runs //= masks
-        pair = (runs // power) % N_PAIRS
-        p = pair_p[pair]
-        q = pair_q[pair]
-        base_runs = runs - pair * power
-        for da in range(3):
-            if da == 0 and 0 < p < length:
-                continue  # a short run must go on
-            if da == 2 and (jk >= jokers or (p == 0 and not joker_open)):
-                continue
-            na = 0 if da == 0 else min(p + 1, length)
-            if 0 < na < length and left < length - na:
-                continue  # too close to the last number to reach the minimum length
-            for db in range(3):
-                if p == q and db > da:
-                    continue  # equal slots: one order is enough
-                if db == 0 and 0 < q < length:
-                    continue
-                if da == 0 and p == length and db != 0 and q == 0:
-                    continue  # ending a run to open another: extending it is at least as good
-                jok = int(da == 2) + int(db == 2)
-                if jk + jok > jokers:
-                    continue
-                if db == 2 and q == 0 and not joker_open:
-                    continue
-                nb = 0 if db == 0 else min(q + 1, length)
-                if 0 < nb < length and left < length - nb:
-                    continue
-                nat = int(da == 1) + int(db == 1)
-                if nat > t + h:
-                    continue
-                hi_pair = pair_index[na, nb] if na >= nb else pair_index[nb, na]
-                new_runs = base_runs + hi_pair * power
-                for k in range(ways):  # naturals of this cell sent to the number's groups
-                    ng = summary_next[g, k]
-                    if ng < 0:
-                        continue
-                    n = nat + k
-                    if n < t or n > t + h:
-                        continue
-                    sc = scores[i] + (n - t) * gain
-                    if tie:  # tie-break: cards stay where they were
-                        goes_on = int(p > 0 and da > 0) + int(q > 0 and db > 0)
-                        sc += min(nat, in_runs) + min(k, in_groups) + 2 * min(goes_on, spans)
-                    if sc < floor:
-                        continue  # cannot reach the threshold even with every card still to come
-                    choice = ((da * 3 + db) * ways + k) * J1
-                    # tracked start groups that lose this card (one of two when only one copy
-                    # goes to the groups: either may be the one kept)
-                    lose = 0
-                    if holders:
-                        lose = holders if k == 0 else (1 if holders == 3 and k == 1 else 0)
-                    for other in range(2 if lose == 1 and holders == 3 else 1):
-                        new_mask = mask | (lose << other)
-                        if not closing:
-                            new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
-                            out = _insert(new_key, sc, i, choice, slot_of, keys, scores, parents, choices, out)  # fmt: skip
-                            if out < 0:
-                                return -1
-                            continue
-                        # last colour of the number: score the tracked groups still whole (twice:
-                        # a whole start group is what the tie-break counts) and close the groups
-                        # with jokers at once
-                        whole = tracked - (new_mask & 1) - (new_mask >> 1 & 1) if tracked else 0
-                        options = group_jokers[ng]
-                        for x in range(jokers - jk - jok + 1):
-                            if (options >> x) & 1:
-                                new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
-                                out = _insert(new_key, sc + 2 * whole, i, choice + x, slot_of, keys, scores, parents, choices, out)  # fmt: skip
-                                if out < 0:
-                                    return -1
-                                if not strict:
-                                    break  # left-over jokers join melds at the end: the fewest is enough
-    return out
-
-
-@njit(cache=True)
-def _prune(
-    dominators: I32,
-    group_dominators: I32,
-    colour: int,
-    strict: bool,
-    masks: int,
-    slot_of: I32,
-    keys: I64,
-    scores: I64,
-    parents: I32,
-    choices: I32,
-    start: int,
-    end: int,
-) -> int:
-    """Drop every state of [start, end) matched by another with at least its score and either
-    (a) no more jokers placed and, in one colour, a run-slot pair that can do whatever its own can
-    (`dominators`; the colour just expanded, or any colour once the number is closed), or
-    (b) the same runs and a (groups, jokers placed) part that closes the number with no more
-    jokers in all, whatever the colours still to come send to the groups (`group_dominators`, a
-    row per part, empty on the last colour). Fewer jokers placed (a) and (b) hold only without
-    `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
-    every key from `slot_of`; returns the new end."""
-    alive = np.ones(end - start, dtype=np.bool_)
-    stride = N_SUMMARIES * J1
-    for i in range(start, end):
-        key = keys[i]
-        score = scores[i]
-        dead = False
-        if not strict:
-            low = key % stride
-            for k in range(group_dominators.shape[1]):
-                other = group_dominators[low, k]
-                if other < 0:
-                    break
-                at = slot_of[key - low + other]
-                if at >= 0 and scores[at] >= score:
-                    dead = True
-                    break
-        jk = 0 if strict else key % J1
-        power = stride * masks
-        for c in range(4):
-            if c == colour or (colour == 3 and not dead):
-                pair = (key // power) % N_PAIRS
-                for k in range(dominators.shape[1]):
-                    if dead:
-                        break
-                    other = dominators[pair, k]
-                    if other < 0:
-                        break
-                    base = key + (other - pair) * power
-                    for d in range(jk + 1):
-                        at = slot_of[base - d]
-                        if at >= 0 and scores[at] >= score:
-                            dead = True
-                            break
-            power *= N_PAIRS
-        alive[i - start] = not dead
-    for i in range(start, end):
-        slot_of[keys[i]] = -1
-    w = start
-    for i in range(start, end):
-        if alive[i - start]:
-            keys[w] = keys[i]
-            scores[w] = scores[i]
-            parents[w] = parents[i]
-            choices[w] = choices[i]
-            w += 1
-    return w
-
-
-@njit(cache=True)
-def _search(
-    table: I32,
-    hand: I32,
-    shape: I32,
-    unit: I64,
-    jokers: int,
-    length: int,
-    ranks: int,
-    pair_p: I32,
-    pair_q: I32,
-    pair_index: I32,
-    summary_next: I32,
-    group_jokers: I32,
-    dominators: I32,
-    group_dominators: I32,
-    slot_of: I32,
-    keys: I64,
-    scores: I64,
-    parents: I32,
-    choices: I32,
-    bounds: I32,
-    threshold: int,
-    strict: bool,
-    table_jokers: int,
-    hand_jokers: int,
-    joker_unit: int,
-    slack: int,
-    masks: int,
-) -> tuple[int, int]:
-    """Fill the layers; return (index of the best final state or -1 if none, its score), or
-    (-1, -2) when the buffers ran out. Only states that may still reach `threshold` are kept. Without `strict`,
-    jokers count nothing here and those left over join melds afterwards; `strict` places every
-    joker here (table jokers must be placed, hand jokers score `joker_unit`). Key = ((pairs by
-    colour) * N_SUMMARIES + group) * J1 + jokers placed, colour c's pair index being digit c in base
-    `N_PAIRS`. With a tie-break (`shape`), scores are the hand's units times a weight above any
-    tie-break total plus that total, and `slack` (the weight less one) keeps the states whose
-    tie-break could still lift them to the threshold."""
-    keys[0] = 0
-    scores[0] = 0
-    parents[0] = -1
-    choices[0] = 0
-    start = 0
-    end = 1
-    layer = 0
-    bounds[0] = 0
-    bounds[1] = 1
-    potential = hand_jokers * joker_unit if strict else 0  # every hand card not yet reached
-    for card in range(52):
-        potential += hand[card] * unit[card]
-    for v in range(ranks):
-        power = 1
-        for c in range(4):
-            card = c * 13 + v
-            potential -= hand[card] * unit[card]
-            out = _cell(
-                card, c, v, table[card], hand[card], unit[card], threshold - potential - slack, jokers,
-                length, ranks, table, hand, shape,
-                pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
-                masks, slot_of, keys, scores, parents, choices, start, end,
-            )  # fmt: skip
-            if out < 0:
-                return -1, -2
-            end_ = _prune(
-                dominators,
-                group_dominators[3 - c],
-                c,
-                strict,
-                masks,
-                slot_of,
-                keys,
-                scores,
-                parents,
-                choices,
-                end,
-                out,
-            )
-            start, end = end, end_
-            layer += 1
-            bounds[layer + 1] = end
-            power *= N_PAIRS
-    best = -1
-    best_score = -1
-    for i in range(start, end):
-        jk = keys[i] % J1
-        runs = keys[i] // J1 // N_SUMMARIES // masks
-        ok = not strict or jk >= table_jokers
-        for _ in range(4):
-            pair = runs % N_PAIRS
-            runs //= N_PAIRS
-            if 0 < pair_q[pair] < length or 0 < pair_p[pair] < length:
-                ok = False
-        score = scores[i] + (jk - table_jokers) * joker_unit if strict else scores[i]
-        if ok and score >= threshold and score > best_score:
-            best = i
-            best_score = score
-    return best, best_score
-
-
 class _Buffers:
     """Per-thread work arrays sized for one variant's key space (allocated once, reused)."""
 
     def __init__(self, tables: Tables, cap: int) -> None:
-        self.slot_of = np.full(tables.keys, -1, dtype=np.int32)
+        self.slot_of = np.full(tables.keys, -1, dtype=np.int32)  # read only where `present` has the key
+        self.present = np.zeros((tables.keys + 63) // 64, dtype=np.int64)  # one bit per key in the layer
+        self.runs_count = np.zeros(tables.keys // (N_SUMMARIES * J1), dtype=np.int32)  # states per runs part
         self.keys = np.empty(cap, dtype=np.int64)
         self.scores = np.empty(cap, dtype=np.int64)
         self.parents = np.empty(cap, dtype=np.int32)
@@ -616,28 +315,30 @@ _LOCAL = threading.local()
 
 def _tables_and_buffers(variant: Variant, cap: int) -> tuple[Tables, _Buffers]:
     """The variant's tables and this thread's buffers (built on first use)."""
-    cache: dict[tuple[Variant, int], tuple[Tables, _Buffers]] | None = getattr(_LOCAL, "cache", None)
+    kept = _kept(variant)
+    if kept.tables is None:
+        kept.tables = build_tables(variant)
+    last: tuple[Variant, int, _Buffers] | None = getattr(_LOCAL, "last", None)
+    if last is not None and last[0] is variant and last[1] == cap:
+        return kept.tables, last[2]
+    cache: dict[tuple[Variant, int], _Buffers] | None = getattr(_LOCAL, "cache", None)
     if cache is None:
-        cache = {}
-        _LOCAL.cache = cache
-    entry = cache.get((variant, cap))
-    if entry is None:
-        tables = build_tables(variant)
-        entry = (tables, _Buffers(tables, cap))
-        cache[(variant, cap)] = entry
-    return entry
-
-
-_WARM: set[Variant] = set()
+        cache = _LOCAL.cache = {}
+    buf = cache.get((variant, cap))
+    if buf is None:
+        buf = cache[(variant, cap)] = _Buffers(kept.tables, cap)
+    _LOCAL.last = (variant, cap, buf)
+    return kept.tables, buf
 
 
 def warm(variant: Variant) -> None:
     """Load the compiled functions and build `variant`'s tables now, once per process and variant,
-    so that the first timed solve (its `ms`) does not pay for start-up work (0.3-0.6 s)."""
-    if variant in _WARM or not dp_supported(variant):
+    so that the first timed solve (its `ms`) does not pay for start-up work (`dp_native`)."""
+    kept = _kept(variant)
+    if kept.warm or not kept.supported:
         return
     solve_dp(make_position(variant, "AS 2S 3S JK", "5H 6H 7H"), "cards")
-    _WARM.add(variant)
+    kept.warm = True
 
 
 def solve_dp(
@@ -662,20 +363,13 @@ def solve_dp(
     on_table = [slot.card for info in position.table for slot in info.slots]  # no escorts here
     table = np.bincount(np.array(on_table, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
     unit = _units(position, objective)
-    naturals = _playable(hand, table)
+    naturals = kernels().playable(hand, table)
     shape = _shape(position) if tidy and position.table else _NO_SHAPE
-    # the best scores the last call found, by pass: a tidy call on the same position skips to them
-    memo: tuple[Position, str, dict[bool, int]] | None = getattr(_LOCAL, "known", None)
-    known = memo[2] if memo is not None and memo[0] is position and memo[1] == objective else {}
-    _LOCAL.known = (position, objective, known)
     _LOCAL.states = 0
     for strict in (False, True):
-        found = _best_state(
-            tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape, known.get(strict)
-        )
-        if found is None:
+        best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape)
+        if best is None:
             return None
-        best, known[strict] = found
         played, melds, used = _replay(position, tables, _path(buf, best))
         if strict:
             played.extend([JOKER] * (used - int(table[JOKER])))
@@ -701,21 +395,22 @@ def _best_state(
     hand_jokers: int,
     strict: bool,
     shape: I32,
-    known: int | None = None,
-) -> tuple[int, int] | None:
-    """Index of the best final state and its score, searched at falling thresholds (`_thresholds`),
-    or at once at the `known` best score; None when the buffers ran out. With a tie-break in
-    `shape`, a last pass at the best score breaks the ties (units weighed by `TIE_WEIGHT`)."""
+) -> int | None:
+    """Index of the best final state, searched at falling thresholds (`_thresholds`); None when the
+    buffers ran out. With a tie-break in `shape`, the scores are the units weighed by `TIE_WEIGHT`
+    plus the tie-break's points: the thresholds still bound the units alone (a state is kept when
+    its units could reach the threshold), and the best final state of the first pass that finds
+    one has the best units and, among those, the most tie-break points."""
     table_jokers = int(table[JOKER])
     bonus = hand_jokers * int(unit[JOKER]) if strict else 0
-    tie = TIE_WEIGHT if shape.any() else 1
-
-    def run(threshold: int, weight: int) -> tuple[int, int]:
-        units = unit * weight if weight > 1 else unit
-        best, score = _search(
+    weight = TIE_WEIGHT if shape.any() else 1
+    units = unit * weight if weight > 1 else unit
+    left = _tie_left(shape) if weight > 1 else _NO_TIE
+    for threshold in _thresholds(naturals, unit, bonus):
+        best, score = kernels().search(
             table,
             naturals,
-            shape if weight > 1 else _NO_SHAPE,
+            shape,
             units,
             hand_jokers + table_jokers,
             tables.min_meld,
@@ -728,6 +423,8 @@ def _best_state(
             tables.dominators,
             tables.group_dominators,
             buf.slot_of,
+            buf.present,
+            buf.runs_count,
             buf.keys,
             buf.scores,
             buf.parents,
@@ -738,41 +435,39 @@ def _best_state(
             table_jokers,
             hand_jokers,
             int(units[JOKER]),
-            weight - 1,
+            left,
             MASKS if weight > 1 else 1,
         )
-        full = score == -2
-        _LOCAL.states += int(buf.keys.shape[0]) if full else int(buf.bounds[-1])
-        if full:
-            buf.slot_of.fill(-1)  # the unfinished layer left its entries: the next call starts clean
-        return int(best), int(score)
+        if score == -2:
+            _LOCAL.states += int(buf.keys.shape[0])
+            buf.present.fill(0)  # the unfinished layer left its entries: the next call starts clean
+            buf.runs_count.fill(0)
+            return None
+        _LOCAL.states += int(buf.bounds[-1])
+        if best >= 0:
+            return int(best)
+    raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
 
-    if known is None or tie == 1:
-        for threshold in _thresholds(naturals, unit, bonus):
-            best, score = run(threshold, 1)
-            if score == -2:
-                return None
-            if best >= 0:
-                known = score
-                break
-        else:
-            raise AssertionError(
-                "the start table has no valid arrangement; make_position should have refused it"
-            )
-        if tie == 1:
-            return best, score
-    # the best score is known: one pass with the tie-break keeps only the states reaching it
-    best, score = run(known, tie)
-    if best < 0:
-        return None
-    return best, known
+
+def _tie_left(shape: I32) -> I64:
+    """Per cell (number-major: cell 4 * number + colour), the most tie-break points the later cells
+    can add, with the tracked start groups of its number and the later ones (scored as each number
+    closes); the last entry is the most the whole table can score."""
+    per_card = shape[:, 0] + shape[:, 1] + 2 * shape[:, 2]
+    cells = per_card.reshape(SUITS, 13).T.reshape(-1).astype(np.int64)  # cell order: number, colour
+    closing = 2 * shape[:13, 4].astype(np.int64)  # tracked groups per number (same on every colour)
+    after = np.concatenate((np.cumsum(cells[::-1])[::-1][1:], [0]))
+    closing_on = np.cumsum(closing[::-1])[::-1]  # numbers from this one on
+    left = after + np.repeat(closing_on, SUITS)
+    return np.concatenate((left, [int(cells.sum() + closing.sum())])).astype(np.int64)
 
 
 # Tie-break scores per cell are at most 6 (two table copies kept in runs, two in groups, two
-# slots going on), 312 over the 52 cells, plus 4 per number for its tracked start groups (2 each):
+# slots going on), 312 over the 52 cells, plus 2 per number for each of its tracked start groups:
 # weighing the play's units by more keeps the play first.
 TIE_WEIGHT = 512
 _NO_SHAPE = np.zeros((JOKER, 5), dtype=np.int32)
+_NO_TIE = np.zeros(JOKER + 1, dtype=np.int64)
 
 
 def _shape(position: Position) -> I32:
@@ -807,50 +502,13 @@ def last_state_count() -> int:
     return int(getattr(_LOCAL, "states", 0))
 
 
-@njit(cache=True)
-def _playable(hand: I32, table: I32) -> I32:
-    """Hand naturals per kind, without those that complete no group and no 3-card run with the
-    other cards and the jokers (`rummyai.playable.playable_cards` for these rules, repeated until
-    nothing more drops out): such cards can never be played."""
-    kept = hand.copy()
-    kept[52] = 0
-    present = hand + table
-    jokers = min(present[52], 3)
-    changed = True
-    while changed:
-        changed = False
-        for card in range(52):
-            if kept[card] == 0:
-                continue
-            rank = card % 13
-            suit = card // 13
-            others = 0
-            for other in range(4):
-                if other != suit and present[other * 13 + rank] > 0:
-                    others += 1
-            fits = others + jokers >= 2
-            for first in range(max(0, rank - 2), min(rank, 10) + 1):
-                if fits:
-                    break
-                missing = 0
-                for r in range(first, first + 3):
-                    if r != rank and present[suit * 13 + r] == 0:
-                        missing += 1
-                fits = missing <= jokers
-            if not fits:
-                present[card] -= kept[card]
-                kept[card] = 0
-                changed = True
-    return kept
-
-
 def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
     """Scores to reach, highest first: every playable natural (plus `bonus`), then short by 1, 4,
     13, 40 ... of the most valuable card, down to 0 (always reachable: play nothing). A search that
     keeps only the states able to reach a threshold and still finds a play has found the best one."""
     top = int(np.dot(naturals[:JOKER], unit[:JOKER])) + bonus
-    values = [int(u) for u, n in zip(unit[:JOKER], naturals[:JOKER], strict=True) if n > 0]
-    step = max(values, default=max(bonus, 1))
+    held = unit[:JOKER][naturals[:JOKER] > 0]
+    step = int(held.max()) if held.size else max(bonus, 1)
     out = []
     slack = 0
     while slack < top:
@@ -862,40 +520,27 @@ def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
 
 def _units(position: Position, objective: str) -> I64:
     """Score of each hand card kind: cards then points, or points then cards (lexicographic)."""
-    hv = position.variant.hand_values
+    variant = position.variant
+    hv = _kept(variant).values
     if objective == "cards":
-        scale = sum(hv[c] for c in position.hand) + 1
-        values = [scale + hv[c] for c in range(JOKER + 1)]
-    else:
-        scale = len(position.hand) + 1
-        values = [hv[c] * scale + 1 for c in range(JOKER + 1)]
-    return np.array(values, dtype=np.int64)
+        return hv + (int(hv[list(position.hand)].sum()) + 1)
+    return hv * (len(position.hand) + 1) + 1
 
 
-@njit(cache=True)
-def _walk(parents: I32, choices: I32, best: int, layers: int) -> I32:
-    """The choice made at every layer on the way to state `best`, first layer first."""
-    path = np.zeros(layers, dtype=np.int32)
-    i = best
-    k = layers
-    while parents[i] >= 0:
-        k -= 1
-        path[k] = choices[i]
-        i = parents[i]
+def _path(buf: _Buffers, best: int) -> I32:
+    """The best state's choices, one per cell."""
+    path: I32 = kernels().walk(buf.parents, buf.choices, best, len(buf.bounds) - 2)
     return path
 
 
-def _path(buf: _Buffers, best: int) -> list[int]:
-    """The best state's choices as Python ints, one per cell."""
-    return [int(c) for c in _walk(buf.parents, buf.choices, best, len(buf.bounds) - 2)]
-
-
-def _replay(
-    position: Position, tables: Tables, path: list[int]
-) -> tuple[list[int], list[tuple[Slot, ...]], int]:
+def _replay(position: Position, tables: Tables, path: I32) -> tuple[list[int], list[tuple[Slot, ...]], int]:
     """Rebuild the played naturals, the melds and the jokers placed from the layer choices."""
     length = tables.min_meld
     ways = tables.summary_next.shape[1]
+    # each cell's choice: (what each run slot does, naturals sent to groups) and the groups' jokers
+    choices, group_jokers = np.divmod(path, J1)
+    codes, sent = np.divmod(choices, ways)
+    choice_of, jokers_of, code_of, sent_of = (a.tolist() for a in (choices, group_jokers, codes, sent))
     table = [0] * (JOKER + 1)
     for info in position.table:
         for slot in info.slots:
@@ -908,16 +553,17 @@ def _replay(
         to_groups = [0] * SUITS  # naturals each colour sends to this number's groups
         x = 0
         for c in range(SUITS):
-            choice, x = divmod(path[v * SUITS + c], J1)
+            cell = v * SUITS + c
+            x = jokers_of[cell]
             colour = runs[c]
-            if choice == 0:  # nothing at this cell: runs in progress end
+            if choice_of[cell] == 0:  # nothing at this cell: runs in progress end
                 for slot in colour:
                     if slot:
                         melds.append(tuple(slot))
                         slot.clear()
                 continue
             card = c * 13 + v
-            code, k = divmod(choice, ways)
+            code, k = code_of[cell], sent_of[cell]
             if len(colour[1]) > len(colour[0]) and len(colour[0]) < length:
                 colour.reverse()  # the longer slot first, as in the state's pair
             n = k
@@ -974,19 +620,8 @@ def _solution(
 
 def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
     """`count_broken` made faster for this program's variants (no escorts, no natural twice in a
-    meld): start melds whose cards do not all lie in one new meld. Naturals never repeat within a meld, so a meld holds another's cards when it holds its
-    naturals as a set and at least as many jokers."""
-    same = {tuple(m) for m in melds}
-    bags: list[tuple[frozenset[int], int]] = []
-    broken = 0
-    for info in position.table:
-        if info.slots in same:
-            continue
-        if not bags:
-            bags = [(frozenset(s.card for s in meld), sum(s.card == JOKER for s in meld)) for meld in melds]
-        cards = [s.card for s in info.slots]
-        need = frozenset(cards)
-        jokers = cards.count(JOKER)
-        if not any(need <= bag and have >= jokers for bag, have in bags):
-            broken += 1
-    return broken
+    meld): start melds whose cards do not all lie in one new meld (`fast.holds`)."""
+    if not position.table:
+        return 0
+    bags = [bag(meld) for meld in melds]
+    return sum(not any(holds(have, need) for have in bags) for need in (bag(i.slots) for i in position.table))

@@ -1,13 +1,16 @@
 """Cold start: how long a fresh process takes to give its first answer.
 
 Measures, each `--runs` times in new processes: importing `rummyai.solvers` and the first
-`solve` of a rummikub position (the dynamic program's compiled code loaded from numba's cache),
-the wall time of one `rummyai solve` command, and `rummyai serve` from launch until
-``/healthz`` answers and until a first ``/v1/solve`` answers. With `--cold` the first process
-starts from an empty numba cache (`NUMBA_CACHE_DIR` set to a new folder, so the project's own
-cache is left alone) and pays for compiling; the later ones load what it wrote.
+`solve` of a rummikub position (the dynamic program's kernels loaded as `rummyai.solvers.dp_native`
+finds them: built ahead of time, or numba's just-in-time code from its cache), the wall time of
+one `rummyai solve` command, and `rummyai serve` from launch until ``/healthz`` answers and until
+a first ``/v1/solve`` answers. Each line says where the kernels came from and whether numba and
+OR-Tools were imported. With `--cold` the first process starts from empty caches
+(`RUMMYAI_CACHE` and `NUMBA_CACHE_DIR` set to new folders, so the user's own are left alone)
+and pays for building the kernels; the later ones load what it wrote. `--jit` sets
+``RUMMYAI_DP_NATIVE=0`` (numba's compiler, never the ahead-of-time build).
 
-    .venv/bin/python experiments/benchmarks/cold_start.py [--runs 5] [--cold] [--no-serve]
+    .venv/bin/python experiments/benchmarks/cold_start.py [--runs 5] [--cold] [--jit] [--no-serve]
 """
 
 from __future__ import annotations
@@ -27,22 +30,28 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 HAND, TABLE = "7H 8H 9H JK 3C 5D", "3C 4C 5C | 8S 8D 8H | 5S 5H 5C"
 FIRST = f"""
-import time; t = time.perf_counter()
+import sys, time; t = time.perf_counter()
 import rummyai.solvers as s
 t1 = time.perf_counter()
 s.solve("rummikub", "{HAND}", "{TABLE}")
 t2 = time.perf_counter()
-print(t1 - t, t2 - t1)
+from rummyai.solvers.dp_native import kernels
+print(t1 - t, t2 - t1, kernels().origin, "numba" in sys.modules, "ortools" in sys.modules)
 """
 
 
-def first_solve(env: dict[str, str]) -> tuple[float, float, float]:
-    """(import s, first solve s, process wall s) of one fresh interpreter."""
+def first_solve(env: dict[str, str]) -> tuple[float, float, float, str]:
+    """(import s, first solve s, process wall s, where the kernels came from) of one fresh interpreter."""
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", FIRST], env=env, capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start
-    imported, solved = map(float, done.stdout.split())
-    return imported, solved, wall
+    imported, solved, origin, numba, ortools = done.stdout.split()
+    return (
+        float(imported),
+        float(solved),
+        wall,
+        f"kernels: {origin}, numba imported: {numba}, OR-Tools imported: {ortools}",
+    )
 
 
 def cli_solve(env: dict[str, str]) -> float:
@@ -104,19 +113,27 @@ def line(label: str, values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--cold", action="store_true", help="start from an empty numba cache")
+    parser.add_argument("--cold", action="store_true", help="start from empty kernel and numba caches")
+    parser.add_argument(
+        "--jit", action="store_true", help="numba's just-in-time kernels (RUMMYAI_DP_NATIVE=0)"
+    )
     parser.add_argument("--no-serve", action="store_true")
     ns = parser.parse_args()
     env = dict(os.environ)
     print(f"command: python {' '.join(sys.argv)}")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if ns.jit:
+        env["RUMMYAI_DP_NATIVE"] = "0"
     if ns.cold:
         env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="rummyai-numba-")
-        imported, solved, wall = first_solve(env)
+        env["RUMMYAI_CACHE"] = tempfile.mkdtemp(prefix="rummyai-cache-")
+        imported, solved, wall, what = first_solve(env)
         print(
-            f"empty numba cache: import {imported:.2f} s, first solve (compiling) {solved:.2f} s, wall {wall:.2f} s"
+            f"empty caches: import {imported:.2f} s, first solve (building the kernels) {solved:.2f} s, "
+            f"wall {wall:.2f} s ({what})"
         )
     runs = [first_solve(env) for _ in range(ns.runs)]
+    print(f"later processes: {runs[-1][3]}")
     print(line("import rummyai.solvers (s)", [r[0] for r in runs]))
     print(line("first solve, cached compiled code (s)", [r[1] for r in runs]))
     print(line("python -c 'import; solve' process wall (s)", [r[2] for r in runs]))

@@ -47,6 +47,7 @@ from tqdm import tqdm
 from rummyai.cards import JOKER, Slot
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
+from rummyai.solvers.dp_native import kernels
 from rummyai.solvers.fast import solve_fast
 from rummyai.solvers.position import Position, Solution
 from rummyai.solvers.random_positions import random_position
@@ -429,11 +430,14 @@ def main() -> None:
     parser.add_argument("--out", default=str(HERE / "data" / "solver_bench.jsonl"))
     ns = parser.parse_args()
     report = Report(Path(ns.out))
-    packages = {p: version(p) for p in ("rummyai", "ortools", "numba")}
+    packages = {p: version(p) for p in ("rummyai", "ortools", "numba", "numpy")}
     print(f"command: python {' '.join(sys.argv)}", flush=True)
     print(f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {packages}")
+    print(f"dynamic program kernels: {kernels().origin} (rummyai.solvers.dp_native)")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    report.section("run", argv=sys.argv, packages=packages, load_start=os.getloadavg())
+    report.section(
+        "run", argv=sys.argv, packages=packages, kernels=kernels().origin, load_start=os.getloadavg()
+    )
     rk: dict[str, Any] = {}
     mid: dict[str, tuple[list[Case], Timed]] = {}
     if "1" in ns.sections:

@@ -1,0 +1,434 @@
+"""The dynamic program's compiled kernels (`rummyai.solvers.run_dp` drives them): numba functions
+over the state encoding of `rummyai.solvers.dp_layout`.
+
+`search` fills the layers of one pass, `playable` drops hand cards that fit no meld, `walk`
+follows the back-pointers of the best state. `rummyai.solvers.dp_native` loads them compiled
+ahead of time when it can (no numba import), else from here (numba's just-in-time compiler, its
+machine code cached on disk by `cache=True`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from rummyai.solvers.dp_layout import J1, N_PAIRS, N_SUMMARIES
+
+I32 = npt.NDArray[np.int32]
+I64 = npt.NDArray[np.int64]
+
+
+@njit(cache=True, inline="always")
+def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int) -> bool:
+    """Whether colour `colour` has a natural available in one of the `span` cells after number `v`
+    (0-based): a joker on a slot is useful only when a natural may follow it."""
+    for w in range(v + 1, min(v + 1 + span, ranks)):
+        card = colour * 13 + w
+        if table[card] + hand[card] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _cell(
+    card: int,
+    colour: int,
+    v: int,
+    t: int,
+    h: int,
+    gain: int,
+    floor: int,
+    jokers: int,
+    length: int,
+    ranks: int,
+    table: I32,
+    hand: I32,
+    shape: I32,
+    pair_p: I32,
+    pair_q: I32,
+    pair_index: I32,
+    summary_next: I32,
+    group_jokers: I32,
+    closing: bool,
+    strict: bool,
+    power: int,
+    masks: int,
+    slot_of: I32,
+    present: I64,
+    runs_count: I32,
+    keys: I64,
+    scores: I64,
+    parents: I32,
+    choices: I32,
+    start: int,
+    end: int,
+) -> int:
+    """Expand the states [start, end) over one cell into [end, returned end), keeping scores of at
+    least `floor` (`runs_count` counts the new states by their runs part, below the closing
+    colour); on the number's last colour (`closing`) the groups are closed with jokers too
+    (`strict`: every joker count that fits, else the fewest). -1 when the buffers are full.
+    `shape` row `card` scores the tie-break (`_shape`): table copies kept in runs and in groups,
+    and slots going on where start runs go on; all zero when there is no tie-break."""
+    ways = summary_next.shape[1]
+    left = ranks - 1 - v  # cells of this colour still to come
+    joker_open = _joker_ok(table, hand, colour, v, ranks, length - 1)
+    in_runs = shape[card, 0]
+    in_groups = shape[card, 1]
+    spans = shape[card, 2]
+    holders = shape[card, 3]  # tracked start groups holding this card (bits)
+    tracked = shape[card, 4]  # tracked start groups of this number, scored on its last colour
+    tie = in_runs + in_groups + spans > 0
+    out = end
+    for i in range(start, end):
+        key = keys[i]
+        jk = key % J1
+        rest = key // J1
+        g = rest % N_SUMMARIES
+        runs = rest // N_SUMMARIES
+        mask = 0
+        if masks > 1:
+            mask = runs % masks
+            runs //= masks
+        pair = (runs // power) % N_PAIRS
+        p = pair_p[pair]
+        q = pair_q[pair]
+        base_runs = runs - pair * power
+        for da in range(3):
+            if da == 0 and 0 < p < length:
+                continue  # a short run must go on
+            if da == 2 and (jk >= jokers or (p == 0 and not joker_open)):
+                continue
+            na = 0 if da == 0 else min(p + 1, length)
+            if 0 < na < length and left < length - na:
+                continue  # too close to the last number to reach the minimum length
+            for db in range(3):
+                if p == q and db > da:
+                    continue  # equal slots: one order is enough
+                if db == 0 and 0 < q < length:
+                    continue
+                if da == 0 and p == length and db != 0 and q == 0:
+                    continue  # ending a run to open another: extending it is at least as good
+                jok = int(da == 2) + int(db == 2)
+                if jk + jok > jokers:
+                    continue
+                if db == 2 and q == 0 and not joker_open:
+                    continue
+                nb = 0 if db == 0 else min(q + 1, length)
+                if 0 < nb < length and left < length - nb:
+                    continue
+                nat = int(da == 1) + int(db == 1)
+                if nat > t + h:
+                    continue
+                hi_pair = pair_index[na, nb] if na >= nb else pair_index[nb, na]
+                new_runs = base_runs + hi_pair * power
+                for k in range(ways):  # naturals of this cell sent to the number's groups
+                    ng = summary_next[g, k]
+                    if ng < 0:
+                        continue
+                    n = nat + k
+                    if n < t or n > t + h:
+                        continue
+                    sc = scores[i] + (n - t) * gain
+                    if tie:  # tie-break: cards stay where they were
+                        goes_on = int(p > 0 and da > 0) + int(q > 0 and db > 0)
+                        sc += min(nat, in_runs) + min(k, in_groups) + 2 * min(goes_on, spans)
+                    if sc < floor:
+                        continue  # cannot reach the threshold even with every card still to come
+                    choice = ((da * 3 + db) * ways + k) * J1
+                    # tracked start groups that lose this card (one of two when only one copy
+                    # goes to the groups: either may be the one kept)
+                    lose = 0
+                    if holders:
+                        lose = holders if k == 0 else (1 if holders == 3 and k == 1 else 0)
+                    for other in range(2 if lose == 1 and holders == 3 else 1):
+                        new_mask = mask | (lose << other)
+                        # the new state goes into the layer (or raises the score of its twin);
+                        # written out here: a call would count references to the arrays, per state
+                        if not closing:
+                            new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
+                            bit = 1 << (new_key & 63)
+                            if present[new_key >> 6] & bit == 0:
+                                if out >= keys.shape[0]:
+                                    return -1
+                                present[new_key >> 6] |= bit
+                                slot_of[new_key] = out
+                                runs_count[new_key // (N_SUMMARIES * J1)] += 1
+                                keys[out] = new_key
+                                scores[out] = sc
+                                parents[out] = i
+                                choices[out] = choice
+                                out += 1
+                            elif sc > scores[slot_of[new_key]]:
+                                at = slot_of[new_key]
+                                scores[at] = sc
+                                parents[at] = i
+                                choices[at] = choice
+                            continue
+                        # last colour of the number: score the tracked groups still whole (twice:
+                        # a whole start group is what the tie-break counts) and close the groups
+                        # with jokers at once
+                        whole = tracked - (new_mask & 1) - (new_mask >> 1 & 1) if tracked else 0
+                        options = group_jokers[ng]
+                        for x in range(jokers - jk - jok + 1):
+                            if (options >> x) & 1:
+                                new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
+                                total = sc + 2 * whole
+                                bit = 1 << (new_key & 63)
+                                if present[new_key >> 6] & bit == 0:
+                                    if out >= keys.shape[0]:
+                                        return -1
+                                    present[new_key >> 6] |= bit
+                                    slot_of[new_key] = out
+                                    keys[out] = new_key
+                                    scores[out] = total
+                                    parents[out] = i
+                                    choices[out] = choice + x
+                                    out += 1
+                                elif total > scores[slot_of[new_key]]:
+                                    at = slot_of[new_key]
+                                    scores[at] = total
+                                    parents[at] = i
+                                    choices[at] = choice + x
+                                if not strict:
+                                    break  # left-over jokers join melds at the end: the fewest is enough
+    return out
+
+
+@njit(cache=True)
+def _prune(
+    dominators: I32,
+    group_dominators: I32,
+    colour: int,
+    strict: bool,
+    masks: int,
+    slot_of: I32,
+    present: I64,
+    runs_count: I32,
+    keys: I64,
+    scores: I64,
+    parents: I32,
+    choices: I32,
+    start: int,
+    end: int,
+) -> int:
+    """Drop every state of [start, end) matched by another with at least its score and either
+    (a) no more jokers placed and, in one colour, a run-slot pair that can do whatever its own can
+    (`dominators`; the colour just expanded, or any colour once the number is closed), or
+    (b) the same runs and a (groups, jokers placed) part that closes the number with no more
+    jokers in all, whatever the colours still to come send to the groups (`group_dominators`, a
+    row per part, empty on the last colour; looked for only when `runs_count` says the layer holds
+    another state with the same runs), or (c) the same parts but a subset of its lost
+    tracked start groups (`masks` > 1: the tie-break). Fewer jokers placed (a) and (b) hold only
+    without `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
+    every key from `present` and `runs_count`; returns the new end."""
+    alive = np.ones(end - start, dtype=np.bool_)
+    stride = N_SUMMARIES * J1
+    for i in range(start, end):
+        key = keys[i]
+        score = scores[i]
+        dead = False
+        if not strict and runs_count[key // stride] > 1:  # others with the same runs are in the layer
+            low = key % stride
+            for k in range(group_dominators.shape[1]):
+                other = group_dominators[low, k]
+                if other < 0:
+                    break
+                near = key - low + other
+                if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
+                    dead = True
+                    break
+        mask = key // stride % masks
+        if mask and not dead:  # (c): fewer tracked start groups lost so far
+            for fewer in range(mask):
+                if fewer & mask == fewer:
+                    near = key + (fewer - mask) * stride
+                    if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
+                        dead = True
+                        break
+        jk = 0 if strict else key % J1
+        power = stride * masks
+        for c in range(4):
+            if c == colour or (colour == 3 and not dead):
+                pair = (key // power) % N_PAIRS
+                for k in range(dominators.shape[1]):
+                    if dead:
+                        break
+                    other = dominators[pair, k]
+                    if other < 0:
+                        break
+                    base = key + (other - pair) * power
+                    for near in range(base - jk, base + 1):
+                        if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
+                            dead = True
+                            break
+            power *= N_PAIRS
+        alive[i - start] = not dead
+    for i in range(start, end):
+        present[keys[i] >> 6] = 0
+        runs_count[keys[i] // stride] = 0
+    w = start
+    for i in range(start, end):
+        if alive[i - start]:
+            keys[w] = keys[i]
+            scores[w] = scores[i]
+            parents[w] = parents[i]
+            choices[w] = choices[i]
+            w += 1
+    return w
+
+
+@njit(cache=True)
+def search(
+    table: I32,
+    hand: I32,
+    shape: I32,
+    unit: I64,
+    jokers: int,
+    length: int,
+    ranks: int,
+    pair_p: I32,
+    pair_q: I32,
+    pair_index: I32,
+    summary_next: I32,
+    group_jokers: I32,
+    dominators: I32,
+    group_dominators: I32,
+    slot_of: I32,
+    present: I64,
+    runs_count: I32,
+    keys: I64,
+    scores: I64,
+    parents: I32,
+    choices: I32,
+    bounds: I32,
+    threshold: int,
+    strict: bool,
+    table_jokers: int,
+    hand_jokers: int,
+    joker_unit: int,
+    tie_left: I64,
+    masks: int,
+) -> tuple[int, int]:
+    """Fill the layers; return (index of the best final state or -1 if none, its score), or
+    (-1, -2) when the buffers ran out. Only states that may still reach `threshold` are kept. Without `strict`,
+    jokers count nothing here and those left over join melds afterwards; `strict` places every
+    joker here (table jokers must be placed, hand jokers score `joker_unit`). Key = ((pairs by
+    colour) * N_SUMMARIES + group) * J1 + jokers placed, colour c's pair index being digit c in base
+    `N_PAIRS`. `present` has a bit per key of the layer being built (small enough to stay in the
+    processor's cache, so that looking for a state that is not there costs little) and `slot_of`
+    says where each present key sits. With a tie-break (`shape`), scores are the hand's units times a weight above any
+    tie-break total plus that total, and `tie_left[cell]` (the most tie-break points the cells from
+    `cell` on can still add, `_tie_left`) keeps the states whose tie-break could still lift them to
+    the threshold."""
+    keys[0] = 0
+    scores[0] = 0
+    parents[0] = -1
+    choices[0] = 0
+    start = 0
+    end = 1
+    layer = 0
+    bounds[0] = 0
+    bounds[1] = 1
+    potential = hand_jokers * joker_unit if strict else 0  # every hand card not yet reached
+    for card in range(52):
+        potential += hand[card] * unit[card]
+    for v in range(ranks):
+        power = 1
+        for c in range(4):
+            card = c * 13 + v
+            potential -= hand[card] * unit[card]
+            out = _cell(
+                card, c, v, table[card], hand[card], unit[card], threshold - potential - tie_left[v * 4 + c], jokers,
+                length, ranks, table, hand, shape,
+                pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
+                masks, slot_of, present, runs_count, keys, scores, parents, choices, start, end,
+            )  # fmt: skip
+            if out < 0:
+                return -1, -2
+            end_ = _prune(
+                dominators,
+                group_dominators[3 - c],
+                c,
+                strict,
+                masks,
+                slot_of,
+                present,
+                runs_count,
+                keys,
+                scores,
+                parents,
+                choices,
+                end,
+                out,
+            )
+            start, end = end, end_
+            layer += 1
+            bounds[layer + 1] = end
+            power *= N_PAIRS
+    best = -1
+    best_score = -1
+    for i in range(start, end):
+        jk = keys[i] % J1
+        runs = keys[i] // J1 // N_SUMMARIES // masks
+        ok = not strict or jk >= table_jokers
+        for _ in range(4):
+            pair = runs % N_PAIRS
+            runs //= N_PAIRS
+            if 0 < pair_q[pair] < length or 0 < pair_p[pair] < length:
+                ok = False
+        score = scores[i] + (jk - table_jokers) * joker_unit if strict else scores[i]
+        if ok and score >= threshold and score > best_score:
+            best = i
+            best_score = score
+    return best, best_score
+
+
+@njit(cache=True)
+def playable(hand: I32, table: I32) -> I32:
+    """Hand naturals per kind, without those that complete no group and no 3-card run with the
+    other cards and the jokers (`rummyai.playable.playable_cards` for these rules, repeated until
+    nothing more drops out): such cards can never be played."""
+    kept = hand.copy()
+    kept[52] = 0
+    present = hand + table
+    jokers = min(present[52], 3)
+    changed = True
+    while changed:
+        changed = False
+        for card in range(52):
+            if kept[card] == 0:
+                continue
+            rank = card % 13
+            suit = card // 13
+            others = 0
+            for other in range(4):
+                if other != suit and present[other * 13 + rank] > 0:
+                    others += 1
+            fits = others + jokers >= 2
+            for first in range(max(0, rank - 2), min(rank, 10) + 1):
+                if fits:
+                    break
+                missing = 0
+                for r in range(first, first + 3):
+                    if r != rank and present[suit * 13 + r] == 0:
+                        missing += 1
+                fits = missing <= jokers
+            if not fits:
+                present[card] -= kept[card]
+                kept[card] = 0
+                changed = True
+    return kept
+
+
+@njit(cache=True)
+def walk(parents: I32, choices: I32, best: int, layers: int) -> I32:
+    """The choice made at every layer on the way to state `best`, first layer first."""
+    path = np.zeros(layers, dtype=np.int32)
+    i = best
+    k = layers
+    while parents[i] >= 0:
+        k -= 1
+        path[k] = choices[i]
+        i = parents[i]
+    return path
