@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml Makefile
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev,serve,ray,docs,learn]'
+	# the solver's compiled kernels, built now rather than on the first solve (needs a C compiler)
+	$(BIN)/python -m rummyai.solvers.dp_native >/dev/null || echo "kernels not built ahead of time: numba compiles them on first use"
 	touch $(STAMP)
 
 # The main job: a short duplicate-deal tournament of every agent on rummikub (resumes if interrupted).

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from rummyai.arena.ratings import Rating
 from rummyai.arena.stats import AgentStats, PairStats
@@ -154,6 +153,8 @@ def command_line(manifest: dict[str, Any]) -> str:
 
 def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
     """Horizontal error bars: each agent's rating with its 95% interval."""
+    from matplotlib.figure import Figure  # loaded only to draw: the CLI imports this module
+
     fig = Figure(figsize=(6, 0.6 * len(ratings) + 1.5))
     ax = fig.add_subplot()
     ordered = list(reversed(ratings))
@@ -184,6 +185,8 @@ def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) 
         grid[i, j] = p.win_rate
         labels[i, j] = f"{p.win_rate:.2f}\n[{_fmt(p.win_ci[0], 2)}, {_fmt(p.win_ci[1], 2)}]\nn={p.sets} sets"
     size = 1.0 + 1.3 * len(names)
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(size + 2.5, size + 0.5))
     ax = fig.add_subplot()
     image = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdBu")
@@ -199,6 +202,8 @@ def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) 
 
 def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
     """Box plots of each agent's final match scores."""
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(1.5 + 1.2 * len(agents), 4))
     ax = fig.add_subplot()
     ax.boxplot([list(a.scores) or [0] for a in agents], showmeans=True)

@@ -10,8 +10,6 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from matplotlib.figure import Figure
-
 from rummyai.arena.batch_ratings import fit_ratings
 from rummyai.arena.duplicate import lineup, seatings
 from rummyai.arena.play import GameRecord
@@ -230,6 +228,8 @@ def _null(endpoint: str) -> float:
 def plot_forest(reports: list[CellReport], path: Path) -> None:
     """One panel per endpoint: each cell's estimate with its 95% interval, the null value dashed."""
     shown = [r for r in reports if r.result is not None]
+    from matplotlib.figure import Figure  # loaded only to draw: the CLI imports this module
+
     fig = Figure(figsize=(14, 1.4 + 0.45 * max(1, len(shown))))
     axes = fig.subplots(1, 3, sharey=True)
     ys = list(range(len(shown)))[::-1]

@@ -217,7 +217,7 @@ def test_rhine_1_4_verdict_does_not_depend_on_the_order_of_the_new_melds() -> No
     options = {"rhine.points_qualify": True}
     verdicts = {
         judge_play(
-            V, "TS TS JS QH JK".split(), "JK=TS JS QS KS | JK=T TH TD", " | ".join(order), False, options
+            V, "TS TS JS QH JK", "JK=TS JS QS KS | JK=T TH TD", " | ".join(order), False, options
         ).legal
         for order in permutations(melds)
     }
