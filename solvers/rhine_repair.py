@@ -1,9 +1,11 @@
 """Rhine Rummy: repair a model table that the engine's judge rejects (joker rules R3-R5).
 
 The tile model relaxes the rules that depend on which start meld a card came from. When the
-judge rejects its best table, `rhine_repair` solves a tighter model (explicit witness melds for
-the broken joker melds), tries another layout of a rejected table before cutting it off, and
-uses the always-legal models (jokers kept whole) as a floor; ``optimal`` needs a proof.
+judge rejects its best table, `rhine_repair` asks a strict model (witness cards no copy
+assignment reads otherwise) for a table at the relaxation's bound, solves a tighter relaxation
+(explicit witness melds for the broken joker melds), tries another layout of a rejected table
+before cutting it off, and uses the strict and always-legal models (jokers kept whole) as
+floors; ``optimal`` needs a proof.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time li
 TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
 TIDY_TRIES = 2  # tidy tables judged before the untidy one stays
 LAYOUTS = 12  # placements of pooled jokers judged per rejected assignment
+# Under a time limit t the searches stop at t; judging a table found in time may go on this
+# many seconds past it, so a cut search still answers a judged-legal move within t + 0.3 s
+VERIFY_GRACE = 0.2
+LATE_SOLVE = 0.05  # seconds a floor model may still solve once the limit has passed
 
 
 def cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
@@ -70,16 +76,24 @@ class _Budget:
 
     @property
     def deadline(self) -> float | None:
-        """The `time.perf_counter()` value the judge stops at under a time limit, else None."""
-        return None if self.time_limit is None else self.start + self.time_limit
+        """The `time.perf_counter()` value the judge stops at under a time limit (the limit plus
+        `VERIFY_GRACE`, so that a table found in time can still be judged), else None."""
+        return None if self.time_limit is None else self.start + self.time_limit + VERIFY_GRACE
 
     def left(self) -> float:
         if self.time_limit is not None:
             return self.time_limit - (time.perf_counter() - self.start)
         return self.work - self.spent
 
-    def solve(self, tm: TileModel, cap: float | None = None) -> tuple[cp_model.CpSolver, Any]:
-        room = max(self.left(), 0.001) if cap is None else max(min(self.left(), cap), 0.001)
+    def solve(
+        self, tm: TileModel, cap: float | None = None, late: bool = False
+    ) -> tuple[cp_model.CpSolver, Any]:
+        """Solve within what is left (`cap` at most); `late`: a floor model that may still use
+        a little of the grace time once the limit has passed (it is small and quick)."""
+        room = self.left() if cap is None else min(self.left(), cap)
+        if late and self.time_limit is not None:
+            room = max(room, min(LATE_SOLVE, self.left() + VERIFY_GRACE / 2))
+        room = max(room, 0.001)
         if self.time_limit is not None:
             return solve_model(tm, room)
         solver, status = solve_model(tm, None, work=room)
@@ -119,14 +133,16 @@ def rhine_repair(
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The relaxed Rhine model's best table failed the judge.
 
+    0. Rhine: the strict witness model (witness cards every copy assignment reads alike, R5b
+       spots avoided; a restriction) is asked for a table worth `bound`: judged legal, it is
+       optimal. Else its own best judged-legal table is the floor the search must beat.
     1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
        to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
-       rejected one is cut off (no-good over every variable, after trying the unmerged layout).
-       With one joker meld on the table its first optimum, before any cut, is a valid bound
-       (tighter than `bound`, the first model's), and nothing better than the best legal answer
-       before any cut proves it too. With two or more it is no relaxation (it misses tables where
-       joker melds trade replacements, '2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S'), so only
-       `bound` proves an answer.
+       rejected one is cut off (no-good over every variable, after trying the unmerged layout
+       and the strict model at the same value). In Rhine, or with one joker meld on the table,
+       its first optimum, before any cut, is a valid bound (tighter than `bound`, the first
+       model's), and nothing better than the best legal answer before any cut proves it too.
+       Elsewhere only `bound` proves an answer.
     2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
        in their whole melds, none from the hand; or the table only grown) give a floor; judged.
     3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
@@ -135,14 +151,26 @@ def rhine_repair(
     """
     # under a time limit the repair ends with it; else it gets at most RHINE_WORK of CP-SAT work
     budget = _Budget(time_limit, start, RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit))
+    duties = {"opening": tm.opening, "committed": tm.committed, "taken": tm.taken}
+    strict = position.variant.joker_rules.accompaniment
     best_played: list[int] = []
     best_melds: list[tuple[Slot, ...]] = []
+    if strict and bound is not None:
+        at_bound = _strict(position, objective, max_cards, minimize_changes, bound, budget, duties)
+        if at_bound is not None:
+            return at_bound[0], at_bound[1], "optimal"
+    if strict:
+        # the strict model's own best: a judged-legal floor, often the answer
+        floor = _strict(position, objective, max_cards, False, None, budget, duties)
+        if floor is not None:
+            best_played, best_melds = floor
+    strict_tried = {bound}
     best = score_key(position, objective, best_played)
-    duties = {"opening": tm.opening, "committed": tm.committed, "taken": tm.taken}
     search = TileModel(position, objective, max_cards, False, witnesses=True, **duties)
-    # with two joker melds the witness model can miss legal tables (they trade replacements:
-    # '2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S'): it bounds the answer only with one
-    witness_bounds = sum(1 for info in position.table if info.wild_count) <= 1
+    # Rhine's witness claims exclude each other only within a role, so joker melds that trade
+    # replacements ('2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S') are in the model and it bounds
+    # the answer with any number of joker melds; the other variants' with at most one
+    witness_bounds = strict or sum(1 for info in position.table if info.wild_count) <= 1
     lex = _lex(search, objective)
     proven = False
     cuts = 0
@@ -177,15 +205,48 @@ def rhine_repair(
             best_played, best_melds, best = played, melds_ok, score
             proven = bound is not None and score == bound
             continue
+        if strict and score not in strict_tried:
+            # the same value with witness cards no copy assignment reads otherwise
+            strict_tried.add(score)
+            other = _strict(position, objective, max_cards, False, score, budget, duties)
+            if other is not None:
+                best_played, best_melds, best = other[0], other[1], score
+                proven = bound is not None and score == bound
+                continue
         cut(search, found)
         cuts += 1
     if not safe_done and not proven:
         played, melds = _safe_answer(position, objective, max_cards, budget, duties)
         if score_key(position, objective, played) > best:
             best_played, best_melds, best = played, melds, score_key(position, objective, played)
-    if minimize_changes and best_played:
+    if minimize_changes and best_played and budget.left() > 0:
         best_melds = _tidy(position, objective, max_cards, best, best_melds, budget, duties)
     return best_played, best_melds, "optimal" if proven else "feasible"
+
+
+def _strict(
+    position: Position,
+    objective: str,
+    max_cards: int | None,
+    minimize_changes: bool,
+    value: tuple[int, int] | None,
+    budget: _Budget,
+    duties: dict[str, Any],
+) -> tuple[list[int], list[tuple[Slot, ...]]] | None:
+    """A judged-legal table worth at least `value` (None: its best) from the strict witness
+    model (witness cards every copy assignment reads alike: a restriction of the rules, so it
+    may find none), or None."""
+    model = TileModel(position, objective, max_cards, minimize_changes, strict=True, **duties)
+    if value is not None:
+        model.model.add(_lex(model, objective) >= _lex_value(position, objective, value))
+    found, status = budget.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    played = decode(model, found)[0]
+    if value is not None and score_key(position, objective, played) < value:
+        return None
+    melds = _legal_table(position, model, found, budget.deadline)
+    return None if melds is None else (played, melds)
 
 
 def _safe_answer(
@@ -199,7 +260,7 @@ def _safe_answer(
         safe = TileModel(
             position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange, **duties
         )
-        found, status = budget.solve(safe)
+        found, status = budget.solve(safe, late=True)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
         played, melds, _ = decode(safe, found)

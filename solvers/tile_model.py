@@ -82,10 +82,14 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         safe: bool = False,
         safe_fixed: bool = False,
         witnesses: bool = False,
+        strict: bool = False,
     ) -> None:
         self.safe = safe or safe_fixed
         # Rhine witness melds (`_run_witnesses`): a tighter relaxation, built for the repair only
-        self.use_witnesses = witnesses
+        self.use_witnesses = witnesses or strict
+        # witness cards whose origin no copy assignment can read otherwise (`_add_claims`): a
+        # restriction, not a relaxation, whose tables the judge accepts far more often
+        self.strict = strict
         # Rhine qualifying melds claim played cards only (the safe models keep them whole)
         self.virtual_qualify = not self.safe
         self.safe_fixed = safe_fixed
@@ -137,13 +141,22 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         self.kept: dict[int, _Kept] = {}
         self.retrievals: list[_Retrieval] = []
         self.witnesses: list[_Witness] = []  # Rhine R4 witness melds
-        # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag)
-        self.claims: list[tuple[int, bool, int, Any]] = []
+        # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag,
+        # role: "replace", "beside" its old meld's natural, or "extra<meld>", its R5 natural)
+        self.claims: list[tuple[int, bool, int, Any, str]] = []
         self.open_value: list[LinearExpr] = []
         # opening_single_meld: one flag per new meld shape worth the opening points on its own
         self.single_open: list[IntVar] = []
         self.max_cards = max_cards
         self.minimize_changes = minimize_changes and not opening
+        # strict model: card kinds a start run holds as naturals (R5b, `_strict_spot`)
+        self.run_naturals = {
+            s.card
+            for info in position.table
+            if info.kind == "run"
+            for s, wild in zip(info.slots, info.as_wild, strict=True)
+            if not wild
+        }
         self._build()
 
     # ------------------------------------------------------------------ building
@@ -411,7 +424,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                     natural = m.new_bool_var(f"n{k}_{p}") if self.avail[card] else m.new_constant(0)
                     m.add(natural <= filled)
                     m.add(filled <= (prev if prev is not None else keep))
-                    if not jokers_ok:
+                    if not jokers_ok or not self._strict_spot(card):
                         m.add(natural == filled)
                     else:
                         ext_jokers.append(filled - natural)
@@ -464,6 +477,15 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             m.add(info.wild_count - sum(swaps) + sum(ext_jokers) <= naturals)
         if forced:
             m.add(keep == 1)
+        if self.strict and info.wild_count and not self._anchored(info):
+            # a grown joker meld whose naturals all have other copies may be read with those
+            # copies (§7.1): the joker would have lost its meld's cards
+            for filled, _ in kept.ext.values():
+                m.add(filled == 0)
+            for var in kept.group_nat.values():
+                m.add(var == 0)
+            if kept.group_jok is not None:
+                m.add(kept.group_jok == 0)
 
     def _add_runs(self) -> None:
         m = self.model
@@ -489,6 +511,8 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                     continue
                 jv = m.new_int_var(0, min(ub, self.jokers), "")
                 m.add(jv <= count)
+                if not self._strict_spot(card):
+                    m.add(jv == 0)
                 joker_vars.append(jv)
                 if self.avail[card]:
                     self.usage[card].append(count - jv)

@@ -89,7 +89,7 @@ class Phases:
 
         build_init = model_mod.TileModel.__init__
         saved.append((model_mod.TileModel, "__init__", build_init))
-        model_mod.TileModel.__init__ = self.wrap("build", build_init)  # type: ignore[method-assign]
+        model_mod.TileModel.__init__ = self.wrap("build", build_init)
         for module in (solve_mod, repair_mod):
             patch(module, "solve_model", "cp-sat")
             patch(module, "judged_legal", "judge")
@@ -156,7 +156,9 @@ def run_variant(variant: str, cases: list[Case], ns: argparse.Namespace) -> dict
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--count", type=int, default=60, help="positions per variant")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variants", default="rummy-tiles,rhine")
