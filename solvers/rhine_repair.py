@@ -80,6 +80,12 @@ class _Budget:
         `VERIFY_GRACE`, so that a table found in time can still be judged), else None."""
         return None if self.time_limit is None else self.start + self.time_limit + VERIFY_GRACE
 
+    def late(self) -> bool:
+        """Past the limit and half the grace: too late for another model to be built and judged."""
+        if self.time_limit is None:
+            return False
+        return time.perf_counter() - self.start > self.time_limit + VERIFY_GRACE / 2
+
     def left(self) -> float:
         if self.time_limit is not None:
             return self.time_limit - (time.perf_counter() - self.start)
@@ -155,18 +161,23 @@ def rhine_repair(
     strict = position.variant.joker_rules.accompaniment
     best_played: list[int] = []
     best_melds: list[tuple[Slot, ...]] = []
-    if strict and bound is not None:
+    if strict and bound is not None and budget.left() > 0:
         at_bound = _strict(position, objective, max_cards, minimize_changes, bound, budget, duties)
         if at_bound is not None:
             return at_bound[0], at_bound[1], "optimal"
-    if strict:
+    if strict and budget.left() > 0:
         # the strict model's own best: a judged-legal floor, often the answer
         floor = _strict(position, objective, max_cards, False, None, budget, duties)
         if floor is not None:
             best_played, best_melds = floor
     strict_tried = {bound}
     best = score_key(position, objective, best_played)
-    search = TileModel(position, objective, max_cards, False, witnesses=True, **duties)
+    # (no time left: no search, only the floors below)
+    search = (
+        TileModel(position, objective, max_cards, False, witnesses=True, **duties)
+        if budget.left() > 0
+        else tm
+    )
     # Rhine's witness claims exclude each other only within a role, so joker melds that trade
     # replacements ('2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S') are in the model and it bounds
     # the answer with any number of joker melds; the other variants' with at most one
@@ -257,6 +268,8 @@ def _safe_answer(
     (opening turn, committed and taken cards) are the first model's, as in every repair model."""
     best: tuple[list[int], list[tuple[Slot, ...]]] = ([], [])
     for rearrange in (True, False):
+        if budget.late():
+            break
         safe = TileModel(
             position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange, **duties
         )

@@ -70,6 +70,11 @@ from rummyai.variants import Variant
 class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes, PalaceSwaps):
     """Builds, solves and decodes the CP-SAT model of one tile-style position."""
 
+    # class defaults, for models assembled piece by piece (`rummyai.solvers.fast` builds kept
+    # melds on a bare instance)
+    strict: bool = False
+    run_naturals: frozenset[int] | set[int] = frozenset()
+
     def __init__(
         self,
         position: Position,
