@@ -74,6 +74,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
     # melds on a bare instance)
     strict: bool = False
     run_naturals: frozenset[int] | set[int] = frozenset()
+    _shape_cache: list[tuple[str, tuple[int, ...], tuple[Slot, ...]]] | None = None
 
     def __init__(
         self,
@@ -654,18 +655,29 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
 
     def _shapes(self, k: int) -> list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]]:
         """Every meld with exactly one joker that the available cards allow (runs of any length,
-        groups): its natural cards, its written slots and its choice flag."""
+        groups): its natural cards, its written slots and its choice flag (a new one per `k`)."""
         m = self.model
+        tag = {"run": f"S{k}r", "group": f"S{k}g"}
+        return [(naturals, slots, m.new_bool_var(tag[kind])) for kind, naturals, slots in self._shape_list()]
+
+    def _shape_list(self) -> list[tuple[str, tuple[int, ...], tuple[Slot, ...]]]:
+        """The shapes of `_shapes` without flags, listed once per model: a run window is one
+        only where at most its joker's place lacks a card, and a rack tile is among its cards."""
+        if self._shape_cache is not None:
+            return self._shape_cache
         v = self.variant
-        out: list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]] = []
+        out: list[tuple[str, tuple[int, ...], tuple[Slot, ...]]] = []
         for window in run_windows(v, 13):
-            for i, card in enumerate(window.cards):
+            missing = [i for i, c in enumerate(window.cards) if not self.avail[c]]
+            if len(missing) > 1:
+                continue
+            for i in missing or range(len(window.cards)):
                 naturals = window.cards[:i] + window.cards[i + 1 :]
                 # T4(d): the new meld holds a rack tile
-                if all(self.avail[c] for c in naturals) and any(self.hand_counts[c] for c in naturals):
-                    joker = Slot(JOKER, Meaning(rank_of(card), window.suit))
+                if any(self.hand_counts[c] for c in naturals):
+                    joker = Slot(JOKER, Meaning(rank_of(window.cards[i]), window.suit))
                     slots = tuple(joker if n == i else Slot(c) for n, c in enumerate(window.cards))
-                    out.append((naturals, slots, m.new_bool_var(f"S{k}r")))
+                    out.append(("run", naturals, slots))
         for rank in range(1, 14):
             suits = [x for x in range(4) if self.avail[make_card(rank, x)]]
             top = (v.group_max or 4) - 1
@@ -674,8 +686,10 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                     naturals = tuple(make_card(rank, x) for x in combo)
                     if not any(self.hand_counts[c] for c in naturals):
                         continue
-                    slots = (*(Slot(c) for c in naturals), Slot(JOKER, Meaning(rank)))
-                    out.append((naturals, slots, m.new_bool_var(f"S{k}g")))
+                    out.append(
+                        ("group", naturals, (*(Slot(c) for c in naturals), Slot(JOKER, Meaning(rank))))
+                    )
+        self._shape_cache = out
         return out
 
 
@@ -712,7 +726,8 @@ def solve_model(
     params.num_workers = 1
     params.cp_model_presolve = False
     params.cut_level = 0
-    params.optimize_with_lb_tree_search = True
+    # the lower-bound tree search helps the partition models, not the Rhine witness models
+    params.optimize_with_lb_tree_search = not tm.use_witnesses
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
     if work is not None:
