@@ -1,14 +1,16 @@
-"""Rhine and Tile Rummy (`rummy-tiles`) mid-game positions: solve time, proofs, repairs, and
-where the time goes.
+"""Rhine, Tile Rummy (`rummy-tiles`) and official-jokers Rummikub mid-game positions: solve
+time, proofs, repairs, and where the time goes.
 
 Positions are seeded: tables of 15-45 cards dealt as random valid melds with jokers (joker rate
 0.2, at least one joker on the table), hands of 8-16 cards of which 70% fit next to the table's
 cards (`rummyai.solvers.random_positions.random_position`), the same recipe as the mid-game
 section of `solver_bench.py`. Each position is solved warm with the default options
-(`objective="cards"`, `minimize_changes=True`, no limit) and every answer is checked by
-`check_solution` (the engine's judge included). Printed per variant: wall ms median / p90 / max,
-answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), and the
-share of time spent building models, in CP-SAT, in the judge and in the repair.
+(`objective="cards"`, `minimize_changes=True`, no limit; a variant's options follow its name
+after `+`, as in `rummikub+official_jokers`) and every answer is checked by `check_solution`
+(the engine's judge included). Printed per variant: wall ms median / p90 / max,
+answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), the
+cards and points played in all, and the share of time spent building models, in CP-SAT, in the
+judge and in the repair.
 
 `--time-limit t` solves every position again with `time_limit=t` and reports the worst wall
 time against t + 0.3 s and how many answers came back `feasible`. `--hard N` solves N large Rhine
@@ -16,8 +18,8 @@ positions (a second pack, tables of 45-70 cards, joker rate 0.3, hands of 10-20)
 `time_limit=--hard-limit` and reports the same.
 
     nice -n 19 .venv/bin/python experiments/benchmarks/tiles_bench.py [--count 60] [--seed 0]
-        [--variants rummy-tiles,rhine] [--time-limit 0.05] [--hard 20] [--hard-limit 0.5]
-        [--out FILE] [-v]
+        [--variants rummy-tiles,rhine,rummikub+official_jokers] [--time-limit 0.05] [--hard 20]
+        [--hard-limit 0.5] [--out FILE] [-v]
 """
 
 from __future__ import annotations
@@ -40,12 +42,12 @@ from rummyai.solvers import tile_model as model_mod
 from rummyai.solvers import tile_solve as solve_mod
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.random_positions import random_position
-from rummyai.variants import get_variant
+from rummyai.variants import Variant, get_variant
 
 Case = tuple[list[int], list[tuple[Slot, ...]]]
 
 
-def midgame_positions(variant: str, count: int, seed: int) -> list[Case]:
+def midgame_positions(variant: Variant, count: int, seed: int) -> list[Case]:
     """Seeded mid-game positions whose table holds at least one joker."""
     rng = random.Random(seed)
     out: list[Case] = []
@@ -110,10 +112,10 @@ def quantiles(values: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], ordered[-1]
 
 
-def run_variant(variant: str, cases: list[Case], ns: argparse.Namespace) -> dict[str, Any]:
+def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Namespace) -> dict[str, Any]:
     """Solve every case warm, check each answer, and gather the figures."""
     times: list[float] = []
-    proven = repaired = 0
+    proven = repaired = cards = points = 0
     phases = Phases()
     solve(variant, *cases[0])  # warm-up, untimed
     with phases.installed():
@@ -125,20 +127,24 @@ def run_variant(variant: str, cases: list[Case], ns: argparse.Namespace) -> dict
             check_solution(make_position(variant, hand, table), sol)
             times.append(ms)
             proven += sol.status == "optimal"
+            cards += sol.cards_played
+            points += sol.points_played
             repaired += phases.calls["repair"] > before
             if ns.verbose:
-                print(f"  {variant} #{n}: {ms:7.1f} ms {sol.status} cards={sol.cards_played}", flush=True)
+                print(f"  {name} #{n}: {ms:7.1f} ms {sol.status} cards={sol.cards_played}", flush=True)
     med, p90, top = quantiles(times)
     total = sum(times) / 1000
     share = {k: round(100 * v / total, 1) for k, v in sorted(phases.total.items())}
     out: dict[str, Any] = {
-        "variant": variant,
+        "variant": name,
         "positions": len(cases),
         "median_ms": round(med, 1),
         "p90_ms": round(p90, 1),
         "max_ms": round(top, 1),
         "proven": proven,
         "repaired": repaired,
+        "cards_played": cards,
+        "points_played": points,
         "phase_pct": share,
     }
     if ns.time_limit:
@@ -205,13 +211,16 @@ def main() -> None:
     parser.add_argument("-v", "--verbose", action="store_true")
     ns = parser.parse_args()
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for offset, variant in enumerate(ns.variants.split(",") if ns.count else [], start=1):
+    for offset, name in enumerate(ns.variants.split(",") if ns.count else [], start=1):
+        base, *options = name.split("+")
+        variant = get_variant(base, options)
         cases = midgame_positions(variant, ns.count, ns.seed * 1000 + offset)
-        fig = run_variant(variant, cases, ns)
+        fig = run_variant(name, variant, cases, ns)
         fig["load"] = [round(x, 2) for x in os.getloadavg()]
         print(
-            f"{variant}: n={fig['positions']} median={fig['median_ms']} ms p90={fig['p90_ms']} ms "
+            f"{name}: n={fig['positions']} median={fig['median_ms']} ms p90={fig['p90_ms']} ms "
             f"max={fig['max_ms']} ms proven={fig['proven']}/{fig['positions']} repaired={fig['repaired']} "
+            f"cards={fig['cards_played']} points={fig['points_played']} "
             f"time%={fig['phase_pct']}" + (f" time_limit={fig['time_limit']}" if "time_limit" in fig else ""),
             flush=True,
         )
