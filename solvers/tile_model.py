@@ -727,9 +727,8 @@ def solve_model(
     params.cp_model_presolve = False
     params.cut_level = 0
     # (the Rhine witness models keep the plain search: fastest for them on tiles_bench)
-    if not tm.use_witnesses and tm.variant.joker_rules.model_relaxed:
-        # the first models of the judged variants (Rhine, Tile Rummy, official jokers): a
-        # tighter linear relaxation with cuts, fastest for them on tiles_bench
+    if not tm.use_witnesses and tm.variant.joker_rules.accompaniment:
+        # Rhine's first models: a tighter linear relaxation with cuts, fastest on tiles_bench
         params.linearization_level = 2
         params.cut_level = 1
     elif not tm.use_witnesses:
