@@ -726,13 +726,8 @@ def solve_model(
     params.num_workers = 1
     params.cp_model_presolve = False
     params.cut_level = 0
-    # (the Rhine witness models keep the plain search: fastest for them on tiles_bench)
-    if not tm.use_witnesses and tm.variant.joker_rules.accompaniment:
-        # Rhine's first models: a tighter linear relaxation with cuts, fastest on tiles_bench
-        params.linearization_level = 2
-        params.cut_level = 1
-    elif not tm.use_witnesses:
-        params.optimize_with_lb_tree_search = True
+    # the lower-bound tree search helps the partition models, not the Rhine witness models
+    params.optimize_with_lb_tree_search = not tm.use_witnesses
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
     if work is not None:
