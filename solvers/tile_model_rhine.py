@@ -120,7 +120,7 @@ class RhineReleases:
         ]
         by_source: dict[tuple[int, int, str], list[Any]] = {}
         for card, own, k, flag, role in self.claims:
-            if self.strict and not self._unambiguous(card, own, k, flag, copies[k]):
+            if self.strict and not self._unambiguous(card, own, flag, copies[k]):
                 continue
             sources = [u for u, held in enumerate(copies) if held[card] and (u == k) == own]
             if not own and self.hand_counts[card]:
@@ -154,12 +154,12 @@ class RhineReleases:
             if not wild
         )
 
-    def _unambiguous(self: TileModel, card: int, own: bool, k: int, flag: IntVar, mine: Counter[int]) -> bool:
+    def _unambiguous(self: TileModel, card: int, own: bool, flag: IntVar, mine: Counter[int]) -> bool:
         """Strict model: keep a witness claim only where every copy assignment reads it alike
         (§7.1 reads a turn on the assignment keeping most start-meld mates together). A card
-        from the joker's old meld `k` must be the only copy of its kind on the final table (no
-        other table copy, none played); a card from elsewhere must be of a kind meld `k` does
-        not hold. Returns False (and forbids the claim) otherwise."""
+        from the joker's old meld must be the only copy of its kind on the final table (no other
+        table copy, none played); a card from elsewhere must be of a kind that meld (`mine`, its
+        naturals) does not hold. Returns False (and forbids the claim) otherwise."""
         m = self.model
         if own:
             if self.table_counts[card] != 1:

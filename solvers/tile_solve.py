@@ -58,10 +58,8 @@ def solve_tile(
     solver, status = solve_model(tm, _left(start, time_limit), work_limit)
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
-        # card in hand, which is no legal turn; any play that places it is (first one found,
-        # in the grace time of the judge under a time limit)
-        grace = None if time_limit is None else max(_left(start, time_limit) or 0.0, 0.0) + VERIFY_GRACE
-        solver, status = solve_model(tm, grace, None, first=True)
+        # card in hand, which is no legal turn; any play that places it is (first one found)
+        solver, status = solve_model(tm, None, None, first=True)
     if status == cp_model.INFEASIBLE and committed:
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     played: list[int] = []
