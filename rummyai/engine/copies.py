@@ -260,10 +260,14 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
         for k in open_kinds:
             mine = options[k.kind]
             own_low, own_high = ranges[k.kind]
+            # the other kinds' copies per cell at the worst bounds, this kind's range taken out
+            # (own_low and own_high name every cell any of its distributions touches)
+            others_low = {cell: low[cell] - own_low[cell] for cell in own_low}
+            others_high = {cell: high[cell] - own_high[cell] for cell in own_high}
             for a, counts_a in enumerate(mine):
                 _time_left()  # a wild kind may have hundreds of distributions, compared pairwise
                 if all(
-                    _worst_gain(counts_a, counts_b, low, high, own_low, own_high) > 0
+                    _worst_gain(counts_a, counts_b, others_low, others_high) > 0
                     for b, counts_b in enumerate(mine)
                     if b != a
                 ):
@@ -278,18 +282,20 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
 def _worst_gain(
     a: Counter[tuple[int, int]],
     b: Counter[tuple[int, int]],
-    low: Counter[tuple[int, int]],
-    high: Counter[tuple[int, int]],
-    own_low: Counter[tuple[int, int]],
-    own_high: Counter[tuple[int, int]],
+    others_low: dict[tuple[int, int], int],
+    others_high: dict[tuple[int, int], int],
 ) -> int:
     """The least number of pairs gained by distribution `a` over `b`, whatever the other kinds do
-    (their copies per cell between `low` and `high`, this kind's own range taken out)."""
+    (their copies per cell between `others_low` and `others_high`). Called for every pair of a
+    wild kind's distributions, so it reads plain dicts and counts C(n, 2) inline."""
     gain = 0
     for cell in a.keys() | b.keys():
-        diff = a[cell] - b[cell]
-        others = low[cell] - own_low[cell] if diff > 0 else high[cell] - own_high[cell]
-        gain += diff * others + comb(a[cell], 2) - comb(b[cell], 2)
+        x = a.get(cell, 0)
+        y = b.get(cell, 0)
+        diff = x - y
+        gain += (
+            diff * (others_low[cell] if diff > 0 else others_high[cell]) + (x * (x - 1) - y * (y - 1)) // 2
+        )
     return gain
 
 
