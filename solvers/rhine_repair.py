@@ -134,7 +134,6 @@ def rhine_repair(
     max_cards: int | None,
     minimize_changes: bool,
     tm: TileModel,
-    solver: cp_model.CpSolver,
     bound: tuple[int, int] | None,
     start: float,
     work_limit: float | None = None,
@@ -147,10 +146,9 @@ def rhine_repair(
     1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
        to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
        rejected one is cut off (no-good over every variable, after trying the unmerged layout
-       and the strict model at the same value). In Rhine, or with one joker meld on the table,
-       its first optimum, before any cut, is a valid bound (tighter than `bound`, the first
-       model's), and nothing better than the best legal answer before any cut proves it too.
-       Elsewhere only `bound` proves an answer.
+       and the strict model at the same value). Its first optimum, before any cut, is a valid
+       bound (tighter than `bound`, the first model's), and nothing better than the best legal
+       answer before any cut proves it too.
     2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
        in their whole melds, none from the hand; or the table only grown) give a floor; judged.
     3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
@@ -180,10 +178,11 @@ def rhine_repair(
         if budget.left() > 0
         else tm
     )
-    # Rhine's witness claims exclude each other only within a role, so joker melds that trade
-    # replacements ('2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S') are in the model and it bounds
-    # the answer with any number of joker melds; the other variants' with at most one
-    witness_bounds = strict or sum(1 for info in position.table if info.wild_count) <= 1
+    # The witness model is a relaxation with any number of joker melds: Rhine's witness claims
+    # exclude each other only within a role (joker melds that trade replacements, '2S 3S JK=4S |
+    # JK=2S 3S 4S' into '2S 3S 4S', are in it), official Rummikub's taken jokers only ask what
+    # every judged-legal table has, and Tile Rummy's model is the first one. So its optimum
+    # before any cut bounds the answer.
     lex = _lex(search, objective)
     proven = False
     cuts = 0
@@ -200,19 +199,13 @@ def rhine_repair(
                 continue
         search.model.add(lex >= _lex_value(position, objective, best) + 1)
         found, status = budget.solve(search)
-        if status == cp_model.INFEASIBLE and cuts == 0 and witness_bounds:
+        if status == cp_model.INFEASIBLE and cuts == 0:
             proven = True  # the relaxation (no cut yet) has nothing better than `best`
-        if status == cp_model.INFEASIBLE and not witness_bounds and search is not tm:
-            # the witness model misses tables where joker melds trade replacements: go on in
-            # the first model (a relaxation, whose own answer the judge rejected)
-            search, lex = tm, _lex(tm, objective)
-            cut(tm, solver)
-            continue
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
         played = decode(search, found)[0]
         score = score_key(position, objective, played)
-        if status == cp_model.OPTIMAL and cuts == 0 and witness_bounds and (bound is None or score < bound):
+        if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
             bound = score  # the witness model's optimum: a tighter relaxation bound
         melds_ok = _legal_table(position, search, found, budget.deadline)
         if melds_ok is not None:

@@ -78,7 +78,6 @@ def solve_tile(
                 max_cards,
                 minimize_changes,
                 tm,
-                solver,
                 bound,
                 start,
                 work_limit,
