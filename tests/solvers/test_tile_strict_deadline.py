@@ -3,7 +3,8 @@
 The strict model restricts the witness cards of R3/R4 to cards every copy assignment reads
 alike (§7.1), so its tables pass the judge far more often; a table it finds at the relaxation's
 bound is optimal. The witness model's claims exclude each other only within a role, which makes
-it a relaxation with several joker melds: its optimum is never below the exhaustive reference's.
+it a relaxation with several joker melds: its optimum is never below the exhaustive reference's
+(official Rummikub's witness model too, whose taken jokers ask only for their replacements).
 Under a time limit every search stops at the limit and a cut search answers a judged-legal move
 with status ``feasible`` (times are measured by `experiments/benchmarks/tiles_bench.py`, not here).
 """
@@ -86,6 +87,26 @@ def test_witness_model_bounds_tables_with_several_joker_melds(seed: int) -> None
     solver, _ = solve_model(tm, None)
     played = decode(tm, solver)[0]
     best = reference_solve("rhine", hand, table)
+    assert score_key(position, "cards", played) >= (best.cards_played, best.points_played)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9), table_source=st.booleans())
+def test_official_witness_model_bounds_tables_with_two_joker_melds(seed: int, table_source: bool) -> None:
+    """Official Rummikub's witness model (taken jokers need their replacements) is a relaxation
+    with both jokers on the table in different melds too, replacements from the rack or also
+    from the table: never below the exhaustive reference."""
+    source = "rack_or_table" if table_source else "rack"
+    variant = get_variant("rummikub", {"official_jokers": True, "joker_replacement_from": source})
+    rng = random.Random(seed)
+    hand, table = random_position(variant, seed, rng.randint(6, 10), rng.randint(3, 5), 0.35, 0.9)
+    if sum(1 for meld in table if any(s.card == JOKER for s in meld)) < 2:
+        return
+    position = make_position(variant, hand, table)
+    tm = TileModel(position, "cards", None, False, witnesses=True)
+    solver, _ = solve_model(tm, None)
+    played = decode(tm, solver)[0]
+    best = reference_solve(variant, hand, table)
     assert score_key(position, "cards", played) >= (best.cards_played, best.points_played)
 
 
