@@ -1,9 +1,11 @@
 """Rhine Rummy: repair a model table that the engine's judge rejects (joker rules R3-R5).
 
 The tile model relaxes the rules that depend on which start meld a card came from. When the
-judge rejects its best table, `rhine_repair` solves a tighter model (explicit witness melds for
-the broken joker melds), tries another layout of a rejected table before cutting it off, and
-uses the always-legal models (jokers kept whole) as a floor; ``optimal`` needs a proof.
+judge rejects its best table, `rhine_repair` asks a strict model (witness cards no copy
+assignment reads otherwise) for a table at the relaxation's bound, solves a tighter relaxation
+(explicit witness melds for the broken joker melds), tries another layout of a rejected table
+before cutting it off, and uses the strict and always-legal models (jokers kept whole) as
+floors; ``optimal`` needs a proof.
 """
 
 from __future__ import annotations
@@ -21,12 +23,18 @@ from rummyai.solvers.tile_decode import decode, pooled_layouts
 from rummyai.solvers.tile_model import TileModel, solve_model
 from rummyai.solvers.tile_model_parts import LinearExpr
 
-MAX_CUTS = 8  # rejected Rhine tables cut off before the repair gives up
+MAX_CUTS = 8  # rejected tables cut off before the repair gives up
+# in Rhine, after the strict model's floor (on tiles_bench no later cut found a better table)
+RHINE_CUTS = 3
 SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
 RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
 TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
 TIDY_TRIES = 2  # tidy tables judged before the untidy one stays
 LAYOUTS = 12  # placements of pooled jokers judged per rejected assignment
+# Under a time limit t the searches stop at t; judging a table found in time may go on this
+# many seconds past it, so a cut search still answers a judged-legal move within t + 0.3 s
+VERIFY_GRACE = 0.2
+LATE_SOLVE = 0.05  # seconds a floor model may still solve once the limit has passed
 
 
 def cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
@@ -70,16 +78,30 @@ class _Budget:
 
     @property
     def deadline(self) -> float | None:
-        """The `time.perf_counter()` value the judge stops at under a time limit, else None."""
-        return None if self.time_limit is None else self.start + self.time_limit
+        """The `time.perf_counter()` value the judge stops at under a time limit (the limit plus
+        `VERIFY_GRACE`, so that a table found in time can still be judged), else None."""
+        return None if self.time_limit is None else self.start + self.time_limit + VERIFY_GRACE
+
+    def late(self) -> bool:
+        """Past the limit and half the grace: too late for another model to be built and judged."""
+        if self.time_limit is None:
+            return False
+        return time.perf_counter() - self.start > self.time_limit + VERIFY_GRACE / 2
 
     def left(self) -> float:
         if self.time_limit is not None:
             return self.time_limit - (time.perf_counter() - self.start)
         return self.work - self.spent
 
-    def solve(self, tm: TileModel, cap: float | None = None) -> tuple[cp_model.CpSolver, Any]:
-        room = max(self.left(), 0.001) if cap is None else max(min(self.left(), cap), 0.001)
+    def solve(
+        self, tm: TileModel, cap: float | None = None, late: bool = False
+    ) -> tuple[cp_model.CpSolver, Any]:
+        """Solve within what is left (`cap` at most); `late`: a floor model that may still use
+        a little of the grace time once the limit has passed (it is small and quick)."""
+        room = self.left() if cap is None else min(self.left(), cap)
+        if late and self.time_limit is not None:
+            room = max(room, min(LATE_SOLVE, self.left() + VERIFY_GRACE / 2))
+        room = max(room, 0.001)
         if self.time_limit is not None:
             return solve_model(tm, room)
         solver, status = solve_model(tm, None, work=room)
@@ -112,21 +134,21 @@ def rhine_repair(
     max_cards: int | None,
     minimize_changes: bool,
     tm: TileModel,
-    solver: cp_model.CpSolver,
     bound: tuple[int, int] | None,
     start: float,
     work_limit: float | None = None,
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The relaxed Rhine model's best table failed the judge.
 
+    0. Rhine: the strict witness model (witness cards every copy assignment reads alike, R5b
+       spots avoided; a restriction) is asked for a table worth `bound`: judged legal, it is
+       optimal. Else its own best judged-legal table is the floor the search must beat.
     1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
        to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
-       rejected one is cut off (no-good over every variable, after trying the unmerged layout).
-       With one joker meld on the table its first optimum, before any cut, is a valid bound
-       (tighter than `bound`, the first model's), and nothing better than the best legal answer
-       before any cut proves it too. With two or more it is no relaxation (it misses tables where
-       joker melds trade replacements, '2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S'), so only
-       `bound` proves an answer.
+       rejected one is cut off (no-good over every variable, after trying the unmerged layout
+       and the strict model at the same value). Its first optimum, before any cut, is a valid
+       bound (tighter than `bound`, the first model's), and nothing better than the best legal
+       answer before any cut proves it too.
     2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
        in their whole melds, none from the hand; or the table only grown) give a floor; judged.
     3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
@@ -135,19 +157,38 @@ def rhine_repair(
     """
     # under a time limit the repair ends with it; else it gets at most RHINE_WORK of CP-SAT work
     budget = _Budget(time_limit, start, RHINE_WORK if work_limit is None else min(RHINE_WORK, work_limit))
+    duties = {"opening": tm.opening, "committed": tm.committed, "taken": tm.taken}
+    strict = position.variant.joker_rules.accompaniment
     best_played: list[int] = []
     best_melds: list[tuple[Slot, ...]] = []
+    if strict and bound is not None and budget.left() > 0:
+        at_bound = _strict(position, objective, max_cards, minimize_changes, bound, budget, duties)
+        if at_bound is not None:
+            return at_bound[0], at_bound[1], "optimal"
+    if strict and budget.left() > 0:
+        # the strict model's own best: a judged-legal floor, often the answer
+        floor = _strict(position, objective, max_cards, False, None, budget, duties)
+        if floor is not None:
+            best_played, best_melds = floor
+    strict_tried = {bound}
     best = score_key(position, objective, best_played)
-    duties = {"opening": tm.opening, "committed": tm.committed, "taken": tm.taken}
-    search = TileModel(position, objective, max_cards, False, witnesses=True, **duties)
-    # with two joker melds the witness model can miss legal tables (they trade replacements:
-    # '2S 3S JK=4S | JK=2S 3S 4S' into '2S 3S 4S'): it bounds the answer only with one
-    witness_bounds = sum(1 for info in position.table if info.wild_count) <= 1
+    # (no time left: no search, only the floors below)
+    search = (
+        TileModel(position, objective, max_cards, False, witnesses=True, **duties)
+        if budget.left() > 0
+        else tm
+    )
+    # The witness model is a relaxation with any number of joker melds: Rhine's witness claims
+    # exclude each other only within a role (joker melds that trade replacements, '2S 3S JK=4S |
+    # JK=2S 3S 4S' into '2S 3S 4S', are in it), official Rummikub's taken jokers only ask what
+    # every judged-legal table has, and Tile Rummy's model is the first one. So its optimum
+    # before any cut bounds the answer.
     lex = _lex(search, objective)
     proven = False
     cuts = 0
     safe_done = False
-    while not proven and budget.left() > 0 and cuts <= MAX_CUTS:
+    max_cuts = RHINE_CUTS if strict else MAX_CUTS
+    while not proven and budget.left() > 0 and cuts <= max_cuts:
         if cuts >= SAFE_AFTER and not safe_done:
             safe_done = True
             played, melds = _safe_answer(position, objective, max_cards, budget, duties)
@@ -158,34 +199,61 @@ def rhine_repair(
                 continue
         search.model.add(lex >= _lex_value(position, objective, best) + 1)
         found, status = budget.solve(search)
-        if status == cp_model.INFEASIBLE and cuts == 0 and witness_bounds:
+        if status == cp_model.INFEASIBLE and cuts == 0:
             proven = True  # the relaxation (no cut yet) has nothing better than `best`
-        if status == cp_model.INFEASIBLE and not witness_bounds and search is not tm:
-            # the witness model misses tables where joker melds trade replacements: go on in
-            # the first model (a relaxation, whose own answer the judge rejected)
-            search, lex = tm, _lex(tm, objective)
-            cut(tm, solver)
-            continue
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
         played = decode(search, found)[0]
         score = score_key(position, objective, played)
-        if status == cp_model.OPTIMAL and cuts == 0 and witness_bounds and (bound is None or score < bound):
+        if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
             bound = score  # the witness model's optimum: a tighter relaxation bound
         melds_ok = _legal_table(position, search, found, budget.deadline)
         if melds_ok is not None:
             best_played, best_melds, best = played, melds_ok, score
             proven = bound is not None and score == bound
             continue
+        if strict and score not in strict_tried:
+            # the same value with witness cards no copy assignment reads otherwise
+            strict_tried.add(score)
+            other = _strict(position, objective, max_cards, False, score, budget, duties)
+            if other is not None:
+                best_played, best_melds, best = other[0], other[1], score
+                proven = bound is not None and score == bound
+                continue
         cut(search, found)
         cuts += 1
     if not safe_done and not proven:
         played, melds = _safe_answer(position, objective, max_cards, budget, duties)
         if score_key(position, objective, played) > best:
             best_played, best_melds, best = played, melds, score_key(position, objective, played)
-    if minimize_changes and best_played:
+    if minimize_changes and best_played and budget.left() > 0:
         best_melds = _tidy(position, objective, max_cards, best, best_melds, budget, duties)
     return best_played, best_melds, "optimal" if proven else "feasible"
+
+
+def _strict(
+    position: Position,
+    objective: str,
+    max_cards: int | None,
+    minimize_changes: bool,
+    value: tuple[int, int] | None,
+    budget: _Budget,
+    duties: dict[str, Any],
+) -> tuple[list[int], list[tuple[Slot, ...]]] | None:
+    """A judged-legal table worth at least `value` (None: its best) from the strict witness
+    model (witness cards every copy assignment reads alike: a restriction of the rules, so it
+    may find none), or None."""
+    model = TileModel(position, objective, max_cards, minimize_changes, strict=True, **duties)
+    if value is not None:
+        model.model.add(_lex(model, objective) >= _lex_value(position, objective, value))
+    found, status = budget.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    played = decode(model, found)[0]
+    if value is not None and score_key(position, objective, played) < value:
+        return None
+    melds = _legal_table(position, model, found, budget.deadline)
+    return None if melds is None else (played, melds)
 
 
 def _safe_answer(
@@ -196,10 +264,12 @@ def _safe_answer(
     (opening turn, committed and taken cards) are the first model's, as in every repair model."""
     best: tuple[list[int], list[tuple[Slot, ...]]] = ([], [])
     for rearrange in (True, False):
+        if budget.late():
+            break
         safe = TileModel(
             position, objective, max_cards, False, safe=rearrange, safe_fixed=not rearrange, **duties
         )
-        found, status = budget.solve(safe)
+        found, status = budget.solve(safe, late=True)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
         played, melds, _ = decode(safe, found)

@@ -70,6 +70,12 @@ from rummyai.variants import Variant
 class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes, PalaceSwaps):
     """Builds, solves and decodes the CP-SAT model of one tile-style position."""
 
+    # class defaults, for models assembled piece by piece (`rummyai.solvers.fast` builds kept
+    # melds on a bare instance)
+    strict: bool = False
+    run_naturals: frozenset[int] | set[int] = frozenset()
+    _shape_cache: list[tuple[str, tuple[int, ...], tuple[Slot, ...]]] | None = None
+
     def __init__(
         self,
         position: Position,
@@ -82,10 +88,14 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         safe: bool = False,
         safe_fixed: bool = False,
         witnesses: bool = False,
+        strict: bool = False,
     ) -> None:
         self.safe = safe or safe_fixed
         # Rhine witness melds (`_run_witnesses`): a tighter relaxation, built for the repair only
-        self.use_witnesses = witnesses
+        self.use_witnesses = witnesses or strict
+        # witness cards whose origin no copy assignment can read otherwise (`_add_claims`): a
+        # restriction, not a relaxation, whose tables the judge accepts far more often
+        self.strict = strict
         # Rhine qualifying melds claim played cards only (the safe models keep them whole)
         self.virtual_qualify = not self.safe
         self.safe_fixed = safe_fixed
@@ -137,13 +147,22 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         self.kept: dict[int, _Kept] = {}
         self.retrievals: list[_Retrieval] = []
         self.witnesses: list[_Witness] = []  # Rhine R4 witness melds
-        # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag)
-        self.claims: list[tuple[int, bool, int, Any]] = []
+        # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag,
+        # role: "replace", "beside" its old meld's natural, or "extra<meld>", its R5 natural)
+        self.claims: list[tuple[int, bool, int, Any, str]] = []
         self.open_value: list[LinearExpr] = []
         # opening_single_meld: one flag per new meld shape worth the opening points on its own
         self.single_open: list[IntVar] = []
         self.max_cards = max_cards
         self.minimize_changes = minimize_changes and not opening
+        # strict model: card kinds a start run holds as naturals (R5b, `_strict_spot`)
+        self.run_naturals = {
+            s.card
+            for info in position.table
+            if info.kind == "run"
+            for s, wild in zip(info.slots, info.as_wild, strict=True)
+            if not wild
+        }
         self._build()
 
     # ------------------------------------------------------------------ building
@@ -411,7 +430,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                     natural = m.new_bool_var(f"n{k}_{p}") if self.avail[card] else m.new_constant(0)
                     m.add(natural <= filled)
                     m.add(filled <= (prev if prev is not None else keep))
-                    if not jokers_ok:
+                    if not jokers_ok or not self._strict_spot(card):
                         m.add(natural == filled)
                     else:
                         ext_jokers.append(filled - natural)
@@ -464,6 +483,15 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             m.add(info.wild_count - sum(swaps) + sum(ext_jokers) <= naturals)
         if forced:
             m.add(keep == 1)
+        if self.strict and info.wild_count and not self._anchored(info):
+            # a grown joker meld whose naturals all have other copies may be read with those
+            # copies (§7.1): the joker would have lost its meld's cards
+            for filled, _ in kept.ext.values():
+                m.add(filled == 0)
+            for var in kept.group_nat.values():
+                m.add(var == 0)
+            if kept.group_jok is not None:
+                m.add(kept.group_jok == 0)
 
     def _add_runs(self) -> None:
         m = self.model
@@ -489,6 +517,8 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                     continue
                 jv = m.new_int_var(0, min(ub, self.jokers), "")
                 m.add(jv <= count)
+                if not self._strict_spot(card):
+                    m.add(jv == 0)
                 joker_vars.append(jv)
                 if self.avail[card]:
                     self.usage[card].append(count - jv)
@@ -625,18 +655,29 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
 
     def _shapes(self, k: int) -> list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]]:
         """Every meld with exactly one joker that the available cards allow (runs of any length,
-        groups): its natural cards, its written slots and its choice flag."""
+        groups): its natural cards, its written slots and its choice flag (a new one per `k`)."""
         m = self.model
+        tag = {"run": f"S{k}r", "group": f"S{k}g"}
+        return [(naturals, slots, m.new_bool_var(tag[kind])) for kind, naturals, slots in self._shape_list()]
+
+    def _shape_list(self) -> list[tuple[str, tuple[int, ...], tuple[Slot, ...]]]:
+        """The shapes of `_shapes` without flags, listed once per model: a run window is one
+        only where at most its joker's place lacks a card, and a rack tile is among its cards."""
+        if self._shape_cache is not None:
+            return self._shape_cache
         v = self.variant
-        out: list[tuple[tuple[int, ...], tuple[Slot, ...], IntVar]] = []
+        out: list[tuple[str, tuple[int, ...], tuple[Slot, ...]]] = []
         for window in run_windows(v, 13):
-            for i, card in enumerate(window.cards):
+            missing = [i for i, c in enumerate(window.cards) if not self.avail[c]]
+            if len(missing) > 1:
+                continue
+            for i in missing or range(len(window.cards)):
                 naturals = window.cards[:i] + window.cards[i + 1 :]
                 # T4(d): the new meld holds a rack tile
-                if all(self.avail[c] for c in naturals) and any(self.hand_counts[c] for c in naturals):
-                    joker = Slot(JOKER, Meaning(rank_of(card), window.suit))
+                if any(self.hand_counts[c] for c in naturals):
+                    joker = Slot(JOKER, Meaning(rank_of(window.cards[i]), window.suit))
                     slots = tuple(joker if n == i else Slot(c) for n, c in enumerate(window.cards))
-                    out.append((naturals, slots, m.new_bool_var(f"S{k}r")))
+                    out.append(("run", naturals, slots))
         for rank in range(1, 14):
             suits = [x for x in range(4) if self.avail[make_card(rank, x)]]
             top = (v.group_max or 4) - 1
@@ -645,8 +686,10 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                     naturals = tuple(make_card(rank, x) for x in combo)
                     if not any(self.hand_counts[c] for c in naturals):
                         continue
-                    slots = (*(Slot(c) for c in naturals), Slot(JOKER, Meaning(rank)))
-                    out.append((naturals, slots, m.new_bool_var(f"S{k}g")))
+                    out.append(
+                        ("group", naturals, (*(Slot(c) for c in naturals), Slot(JOKER, Meaning(rank))))
+                    )
+        self._shape_cache = out
         return out
 
 
@@ -683,7 +726,8 @@ def solve_model(
     params.num_workers = 1
     params.cp_model_presolve = False
     params.cut_level = 0
-    params.optimize_with_lb_tree_search = True
+    # the lower-bound tree search helps the partition models, not the Rhine witness models
+    params.optimize_with_lb_tree_search = not tm.use_witnesses
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
     if work is not None:

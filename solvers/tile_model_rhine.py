@@ -84,7 +84,8 @@ class RhineReleases:
         """R5 for the jokers of the aggregated groups, which in the witness model are all moved
         ones (kept jokers sit in kept melds or witness melds): where one start meld holds every
         table copy of a rank, a group of that rank with a joker needs a hand natural of its own
-        (else its naturals all come from that meld: the joker simply joined it)."""
+        (else its naturals all come from that meld: the joker simply joined it). The strict
+        model asks that of every such group, with a natural of a kind the table lacks."""
         m = self.model
         for group in self.groups:
             if group.jokers is None:
@@ -96,6 +97,13 @@ class RhineReleases:
                 for slot, wild in zip(info.slots, info.as_wild, strict=True)
                 if not wild and slot.card in cards
             }
+            if self.strict:
+                # every copy assignment reads a played card of a kind the table lacks as new
+                fresh = [
+                    self.played_var(c) for c in cards if self.hand_counts[c] and not self.table_counts[c]
+                ]
+                m.add(group.jokers <= sum(fresh))
+                continue
             if len(holders) > 1:
                 continue
             mine = [self.played_var(c) for c in cards if self.hand_counts[c]]
@@ -110,8 +118,10 @@ class RhineReleases:
             Counter(s.card for s, w in zip(info.slots, info.as_wild, strict=True) if not w)
             for info in self.position.table
         ]
-        by_source: dict[tuple[int, int], list[Any]] = {}
-        for card, own, k, flag in self.claims:
+        by_source: dict[tuple[int, int, str], list[Any]] = {}
+        for card, own, k, flag, role in self.claims:
+            if self.strict and not self._unambiguous(card, own, flag, copies[k]):
+                continue
             sources = [u for u, held in enumerate(copies) if held[card] and (u == k) == own]
             if not own and self.hand_counts[card]:
                 sources.append(-1)  # the hand
@@ -119,15 +129,49 @@ class RhineReleases:
                 m.add(flag == 0)
                 continue
             if len(sources) == 1:
-                by_source.setdefault((card, sources[0]), []).append(flag)
+                by_source.setdefault((card, sources[0], role), []).append(flag)
                 continue
             picks = [m.new_bool_var(f"cl{card}_{u}") for u in sources]
             m.add(sum(picks) == flag)
             for u, pick in zip(sources, picks, strict=True):
-                by_source.setdefault((card, u), []).append(pick)
-        for (card, u), flags in by_source.items():
+                by_source.setdefault((card, u, role), []).append(pick)
+        for (card, u, _), flags in by_source.items():
             cap = self.played_var(card) if u < 0 else copies[u][card]
             m.add(sum(flags) <= cap)
+
+    def _strict_spot(self: TileModel, card: int) -> bool:
+        """Whether a moved joker may stand for `card` in a run. Always, except in the strict
+        model where a start run holds `card` as a natural: standing there could take its
+        vacated place (R5b), which the model cannot see."""
+        return not (self.strict and card in self.run_naturals)
+
+    def _anchored(self: TileModel, info: MeldInfo) -> bool:
+        """A start meld with a natural of a kind no other copy of can join the final table, so
+        every copy assignment reads it in the meld's final place."""
+        return any(
+            self.table_counts[s.card] == 1 and self.hand_counts[s.card] == 0
+            for s, wild in zip(info.slots, info.as_wild, strict=True)
+            if not wild
+        )
+
+    def _unambiguous(self: TileModel, card: int, own: bool, flag: IntVar, mine: Counter[int]) -> bool:
+        """Strict model: keep a witness claim only where every copy assignment reads it alike
+        (§7.1 reads a turn on the assignment keeping most start-meld mates together). A card
+        from the joker's old meld must be the only copy of its kind on the final table (no other
+        table copy, none played); a card from elsewhere must be of a kind that meld (`mine`, its
+        naturals) does not hold. Returns False (and forbids the claim) otherwise."""
+        m = self.model
+        if own:
+            if self.table_counts[card] != 1:
+                m.add(flag == 0)
+                return False
+            if self.hand_counts[card]:
+                m.add(flag + self.played_var(card) <= 1)
+            return True
+        if mine[card]:
+            m.add(flag == 0)
+            return False
+        return True
 
     def _serve(
         self: TileModel, members: list[tuple[int, MeldInfo, IntVar, IntVar]]
@@ -161,25 +205,28 @@ class RhineReleases:
             active, nat, jok = self._run_instance(members[i][0], members[i][1])
             m.add(active <= sum(rs + ks for _, _, rs, ks in served))
             mover = sum(jok.values()) - sum(ks for _, _, _, ks in served)
-            slot_at: dict[int, list[IntVar]] = {}  # claims on each natural slot
+            # claims on each natural slot, by role: one card may be beside one joker's old
+            # meld and replace another (two joker melds trading replacements), and be the new
+            # natural (R5) of several, so only claims of one role exclude each other
+            slot_at: dict[tuple[str, int], list[IntVar]] = {}
             at_jok: dict[int, list[IntVar]] = {}
             for k, info, rs, ks in served:
                 suit = info.suit
                 assert suit is not None
                 at = info.positions[info.as_wild.index(True)]
                 m.add(rs + ks <= active)
-                slot_at.setdefault(at, []).append(rs)
+                slot_at.setdefault(("replace", at), []).append(rs)
                 at_jok.setdefault(at, []).append(ks)
-                self.claims.append((make_card(unrolled_rank(at), suit), False, k, rs))
+                self.claims.append((make_card(unrolled_rank(at), suit), False, k, rs, "replace"))
                 # R3/R4 ask for some natural of the old meld in the same meld, not a neighbour:
                 # with two copies of a card, the one beside the joker may come from elsewhere
                 sides = [p for p in info.positions if p != at]
                 chosen: list[IntVar] = []
                 for p in sides:
                     beside = m.new_bool_var(f"wnb{k}_{p}")
-                    slot_at.setdefault(p, []).append(beside)
+                    slot_at.setdefault(("beside", p), []).append(beside)
                     chosen.append(beside)
-                    self.claims.append((make_card(unrolled_rank(p), suit), True, k, beside))
+                    self.claims.append((make_card(unrolled_rank(p), suit), True, k, beside, "beside"))
                 m.add(sum(chosen) == rs + ks)
                 # R5: a moved joker here needs a natural that is neither from k's meld nor its
                 # replacement (else the meld is k's naturals plus replacements)
@@ -188,13 +235,19 @@ class RhineReleases:
                     if isinstance(natural, int):
                         continue
                     x = m.new_bool_var(f"wx{k}_{p}")
-                    slot_at.setdefault(p, []).append(x)
+                    slot_at.setdefault((f"extra{k}", p), []).append(x)
                     extra.append(x)
-                    self.claims.append((make_card(unrolled_rank(p), suit), False, k, x))
+                    self.claims.append((make_card(unrolled_rank(p), suit), False, k, x, f"extra{k}"))
                 m.add(sum(extra) >= mover + rs - 1)
-            for table, flags in ((nat, slot_at), (jok, at_jok)):
-                for p, lst in flags.items():
-                    m.add(sum(lst) <= table.get(p, 0))
+            for (_, p), lst in slot_at.items():
+                m.add(sum(lst) <= nat.get(p, 0))
+            for p, lst in at_jok.items():
+                m.add(sum(lst) <= jok.get(p, 0))
+            suit = members[i][1].suit
+            assert suit is not None
+            for p, wild in jok.items():
+                if not isinstance(wild, int) and not self._strict_spot(make_card(unrolled_rank(p), suit)):
+                    m.add(wild <= sum(at_jok.get(p, [])))  # only the kept joker at its own place
 
     def _run_instance(
         self: TileModel, k: int, info: MeldInfo
@@ -270,7 +323,7 @@ class RhineReleases:
             m.add(total >= max(v.min_naturals_per_meld, 2) * active)
             if v.group_max is not None:
                 m.add(total + jw <= v.group_max)
-            slots: dict[int, list[IntVar]] = {}
+            slots: dict[tuple[str, int], list[IntVar]] = {}  # claims per suit, by role (as for runs)
             kept_here = [ks for _, _, _, ks in served]
             mover = jw - sum(kept_here)
             for k, info_k, rs, ks in served:
@@ -283,22 +336,22 @@ class RhineReleases:
                     if mine[card]:
                         w = m.new_bool_var(f"wgw{k}_{suit}")
                         from_meld.append(w)
-                        slots.setdefault(suit, []).append(w)
-                        self.claims.append((card, True, k, w))
+                        slots.setdefault(("beside", suit), []).append(w)
+                        self.claims.append((card, True, k, w, "beside"))
                     r = m.new_bool_var(f"wgr{k}_{suit}")
                     replacement.append(r)
-                    slots.setdefault(suit, []).append(r)
-                    self.claims.append((card, False, k, r))
+                    slots.setdefault(("replace", suit), []).append(r)
+                    self.claims.append((card, False, k, r, "replace"))
                 m.add(sum(from_meld) == rs + ks)
                 m.add(sum(replacement) == rs)
                 extra: list[IntVar] = []  # R5, as for runs
                 for suit in counts:
                     x = m.new_bool_var(f"wgx{k}_{suit}")
                     extra.append(x)
-                    slots.setdefault(suit, []).append(x)
-                    self.claims.append((make_card(rank, suit), False, k, x))
+                    slots.setdefault((f"extra{k}", suit), []).append(x)
+                    self.claims.append((make_card(rank, suit), False, k, x, f"extra{k}"))
                 m.add(sum(extra) >= mover + rs - 1)
-            for suit, lst in slots.items():
+            for (_, suit), lst in slots.items():
                 m.add(sum(lst) <= counts[suit])
             m.add(sum(kept_here) <= jw)
             self.witnesses.append(_Witness("group", rank, {}, dict(counts), jw))

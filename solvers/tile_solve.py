@@ -14,7 +14,7 @@ from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
 from rummyai.solvers.reference import reference_solve
-from rummyai.solvers.rhine_repair import rhine_repair
+from rummyai.solvers.rhine_repair import VERIFY_GRACE, rhine_repair
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 
@@ -55,7 +55,7 @@ def solve_tile(
     if rules.opening_single_meld and rules.opening == "points" and not single_meld_exact(rules):
         raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
     tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
-    solver, status = solve_model(tm, time_limit, work_limit)
+    solver, status = solve_model(tm, _left(start, time_limit), work_limit)
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
         # card in hand, which is no legal turn; any play that places it is (first one found)
@@ -68,7 +68,7 @@ def solve_tile(
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(tm, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        deadline = None if time_limit is None else start + time_limit
+        deadline = None if time_limit is None else start + time_limit + VERIFY_GRACE
         if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds, deadline):
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(
@@ -78,7 +78,6 @@ def solve_tile(
                 max_cards,
                 minimize_changes,
                 tm,
-                solver,
                 bound,
                 start,
                 work_limit,
@@ -99,6 +98,13 @@ def solve_tile(
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _left(start: float, time_limit: float | None) -> float | None:
+    """Seconds of the time limit left for a search (at least a millisecond), None without one."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.perf_counter() - start), 0.001)
 
 
 def _certified(

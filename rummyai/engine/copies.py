@@ -14,11 +14,15 @@ so every layer sees the same copies.
 
 from __future__ import annotations
 
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import islice, product
 from math import comb
+from typing import Any
 
 from rummyai.cards import Meaning, card_str
 from rummyai.engine.state import TableMeld
@@ -29,6 +33,37 @@ MAX_COMBINATIONS = 2_000  # choices scored one by one in a group of coupled card
 # Where a copy came from: (start meld index or HAND, its meaning there if it played as a wild).
 Label = tuple[int, Meaning | None]
 HAND = -1
+
+
+# A `time.perf_counter()` value past which the exact search of `_exact` gives up (`deadline_scope`)
+_DEADLINE: ContextVar[float | None] = ContextVar("copies_deadline", default=None)
+
+
+class CopiesTimeout(Exception):
+    """The deadline of `deadline_scope` passed before the canonical assignment was settled."""
+
+
+@contextmanager
+def deadline_scope(deadline: float | None) -> Iterator[None]:
+    """Within this block the exact search for canonical assignments stops at `deadline` (a
+    `time.perf_counter()` value) by raising `CopiesTimeout`: a caller under a time limit (the
+    judge) can then refuse to decide instead of waiting. No answer is ever a partial one."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _time_left() -> float | None:
+    """Seconds left before the deadline of `deadline_scope`; `CopiesTimeout` once it has passed."""
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return None
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise CopiesTimeout
+    return left
 
 
 @dataclass(frozen=True)
@@ -142,7 +177,11 @@ def _kinds(
             by_class[key] = by_class.get(key, 0) + 1
         classes = list(by_class)
         sizes = [by_class[c] for c in classes]
-        options = list(_distributions(sorted(labels, key=_label_key), sizes))
+        options: list[tuple[tuple[Label, ...], ...]] = []
+        for option in _distributions(sorted(labels, key=_label_key), sizes):
+            if len(options) % 256 == 0:
+                _time_left()  # many wilds of one kind have thousands of distributions
+            options.append(option)
         out.append(_Kind(kind, spots, classes, labels, ids, options))
     return out
 
@@ -198,7 +237,10 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
     optimum. Only strict wins settle a kind, so tied optima all stay.
     """
     settled: dict[int, tuple[tuple[Label, ...], ...]] = {}
-    options = {k.kind: [_cells(k, o) for o in k.options] for k in loose}
+    options: dict[int, list[Counter[tuple[int, int]]]] = {}
+    for k in loose:
+        _time_left()
+        options[k.kind] = [_cells(k, o) for o in k.options]
     ranges: dict[int, tuple[Counter[tuple[int, int]], Counter[tuple[int, int]]]] = {}
     for kind, counts in options.items():
         cells = {cell for c in counts for cell in c}
@@ -218,9 +260,14 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
         for k in open_kinds:
             mine = options[k.kind]
             own_low, own_high = ranges[k.kind]
+            # the other kinds' copies per cell at the worst bounds, this kind's range taken out
+            # (own_low and own_high name every cell any of its distributions touches)
+            others_low = {cell: low[cell] - own_low[cell] for cell in own_low}
+            others_high = {cell: high[cell] - own_high[cell] for cell in own_high}
             for a, counts_a in enumerate(mine):
+                _time_left()  # a wild kind may have hundreds of distributions, compared pairwise
                 if all(
-                    _worst_gain(counts_a, counts_b, low, high, own_low, own_high) > 0
+                    _worst_gain(counts_a, counts_b, others_low, others_high) > 0
                     for b, counts_b in enumerate(mine)
                     if b != a
                 ):
@@ -235,18 +282,20 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
 def _worst_gain(
     a: Counter[tuple[int, int]],
     b: Counter[tuple[int, int]],
-    low: Counter[tuple[int, int]],
-    high: Counter[tuple[int, int]],
-    own_low: Counter[tuple[int, int]],
-    own_high: Counter[tuple[int, int]],
+    others_low: dict[tuple[int, int], int],
+    others_high: dict[tuple[int, int], int],
 ) -> int:
     """The least number of pairs gained by distribution `a` over `b`, whatever the other kinds do
-    (their copies per cell between `low` and `high`, this kind's own range taken out)."""
+    (their copies per cell between `others_low` and `others_high`). Called for every pair of a
+    wild kind's distributions, so it reads plain dicts and counts C(n, 2) inline."""
     gain = 0
     for cell in a.keys() | b.keys():
-        diff = a[cell] - b[cell]
-        others = low[cell] - own_low[cell] if diff > 0 else high[cell] - own_high[cell]
-        gain += diff * others + comb(a[cell], 2) - comb(b[cell], 2)
+        x = a.get(cell, 0)
+        y = b.get(cell, 0)
+        diff = x - y
+        gain += (
+            diff * (others_low[cell] if diff > 0 else others_high[cell]) + (x * (x - 1) - y * (y - 1)) // 2
+        )
     return gain
 
 
@@ -301,7 +350,9 @@ def _best(
     winners: list[tuple[int, ...]] = []
     if total <= MAX_COMBINATIONS:
         best = -1
-        for choice in product(*(range(len(k.options)) for k in group)):
+        for n, choice in enumerate(product(*(range(len(k.options)) for k in group))):
+            if n % 256 == 0:
+                _time_left()
             s = score(choice)
             if s > best:
                 best, winners = s, [choice]
@@ -342,24 +393,35 @@ def _exact(
     model.maximize(sum(pairs))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.solve(model)
+    _solve_in_time(solver, model, True)
     model.clear_objective()
     model.add(sum(pairs) == round(solver.objective_value))
+    # the tied optima one by one, each cut off by a no-good on its picks (with presolve on, this
+    # is faster than enumerating every solution, which turns presolve off)
+    found: list[tuple[int, ...]] = []
+    while len(found) < MAX_ALTERNATIVES:
+        if not _solve_in_time(solver, model, False):
+            break
+        choice = tuple(next(o for o, b in enumerate(row) if solver.value(b)) for row in picks)
+        found.append(choice)
+        model.add_bool_or([picks[k][o].Not() for k, o in enumerate(choice)])
+    return sorted(found)
 
-    class _Collect(cp_model.CpSolverSolutionCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.found: list[tuple[int, ...]] = []
 
-        def on_solution_callback(self) -> None:
-            self.found.append(tuple(next(o for o, b in enumerate(row) if self.value(b)) for row in picks))
-            if len(self.found) >= MAX_ALTERNATIVES:
-                self.stop_search()
+def _solve_in_time(solver: Any, model: Any, must: bool) -> bool:
+    """Solve within the deadline of `deadline_scope` (`CopiesTimeout` if it cuts the search);
+    whether a solution was found (`must`: one has to be)."""
+    from ortools.sat.python import cp_model
 
-    collect = _Collect()
-    solver.parameters.enumerate_all_solutions = True
-    solver.solve(model, collect)
-    return sorted(set(collect.found))
+    left = _time_left()
+    if left is not None:
+        solver.parameters.max_time_in_seconds = left
+    status = solver.solve(model)
+    if status == cp_model.UNKNOWN or (must and status != cp_model.OPTIMAL and left is not None):
+        raise CopiesTimeout  # cut before a solution, or before the best one was proven
+    ok = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    assert ok or not must, "the canonical assignment model always has a solution"
+    return ok
 
 
 def _build(

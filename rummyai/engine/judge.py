@@ -28,7 +28,7 @@ from rummyai.cards import (
     sort_key,
     suit_of,
 )
-from rummyai.engine.copies import conservation_problem
+from rummyai.engine.copies import CopiesTimeout, conservation_problem, deadline_scope
 from rummyai.engine.moves import Violation
 from rummyai.engine.qualify import before_opening, qualifies_inside_turn, search_qualifying
 from rummyai.engine.state import TableMeld
@@ -75,7 +75,8 @@ def judge_play(
     """Is `new_table` a legal result of playing cards from `hand` onto `table`?
 
     `deadline` (a `time.perf_counter()` value) bounds the search over readings of unstated
-    wilds: past it, a play with no legal reading found yet is refused under rule ``time``.
+    wilds and the exact search for canonical copy assignments (`copies.deadline_scope`): past
+    it, a play with no legal reading found yet is refused under rule ``time``.
 
     Raises `CardError` (unknown token), `DeckError` (more copies than the deck holds),
     `MeldError` (a start-table meld that is not valid) or `VariantError`.
@@ -97,6 +98,22 @@ def judge_play(
         TableMeld(tuple(ids.take(s.card) for s in meld), tuple(s.meaning for s in meld)) for meld in start
     )
     hand_ids = [ids.take(c) for c in hand_cards]
+    try:
+        with deadline_scope(deadline):
+            return _judge_layouts(rules, start_melds, hand_ids, final, opened, deadline)
+    except CopiesTimeout:
+        return Judgement(False, rule="time", reason="the time limit ran out before a legal reading was found")
+
+
+def _judge_layouts(
+    rules: Variant,
+    start_melds: tuple[TableMeld, ...],
+    hand_ids: list[int],
+    final: list[tuple[Slot, ...]],
+    opened: bool,
+    deadline: float | None,
+) -> Judgement:
+    """`judge_play` past its input checks: the first legal reading, else the first violation."""
     first: Violation | None = None
     unqualified: list[tuple[TableMeld, ...]] = []
     sec = sections(rules)

@@ -1,0 +1,241 @@
+"""Rhine, Tile Rummy (`rummy-tiles`) and official-jokers Rummikub mid-game positions: solve
+time, proofs, repairs, and where the time goes.
+
+Positions are seeded: tables of 15-45 cards dealt as random valid melds with jokers (joker rate
+0.2, at least one joker on the table), hands of 8-16 cards of which 70% fit next to the table's
+cards (`rummyai.solvers.random_positions.random_position`), the same recipe as the mid-game
+section of `solver_bench.py`. Each position is solved warm with the default options
+(`objective="cards"`, `minimize_changes=True`, no limit; a variant's options follow its name
+after `+`, as in `rummikub+official_jokers`) and every answer is checked by `check_solution`
+(the engine's judge included). Printed per variant: wall ms median / p90 / max,
+answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), the
+cards and points played in all, and the share of time spent building models, in CP-SAT, in the
+judge and in the repair.
+
+`--time-limit t` solves every position again with `time_limit=t` and reports the worst wall
+time against t + 0.3 s and how many answers came back `feasible`. `--hard N` solves N large Rhine
+positions (a second pack, tables of 45-70 cards, joker rate 0.3, hands of 10-20) with
+`time_limit=--hard-limit` and reports the same.
+
+    nice -n 19 .venv/bin/python experiments/benchmarks/tiles_bench.py [--count 60] [--seed 0]
+        [--variants rummy-tiles,rhine,rummikub+official_jokers] [--time-limit 0.05] [--hard 20]
+        [--hard-limit 0.5] [--out FILE] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rummyai.cards import JOKER, Slot
+from rummyai.solvers import make_position, solve
+from rummyai.solvers import rhine_repair as repair_mod
+from rummyai.solvers import tile_model as model_mod
+from rummyai.solvers import tile_solve as solve_mod
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.random_positions import random_position
+from rummyai.variants import Variant, get_variant
+
+Case = tuple[list[int], list[tuple[Slot, ...]]]
+
+
+def midgame_positions(variant: Variant, count: int, seed: int) -> list[Case]:
+    """Seeded mid-game positions whose table holds at least one joker."""
+    rng = random.Random(seed)
+    out: list[Case] = []
+    while len(out) < count:
+        s = rng.randrange(10**9)
+        hand, table = random_position(variant, s, rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7)
+        if any(slot.card == JOKER for meld in table for slot in meld):
+            out.append((hand, table))
+    return out
+
+
+class Phases:
+    """Wall time per phase of `solve_tile`, by wrapping its collaborators (nested time is
+    counted in the innermost phase only)."""
+
+    def __init__(self) -> None:
+        self.total: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self.stack: list[str] = []
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            self.stack.append(name)
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent = time.perf_counter() - t0
+                self.stack.pop()
+                self.total[name] += spent
+                if self.stack:
+                    self.total[self.stack[-1]] -= spent
+
+        return inner
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """Patch the phase functions where `tile_solve` and `rhine_repair` look them up."""
+        saved: list[tuple[Any, str, Any]] = []
+
+        def patch(module: Any, attr: str, name: str) -> None:
+            saved.append((module, attr, getattr(module, attr)))
+            setattr(module, attr, self.wrap(name, getattr(module, attr)))
+
+        build_init = model_mod.TileModel.__init__
+        saved.append((model_mod.TileModel, "__init__", build_init))
+        model_mod.TileModel.__init__ = self.wrap("build", build_init)
+        for module in (solve_mod, repair_mod):
+            patch(module, "solve_model", "cp-sat")
+            patch(module, "judged_legal", "judge")
+        patch(solve_mod, "rhine_repair", "repair")
+        try:
+            yield
+        finally:
+            for module, attr, fn in reversed(saved):
+                setattr(module, attr, fn)
+
+
+def quantiles(values: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], ordered[-1]
+
+
+def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Namespace) -> dict[str, Any]:
+    """Solve every case warm, check each answer, and gather the figures."""
+    times: list[float] = []
+    proven = repaired = cards = points = 0
+    phases = Phases()
+    solve(variant, *cases[0])  # warm-up, untimed
+    with phases.installed():
+        for n, (hand, table) in enumerate(cases):
+            before = phases.calls["repair"]
+            t0 = time.perf_counter()
+            sol = solve(variant, hand, table)
+            ms = (time.perf_counter() - t0) * 1000
+            check_solution(make_position(variant, hand, table), sol)
+            times.append(ms)
+            proven += sol.status == "optimal"
+            cards += sol.cards_played
+            points += sol.points_played
+            repaired += phases.calls["repair"] > before
+            if ns.verbose:
+                print(f"  {name} #{n}: {ms:7.1f} ms {sol.status} cards={sol.cards_played}", flush=True)
+    med, p90, top = quantiles(times)
+    total = sum(times) / 1000
+    share = {k: round(100 * v / total, 1) for k, v in sorted(phases.total.items())}
+    out: dict[str, Any] = {
+        "variant": name,
+        "positions": len(cases),
+        "median_ms": round(med, 1),
+        "p90_ms": round(p90, 1),
+        "max_ms": round(top, 1),
+        "proven": proven,
+        "repaired": repaired,
+        "cards_played": cards,
+        "points_played": points,
+        "phase_pct": share,
+    }
+    if ns.time_limit:
+        walls: list[float] = []
+        feasible = 0
+        for hand, table in cases:
+            t0 = time.perf_counter()
+            sol = solve(variant, hand, table, time_limit=ns.time_limit)
+            walls.append(time.perf_counter() - t0)
+            check_solution(make_position(variant, hand, table), sol)
+            feasible += sol.status == "feasible"
+        out["time_limit"] = {
+            "limit_s": ns.time_limit,
+            "max_wall_s": round(max(walls), 3),
+            "within": sum(w <= ns.time_limit + 0.3 for w in walls),
+            "feasible": feasible,
+        }
+    return out
+
+
+def hard_section(count: int, seed: int, limit: float) -> dict[str, Any]:
+    """Large Rhine positions (a second pack, tables of 45-70 cards, joker rate 0.3, hands of
+    10-20) solved with `time_limit=limit`: worst wall time against limit + 0.3 s."""
+    rules = get_variant("rhine", ["extra_packs=1"])
+    rng = random.Random(seed)
+    cases: list[Case] = []
+    while len(cases) < count:
+        hand, table = random_position(
+            rules, rng.randrange(10**9), rng.randint(45, 70), rng.randint(10, 20), 0.3, 0.7
+        )
+        if any(slot.card == JOKER for meld in table for slot in meld):
+            cases.append((hand, table))
+    walls: list[float] = []
+    statuses: list[str] = []
+    for hand, table in cases:
+        t0 = time.perf_counter()
+        sol = solve(rules, hand, table, time_limit=limit)
+        walls.append(time.perf_counter() - t0)
+        check_solution(make_position(rules, hand, table), sol)
+        statuses.append(sol.status)
+    med, p90, top = quantiles(walls)
+    return {
+        "variant": "rhine+extra_packs=1 (hard)",
+        "limit_s": limit,
+        "wall_s": [round(med, 3), round(p90, 3), round(top, 3)],
+        "within": sum(w <= limit + 0.3 for w in walls),
+        "positions": count,
+        "optimal": statuses.count("optimal"),
+        "feasible": statuses.count("feasible"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--count", type=int, default=60, help="positions per variant")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variants", default="rummy-tiles,rhine")
+    parser.add_argument("--time-limit", type=float, default=0.0, help="also solve with this time_limit")
+    parser.add_argument("--hard", type=int, default=0, help="large Rhine positions solved with --hard-limit")
+    parser.add_argument("--hard-limit", type=float, default=0.5)
+    parser.add_argument("--out", default="", help="append each variant's figures as a JSON line")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    ns = parser.parse_args()
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for offset, name in enumerate(ns.variants.split(",") if ns.count else [], start=1):
+        base, *options = name.split("+")
+        variant = get_variant(base, options)
+        cases = midgame_positions(variant, ns.count, ns.seed * 1000 + offset)
+        fig = run_variant(name, variant, cases, ns)
+        fig["load"] = [round(x, 2) for x in os.getloadavg()]
+        print(
+            f"{name}: n={fig['positions']} median={fig['median_ms']} ms p90={fig['p90_ms']} ms "
+            f"max={fig['max_ms']} ms proven={fig['proven']}/{fig['positions']} repaired={fig['repaired']} "
+            f"cards={fig['cards_played']} points={fig['points_played']} "
+            f"time%={fig['phase_pct']}" + (f" time_limit={fig['time_limit']}" if "time_limit" in fig else ""),
+            flush=True,
+        )
+        if ns.out:
+            with open(ns.out, "a") as fh:
+                fh.write(json.dumps(fig) + "\n")
+    if ns.hard:
+        fig = hard_section(ns.hard, ns.seed * 1000 + 7, ns.hard_limit)
+        fig["load"] = [round(x, 2) for x in os.getloadavg()]
+        print(json.dumps(fig), flush=True)
+        if ns.out:
+            with open(ns.out, "a") as fh:
+                fh.write(json.dumps(fig) + "\n")
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
