@@ -17,6 +17,7 @@ without changing any space.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -128,9 +129,12 @@ def _ids_in(value: Any) -> Iterable[int]:
 
 def hand_cards_used(state: GameState, move: Move) -> list[int]:
     """Physical ids from the acting seat's hand that `move` puts on the table or discards."""
-    hand = set(state.round.hands[state.to_act])
+    rs = state.round
+    hand = set(rs.hands[state.to_act])
     if isinstance(move, Play):
-        return sorted(i for meld in move.table for i in meld.all_ids() if i in hand)
+        # melds of the start table kept as they were (the same objects) hold no hand card
+        start = {id(m) for m in rs.table}
+        return sorted(i for meld in move.table if id(meld) not in start for i in meld.all_ids() if i in hand)
     return sorted({i for i in _ids_in(move) if i in hand})
 
 
@@ -274,8 +278,24 @@ def _dedupe_key(state: GameState, move: Move, ctx: _Context | None = None) -> An
     """
     deck = state.variant.deck
     if isinstance(move, Play):
-        return ("Play", tuple(sorted(_meld_key(m, deck) for m in move.table)))
+        return ("Play", *_table_change(state, move, deck))
     return canonical(move, deck)
+
+
+def _table_change(
+    state: GameState, play: Play, deck: Sequence[int]
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The melds (as `_meld_key`s, sorted) a play adds to the start table and those it takes off,
+    identical pairs cancelled: for one start table, equal changes are equal final tables."""
+    start = state.round.table
+    kept = {id(m) for m in play.table}
+    start_ids = {id(m) for m in start}
+    added = [_meld_key(m, deck) for m in play.table if id(m) not in start_ids]
+    removed = [_meld_key(m, deck) for m in start if id(m) not in kept]
+    if added and removed:
+        plus, minus = Counter(added), Counter(removed)
+        added, removed = list((plus - minus).elements()), list((minus - plus).elements())
+    return tuple(sorted(added)), tuple(sorted(removed))
 
 
 #: Kinds tried in order for the fallback move: the least committal move legal at that point.
@@ -336,33 +356,41 @@ def rank_moves(
     cards and table up to identical copies), cut to `limit`. Where `greedy` or `most_points` is
     None it is found among `moves` (`greedy_index`, `most_points_index`)."""
     ctx = _context(state)
+    memo: dict[int, Any] = {}
+
+    def key_of(move: Move) -> Any:
+        known = memo.get(id(move))
+        if known is None:
+            known = memo[id(move)] = _dedupe_key(state, move, ctx)
+        return known
+
     first = pick_fallback(state, moves)
     fallback = moves[first]
     if greedy is None:
         greedy = moves[greedy_index(state, moves)]
     if most_points is None:
         most_points = moves[most_points_index(state, moves, ctx)]
-    marks = {
-        "is_greedy": _dedupe_key(state, greedy, ctx),
-        "is_most_points": _dedupe_key(state, most_points, ctx),
-    }
-    seen = {_dedupe_key(state, fallback, ctx)}
+    marks = {"is_greedy": key_of(greedy), "is_most_points": key_of(most_points)}
+    seen = {key_of(fallback)}
     chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, True, ctx))]
-    keys = [next(iter(seen))]
+    keys = [key_of(fallback)]
+    solver_moves = {id(m) for m in priority}
     for move in (greedy, most_points, *priority):
-        key = _dedupe_key(state, move, ctx)
+        key = key_of(move)
         if key in seen or len(chosen) >= limit:
             continue
         seen.add(key)
         keys.append(key)
         features = describe(state, move, False, ctx)
-        features[_COLUMN["from_solver"]] = float(from_solver and (move in priority or move is greedy))
+        features[_COLUMN["from_solver"]] = float(
+            from_solver and (id(move) in solver_moves or move in priority or move is greedy)
+        )
         chosen.append(Candidate(move, move_kind(move), features))
     ranked: list[tuple[int, int, int]] = []
     for index, move in enumerate(moves):
         if index == first:
             continue
-        key = _dedupe_key(state, move, ctx)
+        key = key_of(move)
         if key in seen:
             continue
         seen.add(key)
@@ -372,7 +400,7 @@ def rank_moves(
     ranked.sort()
     for *_, index in ranked[: max(limit - len(chosen), 0)]:
         move = moves[index]
-        keys.append(_dedupe_key(state, move, ctx))
+        keys.append(key_of(move))
         chosen.append(Candidate(move, move_kind(move), describe(state, move, False, ctx)))
     _relative_features(chosen, keys, marks)
     return chosen

@@ -1,18 +1,20 @@
-"""Environment speed: learner steps per second for every variant, on one core.
+"""Environment speed: learner steps per second for every variant, on one core and on two.
 
-The learner picks uniformly among the masked candidates; opponents are `random` (and `greedy`,
-the solver's most-cards move). Candidates are the environments' default (``auto``: the solver's
+The learner picks uniformly among the masked candidates; opponents are `random` and `greedy`
+(the solver's most-cards move). Candidates are the environments' default (``auto``: the solver's
 for tile-style variants, the engine's for draw-meld-discard) or named (``engine``, ``solver``);
 the table also counts the solver calls and the answers found without one (cache, no playable
-card, known no play). Steps are counted per second of wall time and per second of the process's
-own CPU time (the fairer figure on a shared machine). The load average is printed before and
-after, since the figures depend on it. `--vector N` also measures `gymnasium.vector.AsyncVectorEnv`
-with N worker processes (not pinned). RLCard's gin rummy (all seats random) is measured in the
-same run when `rlcard` is installed.
+card, known no play). Each single-environment row plays one untimed episode first (loading the
+compiled solver and building its tables) and runs pinned to one CPU; steps are counted per second
+of wall time and per second of the process's own CPU time (the fairer figure on a shared
+machine). `--vector N` (default 2, 0 to skip) also measures `gymnasium.vector.AsyncVectorEnv`
+with N worker processes (not pinned; 3 untimed seconds first). The load average is printed
+before and after, since the figures depend on it. RLCard's gin rummy (all seats random) is
+measured in the same run when `rlcard` is installed.
 
-    .venv/bin/python experiments/benchmarks/env_bench.py            # every variant, random and greedy
+    .venv/bin/python experiments/benchmarks/env_bench.py            # every variant: random, greedy, x2
+    .venv/bin/python experiments/benchmarks/env_bench.py --seconds 20 --variants rummikub,rummy-board
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 3 --variants rummikub --candidates engine
-    .venv/bin/python experiments/benchmarks/env_bench.py --vector 2 --opponents random
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000   # 1000 one-round episodes per variant
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000 --max-turns 12 --variants standard
 
@@ -73,8 +75,11 @@ def masked_random(obs: dict[str, Any], rng: np.random.Generator) -> int:
     return int(rng.choice(np.flatnonzero(obs["action_mask"])))
 
 
-def measure(variant: str, candidates: str, opponents: str, seconds: float, players: int) -> Row:
-    """Learner steps per second over whole one-round episodes, for at least `seconds`."""
+def measure(
+    variant: str, candidates: str, opponents: str, seconds: float, players: int, warmup: int = 1
+) -> Row:
+    """Learner steps per second over whole one-round episodes, for at least `seconds`, after
+    `warmup` untimed episodes."""
     env = cast(
         RummyEnv,
         gym.make(
@@ -86,6 +91,12 @@ def measure(variant: str, candidates: str, opponents: str, seconds: float, playe
         ).unwrapped,
     )
     rng = np.random.default_rng(0)
+    for episode in range(warmup):  # untimed: loading the compiled solver, building its tables
+        obs, _ = env.reset(seed=10**6 + episode)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, _ = env.step(masked_random(obs, rng))
+            done = terminated or truncated
     steps = episodes = 0
     start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
@@ -105,8 +116,11 @@ def measure(variant: str, candidates: str, opponents: str, seconds: float, playe
     )
 
 
-def measure_vector(variant: str, opponents: str, seconds: float, players: int, workers: int) -> Row:
-    """Learner steps per second (all workers together) of `AsyncVectorEnv` with `workers` processes."""
+def measure_vector(
+    variant: str, opponents: str, seconds: float, players: int, workers: int, warmup: float = 3.0
+) -> Row:
+    """Learner steps per second (all workers together) of `AsyncVectorEnv` with `workers` processes,
+    counted after `warmup` untimed seconds."""
     from functools import partial
 
     make = partial(
@@ -116,12 +130,20 @@ def measure_vector(variant: str, opponents: str, seconds: float, players: int, w
     rng = np.random.default_rng(0)
     obs, _ = envs.reset(seed=0)
     steps = episodes = 0
-    start = time.perf_counter()
+    start = time.perf_counter() + warmup
+    counting = False
+    ended = np.zeros(workers, dtype=bool)
     while time.perf_counter() - start < seconds:
         actions = [masked_random({"action_mask": m}, rng) for m in obs["action_mask"]]
         obs, _, terminated, truncated, _ = envs.step(np.array(actions))
-        steps += workers
-        episodes += int(np.sum(terminated | truncated))
+        if counting:
+            # a worker whose episode ended last step only reset in this one (Gymnasium's next-step
+            # autoreset): no learner step
+            steps += int(workers - ended.sum())
+            episodes += int(np.sum(terminated | truncated))
+        elif time.perf_counter() >= start:  # the first `warmup` seconds are untimed
+            counting, start = True, time.perf_counter()
+        ended = terminated | truncated
     elapsed = time.perf_counter() - start
     envs.close()
     return Row(
@@ -208,7 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--variants", default=",".join(ENV_OF), help="comma-separated variant ids")
     parser.add_argument("--candidates", default="auto", help="builders: auto, engine, solver")
-    parser.add_argument("--vector", type=int, default=0, help="also measure AsyncVectorEnv with N workers")
+    parser.add_argument(
+        "--vector", type=int, default=2, help="also measure AsyncVectorEnv with N workers (0: do not)"
+    )
     parser.add_argument("--opponents", default="random,greedy", help="opponent agents")
     parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
     parser.add_argument("--players", type=int, default=2)
