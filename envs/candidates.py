@@ -127,13 +127,14 @@ def _ids_in(value: Any) -> Iterable[int]:
             yield from _ids_in(item)
 
 
-def hand_cards_used(state: GameState, move: Move) -> list[int]:
-    """Physical ids from the acting seat's hand that `move` puts on the table or discards."""
+def hand_cards_used(state: GameState, move: Move, start_ids: frozenset[int] | None = None) -> list[int]:
+    """Physical ids from the acting seat's hand that `move` puts on the table or discards
+    (`start_ids`: the ids of the start table's meld objects, when the caller has them)."""
     rs = state.round
     hand = set(rs.hands[state.to_act])
     if isinstance(move, Play):
         # melds of the start table kept as they were (the same objects) hold no hand card
-        start = {id(m) for m in rs.table}
+        start = start_ids if start_ids is not None else {id(m) for m in rs.table}
         return sorted(i for meld in move.table if id(meld) not in start for i in meld.all_ids() if i in hand)
     return sorted({i for i in _ids_in(move) if i in hand})
 
@@ -206,7 +207,7 @@ def describe(
 ) -> npt.NDArray[np.float32]:
     """Feature vector of `move` for the seat to act (columns as in `FEATURES`)."""
     ctx = context if context is not None else _context(state)
-    used = hand_cards_used(state, move)
+    used = hand_cards_used(state, move, ctx.table_ids)
     features = np.zeros(NUM_FEATURES, dtype=np.float32)
     features[_COLUMN["is_fallback"]] = float(fallback)
     kind = move_kind(move)
@@ -223,18 +224,32 @@ def describe(
     features[_COLUMN["hand_value_after"]] = ctx.hand_value - used_value
     if isinstance(move, Play):
         used_set = set(used)
-        new_ids = {id(m) for m in move.table}
         features[_COLUMN["new_melds"]] = sum(1 for m in move.table if used_set.issuperset(m.ids))
-        features[_COLUMN["table_melds_changed"]] = sum(
-            1 for m in state.round.table if id(m) not in new_ids and m not in move.table
-        )
-        wild_ids = [i for m in state.round.table if id(m) not in new_ids for i in m.ids if ctx.wild[i]]
-        features[_COLUMN["jokers_freed"]] = len(wild_ids)
+        changed = _changed_melds(state.round.table, move.table)
+        features[_COLUMN["table_melds_changed"]] = len(changed)
+        features[_COLUMN["jokers_freed"]] = sum(1 for m in changed for i in m.ids if ctx.wild[i])
     else:
         features[_COLUMN["new_melds"]] = _count_new_melds(move)
         features[_COLUMN["jokers_freed"]] = float(kind == "swap")
     features[_COLUMN["draws"]] = float(kind in ("draw", "take"))
     return features
+
+
+def _changed_melds(start: Sequence[TableMeld], final: Sequence[TableMeld]) -> list[TableMeld]:
+    """The start melds that are not on the final table as they were (same cards, same meanings)."""
+    kept = {id(m) for m in final}
+    rest = [m for m in start if id(m) not in kept]
+    if not rest:
+        return rest
+    start_ids = {id(m) for m in start}
+    left = Counter(m for m in final if id(m) not in start_ids)
+    changed = []
+    for meld in rest:
+        if left[meld]:
+            left[meld] -= 1
+        else:
+            changed.append(meld)
+    return changed
 
 
 def _count_new_melds(move: Any) -> int:
@@ -278,18 +293,19 @@ def _dedupe_key(state: GameState, move: Move, ctx: _Context | None = None) -> An
     """
     deck = state.variant.deck
     if isinstance(move, Play):
-        return ("Play", *_table_change(state, move, deck))
+        return ("Play", *_table_change(state, move, deck, None if ctx is None else ctx.table_ids))
     return canonical(move, deck)
 
 
 def _table_change(
-    state: GameState, play: Play, deck: Sequence[int]
+    state: GameState, play: Play, deck: Sequence[int], start_ids: frozenset[int] | None = None
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The melds (as `_meld_key`s, sorted) a play adds to the start table and those it takes off,
     identical pairs cancelled: for one start table, equal changes are equal final tables."""
     start = state.round.table
     kept = {id(m) for m in play.table}
-    start_ids = {id(m) for m in start}
+    if start_ids is None:
+        start_ids = frozenset(id(m) for m in start)
     added = [_meld_key(m, deck) for m in play.table if id(m) not in start_ids]
     removed = [_meld_key(m, deck) for m in start if id(m) not in kept]
     if added and removed:
@@ -394,7 +410,7 @@ def rank_moves(
         if key in seen:
             continue
         seen.add(key)
-        used = hand_cards_used(state, move)
+        used = hand_cards_used(state, move, ctx.table_ids)
         points = sum(ctx.values[i] for i in used)
         ranked.append((-len(used), -points, index))
     ranked.sort()

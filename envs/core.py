@@ -78,9 +78,9 @@ def candidate_arrays(
         mask[0] = 1  # a finished game: slot 0 is a harmless no-op
         return mask, features
     mask[: len(candidates)] = 1
-    features[: len(candidates)] = np.clip(
-        np.stack([c.features for c in candidates]), -FEATURE_BOUND, FEATURE_BOUND
-    )
+    for row, candidate in zip(features, candidates, strict=False):
+        row[:] = candidate.features
+    np.clip(features, -FEATURE_BOUND, FEATURE_BOUND, out=features)
     return mask, features
 
 

@@ -167,8 +167,8 @@ class SolverCandidates:
     changes speed only, never the candidates). `minimize_changes` asks the solver to break as few
     table melds as it can among the best plays: tidier tables, but each call costs about 1.8x
     (measured on random Rummikub positions). None (the default) turns it off where jokers move
-    freely and keeps it where they are locked (Rhine, Rummy Tiles), whose answers the engine
-    rejects far more often without it.
+    freely and keeps it where they are locked (Rhine, Rummy Tiles) and a joker is in play (in hand
+    or on the table), whose answers the engine rejects far more often without it.
     """
 
     def __init__(
@@ -304,16 +304,21 @@ class SolverCandidates:
                 opened=opened,
                 objective=objective,
                 work_limit=self.work_limit,
-                minimize_changes=self._minimize_changes(variant),
+                minimize_changes=self._minimize_changes(variant, hand, table),
             )
         except RummyError:
             self.stats.unsupported += 1
             return None
 
-    def _minimize_changes(self, variant: Variant) -> bool:
+    def _minimize_changes(
+        self, variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]]
+    ) -> bool:
+        """The setting asked for, else on only where jokers are locked and one is in play."""
+        from rummyai.solvers.candidate_search import has_joker
+
         if self.minimize_changes is not None:
             return self.minimize_changes
-        return not variant.joker_rules.free_table_jokers
+        return not variant.joker_rules.free_table_jokers and has_joker(hand, table)
 
     # ------------------------------------------------------------------ moves
     def _plays(self, state: GameState, answer: Answer) -> tuple[list[Move], Move | None, Move | None]:

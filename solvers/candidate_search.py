@@ -8,7 +8,10 @@ return its answer unchanged, asks it directly. Where a variant caps the hand car
 (rummy-board's 12) and the playable hand exceeds the cap, the program declines; the best play of
 the same position without the cap is then asked of the program, and when it plays no more cards
 than the cap it is also the best capped play (the best of a larger set of plays that lies in the
-smaller set). Everything else goes to `solve`.
+smaller set). A position without any joker plays the same under any joker rules, so where the
+variant locks jokers (rummy-tiles) such a position is answered as under free jokers. An unopened
+seat of a points opening gets the best play of new melds from its hand when that play opens.
+Everything else goes to `solve`.
 """
 
 from __future__ import annotations
@@ -16,22 +19,56 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rummyai.cards import Slot
+from rummyai.cards import JOKER, Slot
 from rummyai.melds import MeldInfo, analyze_meld, opening_problem, opening_value
 from rummyai.solvers.fast import fast_path_ok
 from rummyai.solvers.position import Position, Solution
 from rummyai.variants import Variant
 
-_UNCAPPED: dict[int, tuple[Variant, Variant]] = {}
+_TWINS: dict[tuple[int, bool, bool], tuple[Variant, Variant]] = {}
+
+
+def twin(variant: Variant, *, cap: bool = True, joker_rules: bool = True) -> Variant:
+    """`variant` without its cap on hand cards per turn (`cap` False) and with free jokers instead
+    of its own joker rules (`joker_rules` False; what a position without any joker plays the same
+    under). One object per variant and form, kept."""
+    key = (id(variant), cap, joker_rules)
+    known = _TWINS.get(key)
+    if known is None or known[0] is not variant:
+        other = variant if cap else replace(variant, max_hand_cards_per_turn=None)
+        if not joker_rules:
+            other = replace(
+                other,
+                joker_policy="free",
+                max_wilds_per_meld=None,
+                wilds_le_naturals=False,
+                min_naturals_per_meld=1,
+                harvested_joker="stay_on_table",
+            )
+        known = (variant, other)
+        _TWINS[key] = known
+    return known[1]
 
 
 def uncapped(variant: Variant) -> Variant:
-    """`variant` without its cap on hand cards per turn (one object per variant, kept)."""
-    known = _UNCAPPED.get(id(variant))
-    if known is None or known[0] is not variant:
-        known = (variant, replace(variant, max_hand_cards_per_turn=None))
-        _UNCAPPED[id(variant)] = known
-    return known[1]
+    """`variant` without its cap on hand cards per turn."""
+    return twin(variant, cap=False)
+
+
+def _rules(variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]]) -> Variant:
+    """The variant the program may answer this position under: without a cap the hand cannot
+    reach (or one the caller checks after), and with free jokers when no joker is in play."""
+    cap = variant.max_hand_cards_per_turn
+    keep_cap = cap is None or len(hand) <= cap
+    free_instead = not variant.joker_rules.free_table_jokers and not has_joker(hand, table)
+    if keep_cap and not free_instead:
+        return variant
+    return twin(variant, cap=keep_cap, joker_rules=not free_instead)
+
+
+def has_joker(hand: Sequence[int], table: Sequence[Sequence[Slot]]) -> bool:
+    """Whether a joker is in the hand (card kinds) or on the table (melds of slots)."""
+    return JOKER in hand or any(slot.card == JOKER for meld in table for slot in meld)
 
 
 _INFOS: dict[int, tuple[Variant, Sequence[Slot], MeldInfo]] = {}
@@ -84,13 +121,13 @@ def _exact(
     """The dynamic program's proven answer, or None where it does not apply."""
     from rummyai.solvers.run_dp import dp_supported, solve_dp
 
-    if not dp_supported(variant):
-        return None
     if not opened:
         return opening_play(variant, hand, table, objective)
+    rules = _rules(variant, hand, table)
+    if not dp_supported(rules):
+        return None
     infos = tuple(_info(variant, meld) for meld in table)
     cap = variant.max_hand_cards_per_turn
-    rules = variant if cap is None or len(hand) <= cap else uncapped(variant)
     position = Position(rules, tuple(sorted(hand)), infos, True)
     if not fast_path_ok(position, None):
         return None
@@ -106,12 +143,14 @@ def opening_play(
     """An opening turn of a points opening: the best play of new melds from the hand alone (the
     program on an empty table); when it opens (enough points, every meld allowed in an opening) it
     is the best opening, laid beside the table. None otherwise."""
-    from rummyai.solvers.run_dp import solve_dp
+    from rummyai.solvers.run_dp import dp_supported, solve_dp
 
     if variant.opening != "points" or not variant.opening_turn_exclusive:
         return None
     cap = variant.max_hand_cards_per_turn
-    rules = variant if cap is None or len(hand) <= cap else uncapped(variant)
+    rules = _rules(variant, hand, ())
+    if not dp_supported(rules):
+        return None
     position = Position(rules, tuple(sorted(hand)), (), True)
     if not fast_path_ok(position, None):
         return None

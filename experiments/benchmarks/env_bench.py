@@ -8,7 +8,9 @@ card, known no play). Each single-environment row plays one untimed episode firs
 compiled solver and building its tables) and runs pinned to one CPU; steps are counted per second
 of wall time and per second of the process's own CPU time (the fairer figure on a shared
 machine). `--vector N` (default 2, 0 to skip) also measures `gymnasium.vector.AsyncVectorEnv`
-with N worker processes (not pinned; 3 untimed seconds first). The load average is printed
+with N worker processes (not pinned; 3 untimed seconds first); its CPU figure divides the steps
+by the CPU time of the workers and the main process together (so N idle cores give at most N
+times it per second of wall time). The load average is printed
 before and after, since the figures depend on it. RLCard's gin rummy (all seats random) is
 measured in the same run when `rlcard` is installed.
 
@@ -129,7 +131,9 @@ def measure_vector(
     envs = gym.vector.AsyncVectorEnv([make] * workers)
     rng = np.random.default_rng(0)
     obs, _ = envs.reset(seed=0)
+    pids = [process.pid for process in getattr(envs, "processes", [])]
     steps = episodes = 0
+    cpu = 0.0
     start = time.perf_counter() + warmup
     counting = False
     ended = np.zeros(workers, dtype=bool)
@@ -143,12 +147,35 @@ def measure_vector(
             episodes += int(np.sum(terminated | truncated))
         elif time.perf_counter() >= start:  # the first `warmup` seconds are untimed
             counting, start = True, time.perf_counter()
+            cpu = process_cpu(pids) + time.process_time()
         ended = terminated | truncated
     elapsed = time.perf_counter() - start
+    used = process_cpu(pids) + time.process_time() - cpu
     envs.close()
     return Row(
-        variant, f"auto, AsyncVectorEnv x{workers}", opponents, episodes, steps, elapsed, steps / elapsed
+        variant,
+        f"auto, AsyncVectorEnv x{workers}",
+        opponents,
+        episodes,
+        steps,
+        elapsed,
+        steps / elapsed,
+        steps_per_cpu_second=steps / used if used > 0 else 0.0,
     )
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes `pids` have used so far (Linux; 0 elsewhere)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
 
 
 def load_average() -> str:
@@ -284,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append(row)
                     print(
                         f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
-                        f"{row.learner_steps} | {row.steps_per_second:.0f} | - | - | - |",
+                        f"{row.learner_steps} | {row.steps_per_second:.0f} | {row.steps_per_cpu_second:.0f} "
+                        "| - | - |",
                         flush=True,
                     )
                 if not args.no_pin:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from rummyai.cards import JOKER
 from rummyai.solvers import solve
-from rummyai.solvers.candidate_search import opening_play, solve_position, uncapped
+from rummyai.solvers.candidate_search import has_joker, opening_play, solve_position, uncapped
 from rummyai.solvers.random_positions import random_position
 from rummyai.variants import get_variant
 
@@ -61,3 +62,23 @@ def test_openings_the_program_answers_match_solve(variant_id: str) -> None:
         assert (got.cards_played, got.points_played) == (want.cards_played, want.points_played), seed
         assert got.melds[: len(table)] == tuple(tuple(m) for m in table)
     assert answered >= 5
+
+
+@pytest.mark.parametrize("opened", [True, False])
+def test_positions_without_jokers_under_locked_jokers_match_solve(opened: bool) -> None:
+    """rummy-tiles locks jokers; a position with no joker in hand or on the table is answered as
+    under free jokers, with the best count and points `solve` proves."""
+    variant = get_variant("rummy-tiles")
+    checked = 0
+    for seed in range(40):
+        hand, table = random_position(variant, seed, table_cards=21, hand_cards=9 + seed % 8, joker_rate=0.0)
+        hand = [card for card in hand if card != JOKER]
+        if has_joker(hand, table):
+            continue
+        want = solve(variant, hand, table, opened=opened, objective="cards", minimize_changes=False)
+        got = solve_position(
+            variant, hand, table, opened=opened, objective="cards", work_limit=None, minimize_changes=False
+        )
+        assert (got.cards_played, got.points_played) == (want.cards_played, want.points_played), seed
+        checked += 1
+    assert checked >= 20
