@@ -10,12 +10,15 @@ of wall time and per second of the process's own CPU time (the fairer figure on 
 machine). `--vector N` (default 2, 0 to skip) also measures `gymnasium.vector.AsyncVectorEnv`
 with N worker processes (not pinned; 3 untimed seconds first); its CPU figure divides the steps
 by the CPU time of the workers and the main process together (so N idle cores give at most N
-times it per second of wall time). The load average is printed
+times it per second of wall time). `--clock cpu` counts `--seconds` in CPU time instead of wall
+time (per worker for the vector rows): a fixed amount of work, so that a loaded machine still
+gives samples of a useful size. The load average is printed
 before and after, since the figures depend on it. RLCard's gin rummy (all seats random) is
 measured in the same run when `rlcard` is installed.
 
     .venv/bin/python experiments/benchmarks/env_bench.py            # every variant: random, greedy, x2
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 20 --variants rummikub,rummy-board
+    nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10  # shared machine
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 3 --variants rummikub --candidates engine
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000   # 1000 one-round episodes per variant
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000 --max-turns 12 --variants standard
@@ -78,10 +81,16 @@ def masked_random(obs: dict[str, Any], rng: np.random.Generator) -> int:
 
 
 def measure(
-    variant: str, candidates: str, opponents: str, seconds: float, players: int, warmup: int = 1
+    variant: str,
+    candidates: str,
+    opponents: str,
+    seconds: float,
+    players: int,
+    warmup: int = 1,
+    clock: str = "wall",
 ) -> Row:
-    """Learner steps per second over whole one-round episodes, for at least `seconds`, after
-    `warmup` untimed episodes."""
+    """Learner steps per second over whole one-round episodes, for at least `seconds` (of wall time,
+    or of the process's CPU time with `clock` ``cpu``), after `warmup` untimed episodes."""
     env = cast(
         RummyEnv,
         gym.make(
@@ -101,7 +110,8 @@ def measure(
             done = terminated or truncated
     steps = episodes = 0
     start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
+    budget = (lambda: time.process_time() - cpu) if clock == "cpu" else (lambda: time.perf_counter() - start)
+    while budget() < seconds:
         obs, _ = env.reset(seed=episodes)
         done = False
         while not done:
@@ -119,10 +129,17 @@ def measure(
 
 
 def measure_vector(
-    variant: str, opponents: str, seconds: float, players: int, workers: int, warmup: float = 3.0
+    variant: str,
+    opponents: str,
+    seconds: float,
+    players: int,
+    workers: int,
+    warmup: float = 3.0,
+    clock: str = "wall",
 ) -> Row:
     """Learner steps per second (all workers together) of `AsyncVectorEnv` with `workers` processes,
-    counted after `warmup` untimed seconds."""
+    counted after `warmup` untimed seconds, for `seconds` (with `clock` ``cpu``: seconds of CPU
+    time per worker, the workers' and the main process's together, warm-up included)."""
     from functools import partial
 
     make = partial(
@@ -137,7 +154,24 @@ def measure_vector(
     start = time.perf_counter() + warmup
     counting = False
     ended = np.zeros(workers, dtype=bool)
-    while time.perf_counter() - start < seconds:
+    if clock == "cpu":
+        limit = process_cpu(pids) + time.process_time() + (seconds + warmup) * workers
+        warm_cpu = process_cpu(pids) + time.process_time() + warmup * workers
+
+        def going() -> bool:
+            return process_cpu(pids) + time.process_time() < limit
+
+        def warm() -> bool:
+            return process_cpu(pids) + time.process_time() >= warm_cpu
+    else:
+
+        def going() -> bool:
+            return time.perf_counter() - start < seconds
+
+        def warm() -> bool:
+            return time.perf_counter() >= start
+
+    while going():
         actions = [masked_random({"action_mask": m}, rng) for m in obs["action_mask"]]
         obs, _, terminated, truncated, _ = envs.step(np.array(actions))
         if counting:
@@ -145,7 +179,7 @@ def measure_vector(
             # autoreset): no learner step
             steps += int(workers - ended.sum())
             episodes += int(np.sum(terminated | truncated))
-        elif time.perf_counter() >= start:  # the first `warmup` seconds are untimed
+        elif warm():  # the first `warmup` seconds are untimed
             counting, start = True, time.perf_counter()
             cpu = process_cpu(pids) + time.process_time()
         ended = terminated | truncated
@@ -262,6 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--opponents", default="random,greedy", help="opponent agents")
     parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what --seconds counts: wall time, or CPU time (a fixed amount of work on a loaded machine)",
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
     parser.add_argument("--json", help="also write the rows to this file")
@@ -295,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             for opponents in args.opponents.split(","):
                 if opponents not in AGENTS:
                     continue
-                row = measure(variant, candidates, opponents, args.seconds, args.players)
+                row = measure(variant, candidates, opponents, args.seconds, args.players, clock=args.clock)
                 rows.append(row)
                 print(
                     f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
@@ -307,7 +347,9 @@ def main(argv: list[str] | None = None) -> int:
                 if hasattr(os, "sched_setaffinity"):
                     os.sched_setaffinity(0, range(os.cpu_count() or 1))
                 for opponents in args.opponents.split(","):
-                    row = measure_vector(variant, opponents, args.seconds, args.players, args.vector)
+                    row = measure_vector(
+                        variant, opponents, args.seconds, args.players, args.vector, clock=args.clock
+                    )
                     rows.append(row)
                     print(
                         f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
