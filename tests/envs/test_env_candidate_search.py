@@ -70,7 +70,7 @@ def test_positions_without_jokers_under_locked_jokers_match_solve(opened: bool) 
     under free jokers, with the best count and points `solve` proves."""
     variant = get_variant("rummy-tiles")
     checked = 0
-    for seed in range(40):
+    for seed in range(24):
         hand, table = random_position(variant, seed, table_cards=21, hand_cards=9 + seed % 8, joker_rate=0.0)
         hand = [card for card in hand if card != JOKER]
         if has_joker(hand, table):
@@ -81,4 +81,4 @@ def test_positions_without_jokers_under_locked_jokers_match_solve(opened: bool) 
         )
         assert (got.cards_played, got.points_played) == (want.cards_played, want.points_played), seed
         checked += 1
-    assert checked >= 20
+    assert checked >= 12

@@ -1,5 +1,5 @@
-"""`PublicHistory`: the last turns per seat newest first, seats relative to the observer, and
-observation arrays the caller owns."""
+"""`PublicHistory` (the last turns per seat newest first, seats relative to the observer, and
+observation arrays the caller owns) and the opponents' `LazyView`."""
 
 from __future__ import annotations
 
@@ -33,3 +33,13 @@ def test_arrays_are_relative_to_the_observer_and_owned_by_the_caller() -> None:
     assert again["history_taken"][0, 7] == 1 and again["history_turns"][0, 0, 2] == 2
     history.clear()
     assert not np.any(history.arrays(0)["history_turns"])
+
+
+def test_lazy_view_reads_as_the_engine_view() -> None:
+    from rummyai.engine.game import new_match, view
+    from rummyai.envs.core import LazyView
+
+    state = new_match("rummikub", 2, seed=3)
+    lazy = LazyView(state, 1)
+    assert dict(lazy) == view(state, 1)
+    assert lazy["seat"] == 1 and lazy.get("nothing") is None and len(lazy) == len(view(state, 1))
