@@ -17,6 +17,7 @@ without changing any space.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -126,11 +127,15 @@ def _ids_in(value: Any) -> Iterable[int]:
             yield from _ids_in(item)
 
 
-def hand_cards_used(state: GameState, move: Move) -> list[int]:
-    """Physical ids from the acting seat's hand that `move` puts on the table or discards."""
-    hand = set(state.round.hands[state.to_act])
+def hand_cards_used(state: GameState, move: Move, start_ids: frozenset[int] | None = None) -> list[int]:
+    """Physical ids from the acting seat's hand that `move` puts on the table or discards
+    (`start_ids`: the ids of the start table's meld objects, when the caller has them)."""
+    rs = state.round
+    hand = set(rs.hands[state.to_act])
     if isinstance(move, Play):
-        return sorted(i for meld in move.table for i in meld.all_ids() if i in hand)
+        # melds of the start table kept as they were (the same objects) hold no hand card
+        start = start_ids if start_ids is not None else {id(m) for m in rs.table}
+        return sorted(i for meld in move.table if id(meld) not in start for i in meld.all_ids() if i in hand)
     return sorted({i for i in _ids_in(move) if i in hand})
 
 
@@ -202,7 +207,7 @@ def describe(
 ) -> npt.NDArray[np.float32]:
     """Feature vector of `move` for the seat to act (columns as in `FEATURES`)."""
     ctx = context if context is not None else _context(state)
-    used = hand_cards_used(state, move)
+    used = hand_cards_used(state, move, ctx.table_ids)
     features = np.zeros(NUM_FEATURES, dtype=np.float32)
     features[_COLUMN["is_fallback"]] = float(fallback)
     kind = move_kind(move)
@@ -219,18 +224,32 @@ def describe(
     features[_COLUMN["hand_value_after"]] = ctx.hand_value - used_value
     if isinstance(move, Play):
         used_set = set(used)
-        new_ids = {id(m) for m in move.table}
         features[_COLUMN["new_melds"]] = sum(1 for m in move.table if used_set.issuperset(m.ids))
-        features[_COLUMN["table_melds_changed"]] = sum(
-            1 for m in state.round.table if id(m) not in new_ids and m not in move.table
-        )
-        wild_ids = [i for m in state.round.table if id(m) not in new_ids for i in m.ids if ctx.wild[i]]
-        features[_COLUMN["jokers_freed"]] = len(wild_ids)
+        changed = _changed_melds(state.round.table, move.table)
+        features[_COLUMN["table_melds_changed"]] = len(changed)
+        features[_COLUMN["jokers_freed"]] = sum(1 for m in changed for i in m.ids if ctx.wild[i])
     else:
         features[_COLUMN["new_melds"]] = _count_new_melds(move)
         features[_COLUMN["jokers_freed"]] = float(kind == "swap")
     features[_COLUMN["draws"]] = float(kind in ("draw", "take"))
     return features
+
+
+def _changed_melds(start: Sequence[TableMeld], final: Sequence[TableMeld]) -> list[TableMeld]:
+    """The start melds that are not on the final table as they were (same cards, same meanings)."""
+    kept = {id(m) for m in final}
+    rest = [m for m in start if id(m) not in kept]
+    if not rest:
+        return rest
+    start_ids = {id(m) for m in start}
+    left = Counter(m for m in final if id(m) not in start_ids)
+    changed = []
+    for meld in rest:
+        if left[meld]:
+            left[meld] -= 1
+        else:
+            changed.append(meld)
+    return changed
 
 
 def _count_new_melds(move: Any) -> int:
@@ -274,8 +293,25 @@ def _dedupe_key(state: GameState, move: Move, ctx: _Context | None = None) -> An
     """
     deck = state.variant.deck
     if isinstance(move, Play):
-        return ("Play", tuple(sorted(_meld_key(m, deck) for m in move.table)))
+        return ("Play", *_table_change(state, move, deck, None if ctx is None else ctx.table_ids))
     return canonical(move, deck)
+
+
+def _table_change(
+    state: GameState, play: Play, deck: Sequence[int], start_ids: frozenset[int] | None = None
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The melds (as `_meld_key`s, sorted) a play adds to the start table and those it takes off,
+    identical pairs cancelled: for one start table, equal changes are equal final tables."""
+    start = state.round.table
+    kept = {id(m) for m in play.table}
+    if start_ids is None:
+        start_ids = frozenset(id(m) for m in start)
+    added = [_meld_key(m, deck) for m in play.table if id(m) not in start_ids]
+    removed = [_meld_key(m, deck) for m in start if id(m) not in kept]
+    if added and removed:
+        plus, minus = Counter(added), Counter(removed)
+        added, removed = list((plus - minus).elements()), list((minus - plus).elements())
+    return tuple(sorted(added)), tuple(sorted(removed))
 
 
 #: Kinds tried in order for the fallback move: the least committal move legal at that point.
@@ -336,43 +372,51 @@ def rank_moves(
     cards and table up to identical copies), cut to `limit`. Where `greedy` or `most_points` is
     None it is found among `moves` (`greedy_index`, `most_points_index`)."""
     ctx = _context(state)
+    memo: dict[int, Any] = {}
+
+    def key_of(move: Move) -> Any:
+        known = memo.get(id(move))
+        if known is None:
+            known = memo[id(move)] = _dedupe_key(state, move, ctx)
+        return known
+
     first = pick_fallback(state, moves)
     fallback = moves[first]
     if greedy is None:
         greedy = moves[greedy_index(state, moves)]
     if most_points is None:
         most_points = moves[most_points_index(state, moves, ctx)]
-    marks = {
-        "is_greedy": _dedupe_key(state, greedy, ctx),
-        "is_most_points": _dedupe_key(state, most_points, ctx),
-    }
-    seen = {_dedupe_key(state, fallback, ctx)}
+    marks = {"is_greedy": key_of(greedy), "is_most_points": key_of(most_points)}
+    seen = {key_of(fallback)}
     chosen = [Candidate(fallback, move_kind(fallback), describe(state, fallback, True, ctx))]
-    keys = [next(iter(seen))]
+    keys = [key_of(fallback)]
+    solver_moves = {id(m) for m in priority}
     for move in (greedy, most_points, *priority):
-        key = _dedupe_key(state, move, ctx)
+        key = key_of(move)
         if key in seen or len(chosen) >= limit:
             continue
         seen.add(key)
         keys.append(key)
         features = describe(state, move, False, ctx)
-        features[_COLUMN["from_solver"]] = float(from_solver and (move in priority or move is greedy))
+        features[_COLUMN["from_solver"]] = float(
+            from_solver and (id(move) in solver_moves or move in priority or move is greedy)
+        )
         chosen.append(Candidate(move, move_kind(move), features))
     ranked: list[tuple[int, int, int]] = []
     for index, move in enumerate(moves):
         if index == first:
             continue
-        key = _dedupe_key(state, move, ctx)
+        key = key_of(move)
         if key in seen:
             continue
         seen.add(key)
-        used = hand_cards_used(state, move)
+        used = hand_cards_used(state, move, ctx.table_ids)
         points = sum(ctx.values[i] for i in used)
         ranked.append((-len(used), -points, index))
     ranked.sort()
     for *_, index in ranked[: max(limit - len(chosen), 0)]:
         move = moves[index]
-        keys.append(_dedupe_key(state, move, ctx))
+        keys.append(key_of(move))
         chosen.append(Candidate(move, move_kind(move), describe(state, move, False, ctx)))
     _relative_features(chosen, keys, marks)
     return chosen

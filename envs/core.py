@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Union
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rummyai.cards import NUM_KINDS
+from rummyai.engine.game import view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import NUM_FEATURES, Candidate, hand_cards_used
@@ -77,9 +78,9 @@ def candidate_arrays(
         mask[0] = 1  # a finished game: slot 0 is a harmless no-op
         return mask, features
     mask[: len(candidates)] = 1
-    features[: len(candidates)] = np.clip(
-        np.stack([c.features for c in candidates]), -FEATURE_BOUND, FEATURE_BOUND
-    )
+    for row, candidate in zip(features, candidates, strict=False):
+        row[:] = candidate.features
+    np.clip(features, -FEATURE_BOUND, FEATURE_BOUND, out=features)
     return mask, features
 
 
@@ -135,6 +136,32 @@ def cards_shed(before: GameState, after: GameState, seat: int, move: Move) -> in
     if seat != before.to_act:
         return 0
     return len(hand_cards_used(before, move))
+
+
+class LazyView(Mapping[str, Any]):
+    """`rummyai.engine.game.view` of a state for a seat, built on first read: an agent that never
+    reads its view (``random``) costs nothing for it."""
+
+    __slots__ = ("_seat", "_state", "_view")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self._state = state
+        self._seat = seat
+        self._view: dict[str, Any] | None = None
+
+    def _data(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = view(self._state, self._seat)
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
 
 
 Opponents = Union[str, "Agent", Sequence[Union[str, "Agent"]], Mapping[str, float]]

@@ -9,7 +9,6 @@ here and turned relative to the observer by `arrays`.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 
 import numpy as np
@@ -34,7 +33,8 @@ class PublicHistory:
         self.turns = turns
         self.taken = np.zeros((num_players, NUM_KINDS), dtype=np.int16)
         self.laid = np.zeros((num_players, NUM_KINDS), dtype=np.int16)
-        self.recent: list[deque[list[int]]] = [deque(maxlen=turns) for _ in range(num_players)]
+        # each seat's last `turns` turns, newest first: stock draws, cards taken, cards laid
+        self.recent = np.zeros((num_players, turns, len(TURN_COLUMNS)), dtype=np.int16)
         self.round_index = 0
         self._open: list[int | None] = [None] * num_players  # turn_count of each seat's open turn
 
@@ -42,17 +42,23 @@ class PublicHistory:
         """Forget everything (a new round or match)."""
         self.taken[:] = 0
         self.laid[:] = 0
-        for turns in self.recent:
-            turns.clear()
+        self.recent[:] = 0
         self.round_index = round_index
         self._open = [None] * self.num_players
 
-    def _turn(self, seat: int, turn_count: int) -> list[int]:
+    def _new_turn(self, seat: int) -> npt.NDArray[np.int16]:
+        """A fresh newest row for `seat` (the oldest remembered turn drops out)."""
+        rows = self.recent[seat]
+        rows[1:] = rows[:-1].copy()
+        rows[0] = 0
+        return rows[0]
+
+    def _turn(self, seat: int, turn_count: int) -> npt.NDArray[np.int16]:
         """The record of `seat`'s turn numbered `turn_count` (a new one when the turn changed)."""
-        if self._open[seat] != turn_count or not self.recent[seat]:
-            self.recent[seat].appendleft([0, 0, 0])
+        if self._open[seat] != turn_count:
             self._open[seat] = turn_count
-        return self.recent[seat][0]
+            return self._new_turn(seat)
+        return self.recent[seat, 0]
 
     def record_turn(
         self, seat: int, drew: int, took: Iterable[int], laid: Iterable[int], laid_count: int | None = None
@@ -61,7 +67,7 @@ class PublicHistory:
         (`laid_count` cards when the kinds are not all known)."""
         took, laid = list(took), list(laid)
         count = len(laid) if laid_count is None else laid_count
-        self.recent[seat].appendleft([drew, len(took), count])
+        self._new_turn(seat)[:] = (drew, len(took), count)
         self._open[seat] = None
         np.add.at(self.taken[seat], took, 1)
         np.add.at(self.laid[seat], laid, 1)
@@ -94,14 +100,8 @@ class PublicHistory:
 
     def arrays(self, seat: int) -> dict[str, npt.NDArray[np.int16]]:
         """The observation arrays, seats relative to `seat` (index 0 is the observer)."""
-        n = self.num_players
-        order = [(seat + k) % n for k in range(n)]
-        turns = np.zeros((n, self.turns, len(TURN_COLUMNS)), dtype=np.int16)
-        for row, s in enumerate(order):
-            for t, record in enumerate(self.recent[s]):
-                turns[row, t] = record
-        return {
-            "history_taken": self.taken[order].copy(),
-            "history_laid": self.laid[order].copy(),
-            "history_turns": turns,
+        return {  # copies, rolled so that the observer comes first
+            "history_taken": np.roll(self.taken, -seat, axis=0) if seat else self.taken.copy(),
+            "history_laid": np.roll(self.laid, -seat, axis=0) if seat else self.laid.copy(),
+            "history_turns": np.roll(self.recent, -seat, axis=0) if seat else self.recent.copy(),
         }

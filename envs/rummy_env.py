@@ -13,11 +13,12 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
-from rummyai.engine.game import apply, legal_moves, new_match, view
+from rummyai.engine.game import apply, legal_moves, new_match
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
+    LazyView,
     OpponentPool,
     Opponents,
     candidate_arrays,
@@ -172,7 +173,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
             moves = legal_moves(state)
             if not moves:
                 raise RummyError(f"the engine offers no legal move to seat {seat}")
-            move = agent.act(view(state, seat), moves)
+            move = agent.act(LazyView(state, seat), moves)
             after = apply(state, move)
             self.history.record_move(state, move, after)
             reward += transition_reward(state, after, self.seat, self.reward_mode, move)

@@ -1,6 +1,7 @@
 """Candidates built with the exact solver: whole-table rearrangements the engine's simple list lacks.
 
-For a tile-style seat in its normal turn phase, `SolverCandidates` asks `rummyai.solvers.solve`
+For a tile-style seat in its normal turn phase, `SolverCandidates` asks the solver (through
+`rummyai.solvers.candidate_search.solve_position`: `solve`'s answers with less work per call)
 once for the play with the most cards and derives its hold-backs from that one answer (the same
 table less a joker, the same table less one more hand card), each turned into an engine `Play`
 over physical card ids, kept only if the engine's validator accepts it, and ranked with the
@@ -95,13 +96,31 @@ def solution_play(state: GameState, melds: Sequence[Sequence[Slot]]) -> Play | N
     return play_for_table(state.variant, rs.table, rs.hands[seat], melds, rs.opened[seat])
 
 
-def _meld_key(deck: Sequence[int], meld: TableMeld) -> MeldKey:
-    return tuple((deck[i], str(m) if m else "") for i, m in zip(meld.ids, meld.meanings, strict=True))
+_MELDS: dict[int, tuple[TableMeld, MeldKey, tuple[Slot, ...]]] = {}
+
+
+def _meld_forms(deck: Sequence[int], meld: TableMeld) -> tuple[MeldKey, tuple[Slot, ...]]:
+    """A table meld's cache key part and its slots (what the solver reads), remembered per meld
+    object: a move leaves most table melds as they were, the same objects."""
+    known = _MELDS.get(id(meld))
+    if known is not None and known[0] is meld:
+        return known[1], known[2]
+    key = tuple((deck[i], str(m) if m else "") for i, m in zip(meld.ids, meld.meanings, strict=True))
+    slots = meld.slots(tuple(deck))
+    if len(_MELDS) > 50_000:
+        _MELDS.clear()
+    _MELDS[id(meld)] = (meld, key, slots)
+    return key, slots
 
 
 def table_key(deck: Sequence[int], table: Sequence[TableMeld]) -> TableKey:
     """The table as sorted melds of (card kind, meaning): equal keys are the same table for a solver."""
-    return tuple(sorted(_meld_key(deck, m) for m in table))
+    return tuple(sorted(_meld_forms(deck, m)[0] for m in table))
+
+
+def table_slots(deck: Sequence[int], table: Sequence[TableMeld]) -> list[tuple[Slot, ...]]:
+    """The table's melds as slots (card kinds with meanings), for the solver."""
+    return [_meld_forms(deck, m)[1] for m in table]
 
 
 def hold_backs(
@@ -148,8 +167,8 @@ class SolverCandidates:
     changes speed only, never the candidates). `minimize_changes` asks the solver to break as few
     table melds as it can among the best plays: tidier tables, but each call costs about 1.8x
     (measured on random Rummikub positions). None (the default) turns it off where jokers move
-    freely and keeps it where they are locked (Rhine, Rummy Tiles), whose answers the engine
-    rejects far more often without it.
+    freely and keeps it where they are locked (Rhine, Rummy Tiles) and a joker is in play (in hand
+    or on the table), whose answers the engine rejects far more often without it.
     """
 
     def __init__(
@@ -242,7 +261,7 @@ class SolverCandidates:
     def _solve(self, state: GameState, hand: tuple[int, ...], opened: bool) -> Answer:
         """One solver call for the most cards, its hold-backs, and the other objectives asked for."""
         variant: Variant = state.variant
-        table = [m.slots(variant.deck) for m in state.round.table]
+        table = table_slots(variant.deck, state.round.table)
         best = self._call(variant, list(hand), table, opened, "cards")
         if best is None or not best.cards_played:
             return Answer((), 0, best is not None and best.status == "optimal")
@@ -274,27 +293,32 @@ class SolverCandidates:
     def _call(
         self, variant: Variant, hand: list[int], table: list[tuple[Slot, ...]], opened: bool, objective: str
     ) -> Solution | None:
-        from rummyai.solvers import solve
+        from rummyai.solvers.candidate_search import solve_position
 
         self.stats.calls += 1
         try:
-            return solve(
+            return solve_position(
                 variant,
                 hand,
                 table,
                 opened=opened,
                 objective=objective,
                 work_limit=self.work_limit,
-                minimize_changes=self._minimize_changes(variant),
+                minimize_changes=self._minimize_changes(variant, hand, table),
             )
         except RummyError:
             self.stats.unsupported += 1
             return None
 
-    def _minimize_changes(self, variant: Variant) -> bool:
+    def _minimize_changes(
+        self, variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]]
+    ) -> bool:
+        """The setting asked for, else on only where jokers are locked and one is in play."""
+        from rummyai.solvers.candidate_search import has_joker
+
         if self.minimize_changes is not None:
             return self.minimize_changes
-        return not variant.joker_rules.free_table_jokers
+        return not variant.joker_rules.free_table_jokers and has_joker(hand, table)
 
     # ------------------------------------------------------------------ moves
     def _plays(self, state: GameState, answer: Answer) -> tuple[list[Move], Move | None, Move | None]:

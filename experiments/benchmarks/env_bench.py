@@ -1,18 +1,25 @@
-"""Environment speed: learner steps per second for every variant, on one core.
+"""Environment speed: learner steps per second for every variant, on one core and on two.
 
-The learner picks uniformly among the masked candidates; opponents are `random` (and `greedy`,
-the solver's most-cards move). Candidates are the environments' default (``auto``: the solver's
+The learner picks uniformly among the masked candidates; opponents are `random` and `greedy`
+(the solver's most-cards move). Candidates are the environments' default (``auto``: the solver's
 for tile-style variants, the engine's for draw-meld-discard) or named (``engine``, ``solver``);
 the table also counts the solver calls and the answers found without one (cache, no playable
-card, known no play). Steps are counted per second of wall time and per second of the process's
-own CPU time (the fairer figure on a shared machine). The load average is printed before and
-after, since the figures depend on it. `--vector N` also measures `gymnasium.vector.AsyncVectorEnv`
-with N worker processes (not pinned). RLCard's gin rummy (all seats random) is measured in the
-same run when `rlcard` is installed.
+card, known no play). Each single-environment row plays one untimed episode first (loading the
+compiled solver and building its tables) and runs pinned to one CPU; steps are counted per second
+of wall time and per second of the process's own CPU time (the fairer figure on a shared
+machine). `--vector N` (default 2, 0 to skip) also measures `gymnasium.vector.AsyncVectorEnv`
+with N worker processes (not pinned; 3 untimed seconds first); its CPU figure divides the steps
+by the CPU time of the workers and the main process together (so N idle cores give at most N
+times it per second of wall time). `--clock cpu` counts `--seconds` in CPU time instead of wall
+time (per worker for the vector rows): a fixed amount of work, so that a loaded machine still
+gives samples of a useful size. The load average is printed
+before and after, since the figures depend on it. RLCard's gin rummy (all seats random) is
+measured in the same run when `rlcard` is installed.
 
-    .venv/bin/python experiments/benchmarks/env_bench.py            # every variant, random and greedy
+    .venv/bin/python experiments/benchmarks/env_bench.py            # every variant: random, greedy, x2
+    .venv/bin/python experiments/benchmarks/env_bench.py --seconds 20 --variants rummikub,rummy-board
+    nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10  # shared machine
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 3 --variants rummikub --candidates engine
-    .venv/bin/python experiments/benchmarks/env_bench.py --vector 2 --opponents random
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000   # 1000 one-round episodes per variant
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000 --max-turns 12 --variants standard
 
@@ -73,8 +80,17 @@ def masked_random(obs: dict[str, Any], rng: np.random.Generator) -> int:
     return int(rng.choice(np.flatnonzero(obs["action_mask"])))
 
 
-def measure(variant: str, candidates: str, opponents: str, seconds: float, players: int) -> Row:
-    """Learner steps per second over whole one-round episodes, for at least `seconds`."""
+def measure(
+    variant: str,
+    candidates: str,
+    opponents: str,
+    seconds: float,
+    players: int,
+    warmup: int = 1,
+    clock: str = "wall",
+) -> Row:
+    """Learner steps per second over whole one-round episodes, for at least `seconds` (of wall time,
+    or of the process's CPU time with `clock` ``cpu``), after `warmup` untimed episodes."""
     env = cast(
         RummyEnv,
         gym.make(
@@ -86,9 +102,16 @@ def measure(variant: str, candidates: str, opponents: str, seconds: float, playe
         ).unwrapped,
     )
     rng = np.random.default_rng(0)
+    for episode in range(warmup):  # untimed: loading the compiled solver, building its tables
+        obs, _ = env.reset(seed=10**6 + episode)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, _ = env.step(masked_random(obs, rng))
+            done = terminated or truncated
     steps = episodes = 0
     start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
+    budget = (lambda: time.process_time() - cpu) if clock == "cpu" else (lambda: time.perf_counter() - start)
+    while budget() < seconds:
         obs, _ = env.reset(seed=episodes)
         done = False
         while not done:
@@ -105,8 +128,18 @@ def measure(variant: str, candidates: str, opponents: str, seconds: float, playe
     )
 
 
-def measure_vector(variant: str, opponents: str, seconds: float, players: int, workers: int) -> Row:
-    """Learner steps per second (all workers together) of `AsyncVectorEnv` with `workers` processes."""
+def measure_vector(
+    variant: str,
+    opponents: str,
+    seconds: float,
+    players: int,
+    workers: int,
+    warmup: float = 3.0,
+    clock: str = "wall",
+) -> Row:
+    """Learner steps per second (all workers together) of `AsyncVectorEnv` with `workers` processes,
+    counted after `warmup` untimed seconds, for `seconds` (with `clock` ``cpu``: seconds of CPU
+    time per worker, the workers' and the main process's together, warm-up included)."""
     from functools import partial
 
     make = partial(
@@ -115,18 +148,68 @@ def measure_vector(variant: str, opponents: str, seconds: float, players: int, w
     envs = gym.vector.AsyncVectorEnv([make] * workers)
     rng = np.random.default_rng(0)
     obs, _ = envs.reset(seed=0)
+    pids = [process.pid for process in getattr(envs, "processes", [])]
     steps = episodes = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    cpu = 0.0
+    start = time.perf_counter() + warmup
+    counting = False
+    ended = np.zeros(workers, dtype=bool)
+    if clock == "cpu":
+        limit = process_cpu(pids) + time.process_time() + (seconds + warmup) * workers
+        warm_cpu = process_cpu(pids) + time.process_time() + warmup * workers
+
+        def going() -> bool:
+            return process_cpu(pids) + time.process_time() < limit
+
+        def warm() -> bool:
+            return process_cpu(pids) + time.process_time() >= warm_cpu
+    else:
+
+        def going() -> bool:
+            return time.perf_counter() - start < seconds
+
+        def warm() -> bool:
+            return time.perf_counter() >= start
+
+    while going():
         actions = [masked_random({"action_mask": m}, rng) for m in obs["action_mask"]]
         obs, _, terminated, truncated, _ = envs.step(np.array(actions))
-        steps += workers
-        episodes += int(np.sum(terminated | truncated))
+        if counting:
+            # a worker whose episode ended last step only reset in this one (Gymnasium's next-step
+            # autoreset): no learner step
+            steps += int(workers - ended.sum())
+            episodes += int(np.sum(terminated | truncated))
+        elif warm():  # the first `warmup` seconds are untimed
+            counting, start = True, time.perf_counter()
+            cpu = process_cpu(pids) + time.process_time()
+        ended = terminated | truncated
     elapsed = time.perf_counter() - start
+    used = process_cpu(pids) + time.process_time() - cpu
     envs.close()
     return Row(
-        variant, f"auto, AsyncVectorEnv x{workers}", opponents, episodes, steps, elapsed, steps / elapsed
+        variant,
+        f"auto, AsyncVectorEnv x{workers}",
+        opponents,
+        episodes,
+        steps,
+        elapsed,
+        steps / elapsed,
+        steps_per_cpu_second=steps / used if used > 0 else 0.0,
     )
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes `pids` have used so far (Linux; 0 elsewhere)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
 
 
 def load_average() -> str:
@@ -208,9 +291,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--variants", default=",".join(ENV_OF), help="comma-separated variant ids")
     parser.add_argument("--candidates", default="auto", help="builders: auto, engine, solver")
-    parser.add_argument("--vector", type=int, default=0, help="also measure AsyncVectorEnv with N workers")
+    parser.add_argument(
+        "--vector", type=int, default=2, help="also measure AsyncVectorEnv with N workers (0: do not)"
+    )
     parser.add_argument("--opponents", default="random,greedy", help="opponent agents")
     parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what --seconds counts: wall time, or CPU time (a fixed amount of work on a loaded machine)",
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
     parser.add_argument("--json", help="also write the rows to this file")
@@ -244,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             for opponents in args.opponents.split(","):
                 if opponents not in AGENTS:
                     continue
-                row = measure(variant, candidates, opponents, args.seconds, args.players)
+                row = measure(variant, candidates, opponents, args.seconds, args.players, clock=args.clock)
                 rows.append(row)
                 print(
                     f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
@@ -256,11 +347,14 @@ def main(argv: list[str] | None = None) -> int:
                 if hasattr(os, "sched_setaffinity"):
                     os.sched_setaffinity(0, range(os.cpu_count() or 1))
                 for opponents in args.opponents.split(","):
-                    row = measure_vector(variant, opponents, args.seconds, args.players, args.vector)
+                    row = measure_vector(
+                        variant, opponents, args.seconds, args.players, args.vector, clock=args.clock
+                    )
                     rows.append(row)
                     print(
                         f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
-                        f"{row.learner_steps} | {row.steps_per_second:.0f} | - | - | - |",
+                        f"{row.learner_steps} | {row.steps_per_second:.0f} | {row.steps_per_cpu_second:.0f} "
+                        "| - | - |",
                         flush=True,
                     )
                 if not args.no_pin:
