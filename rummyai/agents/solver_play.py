@@ -17,7 +17,8 @@ from rummyai.engine.bridge import play_for_table, table_slots
 from rummyai.engine.moves import Move, Play
 from rummyai.engine.state import TableMeld
 from rummyai.errors import RummyError
-from rummyai.solvers import Solution, solve
+from rummyai.solvers import Solution
+from rummyai.solvers.candidate_search import solve_position
 from rummyai.variants import Variant, get_variant
 
 
@@ -88,16 +89,17 @@ def solve_view(position: SeatPosition, objective: str = "cards", work_limit: flo
     any load. Where jokers move freely the new table's layout does not matter to the rules, so
     the solver skips its fewest-melds-broken phase there (about half the cost of a call); where
     jokers are locked to their melds it keeps it, as the engine accepts such tables more often.
+    It is `solve`'s answer, asked with less work where the dynamic program gives it
+    (`candidate_search.solve_position`, which the environments' candidates use too).
     """
     variant = position.variant
-    return solve(
+    return solve_position(
         variant,
         position.hand_kinds(),
-        position.table_slots(),
+        table_slots(variant, position.table),
         opened=position.opened,
         objective=objective,
         work_limit=work_limit,
-        max_cards=variant.max_hand_cards_per_turn,
         minimize_changes=not variant.joker_rules.free_table_jokers,
     )
 
