@@ -100,10 +100,15 @@ def format_summary(summary: Summary) -> str:
         f"{summary.sets} duplicate sets, {summary.games} games",
         f"{'agent':<{width}}  rating  95% interval      win share",
     ]
-    shares = {a.agent: a.win_share for a in summary.agents}
+    played = {a.agent: a for a in summary.agents}
     for r in summary.ratings:
         low, high = r.interval
-        lines.append(f"{r.agent:<{width}}  {r.mu:6.1f}  [{low:6.1f}, {high:6.1f}]  {shares[r.agent]:.3f}")
+        if played[r.agent].games == 0:  # a short run's lineups may leave an agent out
+            lines.append(f"{r.agent:<{width}}  no games yet")
+            continue
+        lines.append(
+            f"{r.agent:<{width}}  {r.mu:6.1f}  [{low:6.1f}, {high:6.1f}]  {played[r.agent].win_share:.3f}"
+        )
     return "\n".join(lines)
 
 

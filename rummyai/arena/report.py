@@ -58,6 +58,7 @@ def disagreements(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list
 def rating_lines(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[str]:
     """The ratings section: table by method, then any disagreement with the paired results."""
     batch = bool(ratings) and ratings[0].method == "bradley-terry"
+    played = {p.a for p in pairs if p.comparisons}  # a short run's lineups may leave an agent out
     if batch:
         lines = [
             "## Ratings (Bradley-Terry fit of all pairwise placements; Elo scale, 0 = mean agent; "
@@ -66,7 +67,12 @@ def rating_lines(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[
             "| agent | rating | 95% interval |",
             "| --- | ---: | --- |",
         ]
-        lines += [f"| `{r.agent}` | {r.mu:+.1f} | {_ci(*r.interval, digits=1)} |" for r in ratings]
+        lines += [
+            f"| `{r.agent}` | {r.mu:+.1f} | {_ci(*r.interval, digits=1)} |"
+            if r.agent in played
+            else f"| `{r.agent}` | n/a | no games yet |"
+            for r in ratings
+        ]
     else:
         lines = [
             "## Ratings (OpenSkill Plackett-Luce, sequential in set order)",
@@ -76,6 +82,8 @@ def rating_lines(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[
         ]
         lines += [
             f"| `{r.agent}` | {r.mu:.2f} | {r.sigma:.2f} | {_ci(*r.interval, digits=2)} | {r.ordinal:.2f} |"
+            if r.agent in played
+            else f"| `{r.agent}` | n/a | n/a | no games yet | n/a |"
             for r in ratings
         ]
     notes = disagreements(ratings, pairs)

@@ -110,3 +110,22 @@ def test_ratings_do_not_depend_on_record_order_and_handle_repeated_agents() -> N
     forward, backward = rate(records), rate(list(reversed(records)))
     assert forward == backward
     assert forward[0].agent == "a"
+
+
+def test_agents_without_games_are_reported_as_such_not_rated() -> None:
+    from rummyai.arena.ratings import Rating
+    from rummyai.arena.report import rating_lines
+    from rummyai.arena.stats import PairStats
+
+    def pair(a: str, b: str, comparisons: int) -> PairStats:
+        rate = 1.0 if a == "greedy" else 0.0
+        return PairStats(a, b, comparisons, 1, rate, (rate, rate), 0.0, (0.0, 0.0))
+
+    ratings = [
+        Rating("greedy", 139.8, 0.0, (139.8, 139.8), "bradley-terry"),
+        Rating("holdback", 0.0, 0.0, (0.0, 0.0), "bradley-terry"),
+        Rating("random", -139.8, 0.0, (-139.8, -139.8), "bradley-terry"),
+    ]
+    lines = rating_lines(ratings, [pair("greedy", "random", 2), pair("random", "greedy", 2)])
+    assert "| `holdback` | n/a | no games yet |" in lines
+    assert "| `greedy` | +139.8 | [139.8, 139.8] |" in lines
