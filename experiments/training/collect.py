@@ -3,7 +3,8 @@
 Plays seeded 2-player games in `rummyai/Rummikub-v1` (or `--env`; one round, the learner's seat
 alternating, `greedy` in the other seat). At every learner decision with more than one candidate the expert
 chooses from the seat's view; its move is matched to a candidate slot (the label; -1 when the
-expert played a move outside the candidates) and recorded with the observation. Which move is
+expert played a move outside the candidates) and recorded with the observation, beside the
+expert's mean rollout utility of every slot it searched (`expert_values`). Which move is
 then played: the expert's (behaviour cloning, `--beta 1`), or with probability 1 - beta the
 choice of the policy in `--weights` (DAgger: the expert labels the states the learner reaches).
 A decision with one candidate plays it unlabelled; a label outside the candidates plays greedy's.
@@ -49,6 +50,18 @@ SEED_BASE = 7_000_000
 IS_GREEDY = FEATURES.index("is_greedy")
 
 
+def expert_values(state: Any, keys: list[Any], stats: list[tuple[Any, int, float]], slots: int) -> np.ndarray:
+    """The expert's mean rollout utility of each candidate slot it searched (NaN elsewhere): a
+    richer target than its choice alone (`mcts-pimc` keeps them in ``last_stats``)."""
+    values = np.full(slots, np.nan)
+    for move, _, utility in stats:
+        key = _dedupe_key(state, move)
+        for slot, candidate in enumerate(keys):
+            if candidate == key:
+                values[slot] = utility
+    return values
+
+
 def play_game(
     game: int, expert_spec: str, beta: float, scorer: CandidateScorer | None, env_id: str
 ) -> dict[str, Any]:
@@ -62,6 +75,7 @@ def play_game(
     rows: list[dict[str, Any]] = []
     labels: list[int] = []
     seconds: list[float] = []
+    values: list[np.ndarray] = []
     done = False
     while not done:
         valid = np.flatnonzero(obs["action_mask"])
@@ -73,8 +87,10 @@ def play_game(
             start = time.perf_counter()
             move = expert.act(view(state, env.seat), legal_moves(state))
             seconds.append(time.perf_counter() - start)
+            keys = [_dedupe_key(state, c.move) for c in env.candidates]
             key = _dedupe_key(state, move)
-            label = next((i for i, c in enumerate(env.candidates) if _dedupe_key(state, c.move) == key), -1)
+            label = next((i for i, k in enumerate(keys) if k == key), -1)
+            values.append(expert_values(state, keys, getattr(expert, "last_stats", []), env.slots))
             rows.append({k: v for k, v in obs.items() if k not in SKIP_KEYS})
             labels.append(label)
             greedy = int(np.flatnonzero(obs["candidates"][:, IS_GREEDY] == 1.0)[0])
@@ -86,6 +102,7 @@ def play_game(
     out: dict[str, Any] = {k: np.stack([r[k] for r in rows]) for k in (rows[0] if rows else {})}
     out.update(
         labels=np.array(labels, dtype=np.int16),
+        expert_values=np.array(values).reshape(len(labels), env.slots),
         expert_seconds=np.array(seconds),
         seat=np.array(env.seat),
         final_scores=np.array(info["scores"]),
