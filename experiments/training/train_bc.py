@@ -2,10 +2,15 @@
 
 Reads the game files of `collect.py` (one or more folders), turns every labelled decision into
 the scorer's input rows (`rummyai.agents.learned.inputs`: scaled candidate features and the
-position summary, one row per slot) and trains the same network in torch (CPU): a softmax over
-the valid slots, cross-entropy with the expert's slot. The network starts as `greedy_scorer`
-(greedy's move wins), so with little data it stays close to greedy. One game in ten (by number)
-is held out; each epoch prints the held-out agreement with the expert beside greedy's.
+position summary, one row per slot) and trains the same network in torch (CPU). Two targets:
+`--loss choice`, a softmax over the valid slots and cross-entropy with the expert's slot; and
+`--loss advantage` (default where the files have them), the expert's mean rollout utility of
+every slot it searched, centred per decision: the scores learn how much better each move is than
+the others (ties between moves stay ties, where a choice alone would teach an arbitrary order).
+The network starts as `greedy_scorer` (greedy's move wins), so with little data it stays close
+to greedy. One game in ten (by number) is held out; each epoch prints the held-out agreement with
+the expert beside greedy's, and the expert's utility of the network's pick above greedy's move
+(`gain_over_greedy`, over held-out decisions where the expert searched both).
 
 Every epoch writes ``<out>/checkpoint.pt`` (model, optimiser, epoch; the same command resumes
 from it) and the numpy weights ``<out>/scorer_<epoch>.npz`` (what `curve.py` evaluates), and
@@ -30,11 +35,13 @@ from rummyai.agents.learned import from_torch, greedy_scorer, inputs, save_score
 from rummyai.envs import FEATURES
 
 IS_GREEDY = FEATURES.index("is_greedy")
+#: Score units per unit of expert utility in the advantage fit (utilities differ by hundredths).
+UTILITY_SCALE = 10.0
 
 
-def load_games(folders: list[str]) -> tuple[list[dict[str, np.ndarray]], list[int]]:
+def load_games(folders: list[str]) -> tuple[list[dict[str, Any]], list[int]]:
     """Decisions (input rows, mask, label) and each decision's game number, labelled ones only."""
-    rows: list[dict[str, np.ndarray]] = []
+    rows: list[dict[str, Any]] = []
     games: list[int] = []
     for folder in folders:
         for file in sorted(Path(folder).glob("game_*[0-9].npz")):
@@ -55,6 +62,11 @@ def load_games(folders: list[str]) -> tuple[list[dict[str, np.ndarray]], list[in
                             "mask": obs["action_mask"].astype(bool),
                             "label": np.int64(label),
                             "greedy": np.int64(np.argmax(obs["candidates"][:, IS_GREEDY])),
+                            "values": (
+                                data["expert_values"][k].astype(np.float32)
+                                if "expert_values" in data.files
+                                else np.full(len(obs["action_mask"]), np.nan, np.float32)
+                            ),
                         }
                     )
                     games.append(number)
@@ -75,6 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--export", default="", help="also write the last epoch's weights here")
+    parser.add_argument(
+        "--loss",
+        choices=("advantage", "choice"),
+        default="advantage",
+        help="fit the expert's centred utilities (decisions without them: its choice) or its choice only",
+    )
+    parser.add_argument(
+        "--choice-weight", type=float, default=0.1, help="weight of the choice term with advantage"
+    )
     args = parser.parse_args(argv)
     import torch
 
@@ -90,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     mask = torch.tensor(np.stack([r["mask"] for r in rows]))
     label = torch.tensor(np.stack([r["label"] for r in rows]))
     greedy = torch.tensor(np.stack([r["greedy"] for r in rows]))
+    values = torch.tensor(np.stack([r["values"] for r in rows]))
+    searched = ~torch.isnan(values) & mask
+    centred = torch.where(searched, values, 0.0)
+    counts = searched.sum(-1, keepdim=True).clamp(min=1)
+    centred = torch.where(searched, centred - centred.sum(-1, keepdim=True) / counts, 0.0)
+    has_values = searched.sum(-1) >= 2
     train_idx = torch.tensor(np.flatnonzero(~held))
     val_idx = torch.tensor(np.flatnonzero(held))
     model = to_torch(greedy_scorer(args.hidden, args.seed))
@@ -106,6 +133,27 @@ def main(argv: list[str] | None = None) -> int:
         scores = model(x[idx]).squeeze(-1)
         return scores.masked_fill(~mask[idx], -1e9)
 
+    def loss_of(idx: Any) -> Any:
+        choice = torch.nn.functional.cross_entropy(logits(idx), label[idx])
+        if args.loss == "choice":
+            return choice
+        scores = model(x[idx]).squeeze(-1)
+        fit, with_values = searched[idx], has_values[idx]
+        mean = torch.where(fit, scores, 0.0).sum(-1, keepdim=True) / counts[idx]
+        error = torch.where(fit, scores - mean - centred[idx] * UTILITY_SCALE, 0.0)
+        regression = (error**2).sum(-1)[with_values].sum() / max(1, int(with_values.sum()))
+        return regression + args.choice_weight * choice
+
+    def gain_over_greedy(pick: Any, idx: Any) -> tuple[float, float]:
+        """Mean expert utility of `pick` minus greedy's slot, and the share of decisions it covers."""
+        rows_ = torch.arange(len(idx))
+        v = values[idx]
+        chosen, base = v[rows_, pick], v[rows_, greedy[idx]]
+        known = ~torch.isnan(chosen) & ~torch.isnan(base)
+        if not bool(known.any()):
+            return float("nan"), 0.0
+        return float((chosen - base)[known].mean()), float(known.float().mean())
+
     generator = torch.Generator().manual_seed(args.seed)
     print(f"{len(rows)} labelled decisions ({int(held.sum())} held out) from {len(set(games))} games")
     for epoch in tqdm(range(start, args.epochs), desc="epochs", initial=start, total=args.epochs):
@@ -114,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         total = 0.0
         for i in range(0, len(order), args.batch):
             idx = order[i : i + args.batch]
-            loss = torch.nn.functional.cross_entropy(logits(idx), label[idx])
+            loss = loss_of(idx)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -126,7 +174,18 @@ def main(argv: list[str] | None = None) -> int:
             greedy_agree = (
                 float((greedy[val_idx] == label[val_idx]).float().mean()) if len(val_idx) else float("nan")
             )
-        meta = {"epoch": epoch, "decisions": len(rows), "data": args.data, "held_out_agreement": agree}
+            gain, covered = gain_over_greedy(pick, val_idx) if len(val_idx) else (float("nan"), 0.0)
+            expert_gain, _ = (
+                gain_over_greedy(label[val_idx], val_idx) if len(val_idx) else (float("nan"), 0.0)
+            )
+        meta = {
+            "epoch": epoch,
+            "decisions": len(rows),
+            "data": args.data,
+            "loss": args.loss,
+            "held_out_agreement": agree,
+            "gain_over_greedy": gain,
+        }
         scorer = from_torch(model, meta)
         save_scorer(out / f"scorer_{epoch:03d}.npz", scorer)
         torch.save(
@@ -137,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
             "train_loss": total / max(1, len(order)),
             "held_out_agreement": agree,
             "greedy_agreement": greedy_agree,
+            "gain_over_greedy": gain,
+            "gain_covers": covered,
+            "expert_gain_over_greedy": expert_gain,
         }
         with open(out / "log.jsonl", "a") as log:
             log.write(json.dumps(line) + "\n")
