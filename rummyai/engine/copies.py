@@ -191,28 +191,47 @@ def _label_key(label: Label) -> tuple[int, str]:
 
 
 def _distributions(labels: list[Label], sizes: list[int]) -> Iterator[tuple[tuple[Label, ...], ...]]:
-    """Every distinct way to deal the multiset `labels` into classes of the given sizes."""
+    """Every distinct way to deal the multiset `labels` into classes of the given sizes, each
+    class's labels in `_label_key` order, classes dealt first-to-last and each label's share
+    from most to fewest (the order `_best` and `_settle` number the options in)."""
     if not sizes:
         yield ()
         return
     counts = Counter(labels)
     distinct = sorted(counts, key=_label_key)
-    first = sizes[0]
+    if len(distinct) == 1:  # one kind of copy: a single way to deal them
+        (label,) = distinct
+        yield tuple((label,) * size for size in sizes)
+        return
+    yield from _deal(distinct, [counts[label] for label in distinct], sizes, 0)
 
-    def subsets(k: int, left: int) -> Iterator[tuple[Label, ...]]:
-        if left == 0:
+
+def _deal(
+    distinct: list[Label], left: list[int], sizes: list[int], at: int
+) -> Iterator[tuple[tuple[Label, ...], ...]]:
+    """`_distributions` of the copies still in `left` (per label of `distinct`) over the classes
+    from `at` on; the last class takes what is left."""
+    if at == len(sizes) - 1:
+        yield (tuple(label for label, n in zip(distinct, left, strict=True) for _ in range(n)),)
+        return
+    last = len(distinct)
+
+    def parts(k: int, room: int) -> Iterator[tuple[Label, ...]]:
+        if room == 0:
             yield ()
             return
-        if k == len(distinct):
+        if k == last:
             return
         label = distinct[k]
-        for take in range(min(left, counts[label]), -1, -1):
-            for rest in subsets(k + 1, left - take):
+        have = left[k]
+        for take in range(min(room, have), -1, -1):
+            left[k] = have - take
+            for rest in parts(k + 1, room - take):
                 yield (label,) * take + rest
+        left[k] = have
 
-    for part in subsets(0, first):
-        remaining = list((counts - Counter(part)).elements())
-        for tail in _distributions(sorted(remaining, key=_label_key), sizes[1:]):
+    for part in parts(0, sizes[at]):
+        for tail in _deal(distinct, left, sizes, at + 1):
             yield (part, *tail)
 
 
