@@ -163,6 +163,7 @@ def _kinds(
     for i in hand:
         hand_ids[deck[i]].append(i)
     out: list[_Kind] = []
+    wild = {kind: is_wild(kind) for kind in places}
     for kind in sorted(places):
         spots = places[kind]
         ids: dict[Label, list[int]] = {label: list(v) for label, v in table_ids[kind].items()}
@@ -171,9 +172,13 @@ def _kinds(
         if extra:
             ids[(HAND, None)] = hand_ids[kind][:extra]
             labels += [(HAND, None)] * extra
+        if len(spots) == 1:  # one place, one copy: a single distribution
+            only = spots[0] if wild[kind] else (spots[0][0],)
+            out.append(_Kind(kind, spots, [only], labels, ids, [((labels[0],),)]))
+            continue
         by_class: dict[tuple[int, ...], int] = {}
         for m, p in spots:
-            key = (m, p) if is_wild(kind) else (m,)
+            key = (m, p) if wild[kind] else (m,)
             by_class[key] = by_class.get(key, 0) + 1
         classes = list(by_class)
         sizes = [by_class[c] for c in classes]
@@ -449,10 +454,14 @@ def _build(
     ids: dict[tuple[int, int], int] = {}
     for k in kinds:
         option = chosen.get(k.kind, k.options[0])
+        if len(k.places) == 1:
+            ids[k.places[0]] = k.ids[option[0][0]][0]
+            continue
         pools = {label: list(v) for label, v in k.ids.items()}
+        classes = set(k.classes)
         places: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
         for m, p in k.places:
-            places[(m, p) if (m, p) in k.classes else (m,)].append((m, p))
+            places[(m, p) if (m, p) in classes else (m,)].append((m, p))
         for cls, labels in zip(k.classes, option, strict=True):
             for spot, label in zip(places[cls], labels, strict=True):
                 ids[spot] = pools[label].pop(0)
