@@ -1,10 +1,12 @@
 """Record what the tile solver path answers on seeded mid-game positions, so speed work on the
 model build and the judge can be checked to change nothing (`test_tile_recorded.py`).
 
-Per variant (Tile Rummy, Rhine, official-jokers Rummikub): the SHA-256 of the first CP-SAT
-model's text (same model, same CP-SAT answer) for `MODELS` positions, and the full answer (cards
-played, table, status) of `solve` under a deterministic work limit for the first `ANSWERS` of
-them, with and without the fewest-changes tie-break.
+Per variant (Tile Rummy, Rhine, official-jokers Rummikub): the SHA-256 of the text of each CP-SAT
+model the solver builds for a position (first model with and without the fewest-changes
+tie-break, the witness, strict and both always-legal models; same model, same CP-SAT answer) for
+`MODELS` positions, and the full answer (cards played, table, status) of `solve` under a
+deterministic work limit for the first `ANSWERS` of them, with and without the tie-break. The
+model hashes are also kept for the other variants the model serves (`OTHERS`).
 
     .venv/bin/python tests/solvers/record_tile_answers.py  # rewrites tile_answers.json
 """
@@ -24,6 +26,16 @@ from rummyai.solvers.tile_model import TileModel
 from rummyai.variants import get_variant
 
 VARIANTS = ("rummy-tiles", "rhine", "rummikub+official_jokers")
+OTHERS = ("rummikub", "rummy-board", "rummy-palace", "standard")
+# the models of one position: first model (tie-break on, off), witness, strict, always-legal
+KINDS: tuple[dict[str, bool], ...] = (
+    {"minimize_changes": True},
+    {"minimize_changes": False},
+    {"minimize_changes": False, "witnesses": True},
+    {"minimize_changes": True, "strict": True},
+    {"minimize_changes": False, "safe": True},
+    {"minimize_changes": False, "safe_fixed": True},
+)
 MODELS = 40
 ANSWERS = 12
 WORK = 5.0  # the agents' deterministic budget per solve
@@ -31,7 +43,8 @@ OUT = Path(__file__).with_name("tile_answers.json")
 
 
 def positions(name: str, count: int, seed: int) -> list[tuple[list[int], list[tuple[Slot, ...]]]]:
-    """Seeded mid-game positions with a joker on the table (the recipe of `tiles_bench.py`)."""
+    """Seeded mid-game positions with a joker on the table where the variant has jokers (the
+    recipe of `tiles_bench.py`)."""
     base, *options = name.split("+")
     variant = get_variant(base, options)
     rng = random.Random(seed)
@@ -40,17 +53,20 @@ def positions(name: str, count: int, seed: int) -> list[tuple[list[int], list[tu
         hand, table = random_position(
             variant, rng.randrange(10**9), rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7
         )
-        if any(slot.card == JOKER for meld in table for slot in meld):
+        if not variant.jokers or any(slot.card == JOKER for meld in table for slot in meld):
             out.append((hand, table))
     return out
 
 
-def model_hash(name: str, hand: list[int], table: list[tuple[Slot, ...]], minimize_changes: bool) -> str:
-    """SHA-256 of the first model's text form (variables, constraints, objective, names)."""
+def model_hashes(name: str, hand: list[int], table: list[tuple[Slot, ...]]) -> list[str]:
+    """SHA-256 of each `KINDS` model's text form (variables, constraints, objective, names)."""
     base, *options = name.split("+")
     position = make_position(get_variant(base, options), hand, table)
-    tm = TileModel(position, "cards", None, minimize_changes)
-    return hashlib.sha256(str(tm.model.proto).encode()).hexdigest()
+    out = []
+    for kind in KINDS:
+        tm = TileModel(position, "cards", None, **kind)
+        out.append(hashlib.sha256(str(tm.model.proto).encode()).hexdigest())
+    return out
 
 
 def answer(
@@ -68,12 +84,13 @@ def answer(
 
 def record() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for n, name in enumerate(VARIANTS):
+    for n, name in enumerate(VARIANTS + OTHERS):
         cases = positions(name, MODELS, 1000 + n)
-        out[name] = {
-            "models": [model_hash(name, h, t, mc) for h, t in cases for mc in (True, False)],
-            "answers": [answer(name, h, t, mc) for h, t in cases[:ANSWERS] for mc in (True, False)],
-        }
+        out[name] = {"models": [model_hashes(name, h, t) for h, t in cases]}
+        if name in VARIANTS:
+            out[name]["answers"] = [
+                answer(name, h, t, mc) for h, t in cases[:ANSWERS] for mc in (True, False)
+            ]
     return out
 
 
