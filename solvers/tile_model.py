@@ -255,7 +255,9 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                 if self.table_counts[card]:
                     m.add_bool_or([])  # a table card with no place: cannot happen for valid tables
                 continue
-            self.conservation[card] = m.add(cp_model.LinearExpr.sum(terms) == self.table_counts[card] + played)
+            self.conservation[card] = m.add(
+                cp_model.LinearExpr.sum(terms) == self.table_counts[card] + played
+            )
         self._hand_claims()
         self._split_wilds()
         cards = sum(self.played.values()) if self.played else 0
