@@ -127,7 +127,10 @@ def canonical_tables(
     loose: list[_Kind] = []
     for k in kinds:
         if len(k.options) == 1:
-            fixed.update(_cells(k, k.options[0]))
+            for cls, labels in zip(k.classes, k.options[0], strict=True):  # `_cells`, added in place
+                for u, _ in labels:
+                    if u != HAND:
+                        fixed[(cls[0], u)] += 1
         else:
             loose.append(k)
     settled = _settle(loose, fixed)
@@ -276,11 +279,14 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
     while changed:
         changed = False
         open_kinds = [k for k in loose if k.kind not in settled]
-        low: Counter[tuple[int, int]] = Counter(fixed)
-        high: Counter[tuple[int, int]] = Counter(fixed)
+        low: dict[tuple[int, int], int] = dict(fixed)
+        high: dict[tuple[int, int], int] = dict(fixed)
         for k in open_kinds:
-            low.update(ranges[k.kind][0])
-            high.update(ranges[k.kind][1])
+            lows, highs = ranges[k.kind]
+            for cell, x in lows.items():
+                low[cell] = low.get(cell, 0) + x
+            for cell, x in highs.items():
+                high[cell] = high.get(cell, 0) + x
         for k in open_kinds:
             mine = options[k.kind]
             own_low, own_high = ranges[k.kind]
@@ -366,10 +372,11 @@ def _best(
 
     def score(choice: Sequence[int]) -> int:
         """Pairs kept in the cells this group can change (the others are the same for every choice)."""
-        cells = Counter(base)
+        cells = dict(base)  # every touched cell is a key
         for n, c in enumerate(choice):
-            cells.update(cells_of[n][c])
-        return sum(comb(x, 2) for x in cells.values())
+            for cell, x in cells_of[n][c].items():
+                cells[cell] += x
+        return sum(x * (x - 1) // 2 for x in cells.values())
 
     winners: list[tuple[int, ...]] = []
     if total <= MAX_COMBINATIONS:
