@@ -10,7 +10,8 @@ after `+`, as in `rummikub+official_jokers`) and every answer is checked by `che
 (the engine's judge included). Printed per variant: wall ms median / p90 / max,
 answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), the
 cards and points played in all, and the share of time spent building models, in CP-SAT, in the
-judge and in the repair.
+judge and in the repair, and the same shares with the CP-SAT solves per position for the
+slowest tenth of the positions.
 
 `--games N` plays N seeded four-player `holdback` games of `rummy-tiles` (the agents call the
 solver under their deterministic work limit, as in the studies) and prints the CPU seconds,
@@ -128,15 +129,22 @@ def quantiles(values: list[float]) -> tuple[float, float, float]:
 def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Namespace) -> dict[str, Any]:
     """Solve every case warm, check each answer, and gather the figures."""
     times: list[float] = []
+    # per position: CPU (or wall) seconds per phase and CP-SAT solves, for the tail's figures
+    spent: list[dict[str, float]] = []
+    solves: list[int] = []
     proven = repaired = cards = points = 0
     phases = Phases()
     solve(variant, *cases[0])  # warm-up, untimed
     with phases.installed():
         for n, (hand, table) in enumerate(cases):
             before = phases.calls["repair"]
+            totals = dict(phases.total)
+            calls = phases.calls["cp-sat"]
             t0 = clock()
             sol = solve(variant, hand, table)
             ms = (clock() - t0) * 1000
+            spent.append({k: v - totals.get(k, 0.0) for k, v in phases.total.items()})
+            solves.append(phases.calls["cp-sat"] - calls)
             check_solution(make_position(variant, hand, table), sol)
             times.append(ms)
             proven += sol.status == "optimal"
@@ -148,6 +156,12 @@ def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Nam
     med, p90, top = quantiles(times)
     total = sum(times) / 1000
     share = {k: round(100 * v / total, 1) for k, v in sorted(phases.total.items())}
+    # the slowest tenth of the positions: their share per phase and CP-SAT solves per position
+    tail = sorted(range(len(times)), key=times.__getitem__)[-max(1, len(times) // 10) :]
+    tail_total = sum(times[i] for i in tail) / 1000
+    tail_share = {
+        k: round(100 * sum(spent[i].get(k, 0.0) for i in tail) / tail_total, 1) for k in sorted(phases.total)
+    }
     out: dict[str, Any] = {
         "variant": name,
         "positions": len(cases),
@@ -159,6 +173,9 @@ def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Nam
         "cards_played": cards,
         "points_played": points,
         "phase_pct": share,
+        "solves_per_position": round(sum(solves) / len(solves), 1),
+        "tail_phase_pct": tail_share,
+        "tail_solves_per_position": round(sum(solves[i] for i in tail) / len(tail), 1),
     }
     if ns.time_limit:
         walls: list[float] = []
@@ -273,7 +290,9 @@ def main() -> None:
             f"{name}: n={fig['positions']} median={fig['median_ms']} ms p90={fig['p90_ms']} ms "
             f"max={fig['max_ms']} ms proven={fig['proven']}/{fig['positions']} repaired={fig['repaired']} "
             f"cards={fig['cards_played']} points={fig['points_played']} "
-            f"time%={fig['phase_pct']}" + (f" time_limit={fig['time_limit']}" if "time_limit" in fig else ""),
+            f"time%={fig['phase_pct']} solves/position={fig['solves_per_position']} "
+            f"slowest tenth: time%={fig['tail_phase_pct']} solves/position={fig['tail_solves_per_position']}"
+            + (f" time_limit={fig['time_limit']}" if "time_limit" in fig else ""),
             flush=True,
         )
         if ns.out:
