@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
 from rummyai.melds import MeldInfo
@@ -65,6 +65,15 @@ from rummyai.solvers.tile_model_rhine import RhineReleases
 from rummyai.solvers.tile_model_swaps import PalaceSwaps
 from rummyai.solvers.tile_model_tiles import LockedJokerMelds
 from rummyai.variants import Variant
+
+
+class _Model(cp_model.CpModel):
+    """A `CpModel` without OR-Tools' per-instance aliases of its methods under their old
+    CamelCase names (nothing here calls them): setting those up took about a fifth of the
+    time to build a model (the proto is the same)."""
+
+    def __init__(self) -> None:
+        cp_model_helper.CpBaseModel.__init__(self, None)
 
 
 class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes, PalaceSwaps):
@@ -105,7 +114,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         self.variant: Variant = position.variant
         self.objective = objective
         self.opening = opening
-        self.model = cp_model.CpModel()
+        self.model = _Model()
         hand, table = _avail(position)
         if opening:
             table = [0] * 53
@@ -247,7 +256,9 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                 if self.table_counts[card]:
                     m.add_bool_or([])  # a table card with no place: cannot happen for valid tables
                 continue
-            self.conservation[card] = m.add(sum(terms) == self.table_counts[card] + played)
+            self.conservation[card] = m.add(
+                cp_model.LinearExpr.sum(terms) == self.table_counts[card] + played
+            )
         self._hand_claims()
         self._split_wilds()
         cards = sum(self.played.values()) if self.played else 0
@@ -495,45 +506,60 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
 
     def _add_runs(self) -> None:
         m = self.model
+        v = self.variant
+        avail = self.avail
+        usage = self.usage
+        copies = v.copies
+        all_jokers = self.jokers
+        pooled = self.pooled
+        count_open = self.count_open
+        blocked = self.run_naturals if self.strict else ()  # `_strict_spot` is False on these
+        new_int_var = m.new_int_var
+        add = m.add
+        caps: dict[int, int] = {}
         # a run with wilds <= naturals may not split into valid pieces of 3-5: allow any length
-        max_len = 13 if self.variant.wilds_le_naturals else 5
-        for window in run_windows(self.variant, max_len):
-            size = len(window.cards)
-            missing = sum(1 for c in window.cards if self.avail[c] == 0)
-            wild_cap = self._wild_cap(size)
-            jokers = min(self.jokers, wild_cap)
-            if missing > jokers:
+        max_len = 13 if v.wilds_le_naturals else 5
+        for window in run_windows(v, max_len):
+            cards = window.cards
+            size = len(cards)
+            wild_cap = caps.get(size)
+            if wild_cap is None:
+                wild_cap = caps[size] = self._wild_cap(size)
+            jokers = min(all_jokers, wild_cap)
+            have = [avail[c] for c in cards]
+            if have.count(0) > jokers:
                 continue
-            ub = min(self.avail[c] + self.jokers for c in window.cards)
-            ub = min(ub, max(self.variant.copies[c] for c in window.cards))
+            ub = min(min(have) + all_jokers, max(copies[c] for c in cards))
             if ub <= 0:
                 continue
-            count = m.new_int_var(0, ub, f"r{window.suit}_{window.positions[0]}_{size}")
+            count = new_int_var(0, ub, f"r{window.suit}_{window.positions[0]}_{size}")
             joker_vars: list[IntVar | None] = []
-            for card in window.cards:
-                if jokers == 0 or self.pooled:
+            if jokers == 0 or pooled:
+                for card in cards:
                     joker_vars.append(None)
-                    self.usage[card].append(count)
-                    continue
-                jv = m.new_int_var(0, min(ub, self.jokers), "")
-                m.add(jv <= count)
-                if not self._strict_spot(card):
-                    m.add(jv == 0)
-                joker_vars.append(jv)
-                if self.avail[card]:
-                    self.usage[card].append(count - jv)
-                else:
-                    m.add(jv == count)
+                    usage[card].append(count)
+            else:
+                joker_ub = min(ub, all_jokers)
+                for card, held in zip(cards, have, strict=True):
+                    jv = new_int_var(0, joker_ub, "")
+                    add(jv <= count)
+                    if card in blocked:
+                        add(jv == 0)
+                    joker_vars.append(jv)
+                    if held:
+                        usage[card].append(count - jv)
+                    else:
+                        add(jv == count)
             real = [j for j in joker_vars if j is not None]
             if real:
-                self.usage[JOKER].append(sum(real))
-                m.add(sum(real) <= wild_cap * count)
-            if self.count_open:
+                usage[JOKER].append(sum(real))
+                add(sum(real) <= wild_cap * count)
+            if count_open:
                 values = [self._opening_card_value(p, False) for p in window.positions]
                 self.open_value.append(sum(values) * count)
-                if sum(values) >= self.variant.opening_points:
+                if sum(values) >= v.opening_points:
                     self._single_open(count)
-                if self.variant.opening_wild_value == "zero":
+                if v.opening_wild_value == "zero":
                     for value, joker in zip(values, joker_vars, strict=True):
                         if joker is not None:
                             self.open_value.append(-value * joker)

@@ -4,6 +4,7 @@ A mixin of `TileModel`: its methods build constraints on the model's own variabl
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from rummyai.cards import JOKER, make_card, suit_of
@@ -35,13 +36,10 @@ class LockedJokerMelds:
         m = self.model
         table = self.position.table
         # every start meld's natural copies, by kind
-        copies = [
-            {
-                c: sum(1 for s, w in zip(i.slots, i.as_wild, strict=True) if not w and s.card == c)
-                for c in range(52)
-            }
-            for i in table
-        ]
+        copies = []
+        for i in table:
+            naturals = Counter(s.card for s, w in zip(i.slots, i.as_wild, strict=True) if not w)
+            copies.append({c: naturals[c] for c in range(52)})
         flags: dict[int, IntVar] = {}
         for k in sorted(locked):
             flag = m.new_bool_var(f"ret{k}")

@@ -10,7 +10,17 @@ after `+`, as in `rummikub+official_jokers`) and every answer is checked by `che
 (the engine's judge included). Printed per variant: wall ms median / p90 / max,
 answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), the
 cards and points played in all, and the share of time spent building models, in CP-SAT, in the
-judge and in the repair.
+judge and in the repair, and the same shares with the CP-SAT solves per position for the
+slowest tenth of the positions.
+
+`--games N` plays N seeded four-player `holdback` games of `rummy-tiles` (the agents call the
+solver under their deterministic work limit, as in the studies) and prints the CPU seconds,
+moves per CPU second and a SHA-256 of every move chosen: two code versions that print the
+same digest chose the same moves.
+
+`--clock cpu` (default) times with `time.process_time` (this process's CPU time, which the
+load of other processes barely moves; CP-SAT runs single-threaded here); `--clock wall` with
+`time.perf_counter`.
 
 `--time-limit t` solves every position again with `time_limit=t` and reports the worst wall
 time against t + 0.3 s and how many answers came back `feasible`. `--hard N` solves N large Rhine
@@ -19,12 +29,13 @@ positions (a second pack, tables of 45-70 cards, joker rate 0.3, hands of 10-20)
 
     nice -n 19 .venv/bin/python experiments/benchmarks/tiles_bench.py [--count 60] [--seed 0]
         [--variants rummy-tiles,rhine,rummikub+official_jokers] [--time-limit 0.05] [--hard 20]
-        [--hard-limit 0.5] [--out FILE] [-v]
+        [--hard-limit 0.5] [--games 0] [--clock cpu|wall] [--out FILE] [-v]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -45,6 +56,9 @@ from rummyai.solvers.random_positions import random_position
 from rummyai.variants import Variant, get_variant
 
 Case = tuple[list[int], list[tuple[Slot, ...]]]
+
+# the timer of the per-position figures (`--clock`); time limits are always wall time
+clock: Callable[[], float] = time.process_time
 
 
 def midgame_positions(variant: Variant, count: int, seed: int) -> list[Case]:
@@ -72,11 +86,11 @@ class Phases:
         def inner(*args: Any, **kwargs: Any) -> Any:
             self.calls[name] += 1
             self.stack.append(name)
-            t0 = time.perf_counter()
+            t0 = clock()
             try:
                 return fn(*args, **kwargs)
             finally:
-                spent = time.perf_counter() - t0
+                spent = clock() - t0
                 self.stack.pop()
                 self.total[name] += spent
                 if self.stack:
@@ -115,15 +129,22 @@ def quantiles(values: list[float]) -> tuple[float, float, float]:
 def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Namespace) -> dict[str, Any]:
     """Solve every case warm, check each answer, and gather the figures."""
     times: list[float] = []
+    # per position: CPU (or wall) seconds per phase and CP-SAT solves, for the tail's figures
+    spent: list[dict[str, float]] = []
+    solves: list[int] = []
     proven = repaired = cards = points = 0
     phases = Phases()
     solve(variant, *cases[0])  # warm-up, untimed
     with phases.installed():
         for n, (hand, table) in enumerate(cases):
             before = phases.calls["repair"]
-            t0 = time.perf_counter()
+            totals = dict(phases.total)
+            calls = phases.calls["cp-sat"]
+            t0 = clock()
             sol = solve(variant, hand, table)
-            ms = (time.perf_counter() - t0) * 1000
+            ms = (clock() - t0) * 1000
+            spent.append({k: v - totals.get(k, 0.0) for k, v in phases.total.items()})
+            solves.append(phases.calls["cp-sat"] - calls)
             check_solution(make_position(variant, hand, table), sol)
             times.append(ms)
             proven += sol.status == "optimal"
@@ -135,6 +156,12 @@ def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Nam
     med, p90, top = quantiles(times)
     total = sum(times) / 1000
     share = {k: round(100 * v / total, 1) for k, v in sorted(phases.total.items())}
+    # the slowest tenth of the positions: their share per phase and CP-SAT solves per position
+    tail = sorted(range(len(times)), key=times.__getitem__)[-max(1, len(times) // 10) :]
+    tail_total = sum(times[i] for i in tail) / 1000
+    tail_share = {
+        k: round(100 * sum(spent[i].get(k, 0.0) for i in tail) / tail_total, 1) for k in sorted(phases.total)
+    }
     out: dict[str, Any] = {
         "variant": name,
         "positions": len(cases),
@@ -146,6 +173,9 @@ def run_variant(name: str, variant: Variant, cases: list[Case], ns: argparse.Nam
         "cards_played": cards,
         "points_played": points,
         "phase_pct": share,
+        "solves_per_position": round(sum(solves) / len(solves), 1),
+        "tail_phase_pct": tail_share,
+        "tail_solves_per_position": round(sum(solves[i] for i in tail) / len(tail), 1),
     }
     if ns.time_limit:
         walls: list[float] = []
@@ -197,6 +227,41 @@ def hard_section(count: int, seed: int, limit: float) -> dict[str, Any]:
     }
 
 
+def games_section(count: int, seed: int) -> dict[str, Any]:
+    """`count` seeded four-player holdback games of rummy-tiles: CPU seconds, moves, and a digest
+    of every move the agents chose (equal digests: the same moves)."""
+    from rummyai.agents.greedy import GreedyAgent
+    from rummyai.matches import play_match
+
+    digest = hashlib.sha256()
+    act = GreedyAgent.act
+
+    def recorded(self: GreedyAgent, view: Any, legal: Any) -> Any:
+        move = act(self, view, legal)
+        digest.update(repr(move).encode())
+        return move
+
+    GreedyAgent.act = recorded  # type: ignore[method-assign]
+    moves = 0
+    t0 = time.process_time()
+    try:
+        for n in range(count):
+            record = play_match("rummy-tiles", ["holdback"] * 4, seed=seed + n)
+            moves += record["moves"]
+            digest.update(json.dumps(record, sort_keys=True, default=str).encode())
+    finally:
+        GreedyAgent.act = act  # type: ignore[method-assign]
+    cpu = time.process_time() - t0
+    return {
+        "section": "rummy-tiles holdback games",
+        "games": count,
+        "moves": moves,
+        "cpu_s": round(cpu, 2),
+        "moves_per_cpu_s": round(moves / cpu, 1),
+        "digest": digest.hexdigest(),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -207,9 +272,13 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=0.0, help="also solve with this time_limit")
     parser.add_argument("--hard", type=int, default=0, help="large Rhine positions solved with --hard-limit")
     parser.add_argument("--hard-limit", type=float, default=0.5)
+    parser.add_argument("--games", type=int, default=0, help="seeded 4-player holdback games of rummy-tiles")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--out", default="", help="append each variant's figures as a JSON line")
     parser.add_argument("-v", "--verbose", action="store_true")
     ns = parser.parse_args()
+    global clock
+    clock = time.process_time if ns.clock == "cpu" else time.perf_counter
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for offset, name in enumerate(ns.variants.split(",") if ns.count else [], start=1):
         base, *options = name.split("+")
@@ -221,7 +290,9 @@ def main() -> None:
             f"{name}: n={fig['positions']} median={fig['median_ms']} ms p90={fig['p90_ms']} ms "
             f"max={fig['max_ms']} ms proven={fig['proven']}/{fig['positions']} repaired={fig['repaired']} "
             f"cards={fig['cards_played']} points={fig['points_played']} "
-            f"time%={fig['phase_pct']}" + (f" time_limit={fig['time_limit']}" if "time_limit" in fig else ""),
+            f"time%={fig['phase_pct']} solves/position={fig['solves_per_position']} "
+            f"slowest tenth: time%={fig['tail_phase_pct']} solves/position={fig['tail_solves_per_position']}"
+            + (f" time_limit={fig['time_limit']}" if "time_limit" in fig else ""),
             flush=True,
         )
         if ns.out:
@@ -229,6 +300,13 @@ def main() -> None:
                 fh.write(json.dumps(fig) + "\n")
     if ns.hard:
         fig = hard_section(ns.hard, ns.seed * 1000 + 7, ns.hard_limit)
+        fig["load"] = [round(x, 2) for x in os.getloadavg()]
+        print(json.dumps(fig), flush=True)
+        if ns.out:
+            with open(ns.out, "a") as fh:
+                fh.write(json.dumps(fig) + "\n")
+    if ns.games:
+        fig = games_section(ns.games, ns.seed * 1000)
         fig["load"] = [round(x, 2) for x in os.getloadavg()]
         print(json.dumps(fig), flush=True)
         if ns.out:

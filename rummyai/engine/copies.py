@@ -127,7 +127,10 @@ def canonical_tables(
     loose: list[_Kind] = []
     for k in kinds:
         if len(k.options) == 1:
-            fixed.update(_cells(k, k.options[0]))
+            for cls, labels in zip(k.classes, k.options[0], strict=True):  # `_cells`, added in place
+                for u, _ in labels:
+                    if u != HAND:
+                        fixed[(cls[0], u)] += 1
         else:
             loose.append(k)
     settled = _settle(loose, fixed)
@@ -163,6 +166,7 @@ def _kinds(
     for i in hand:
         hand_ids[deck[i]].append(i)
     out: list[_Kind] = []
+    wild = {kind: is_wild(kind) for kind in places}
     for kind in sorted(places):
         spots = places[kind]
         ids: dict[Label, list[int]] = {label: list(v) for label, v in table_ids[kind].items()}
@@ -171,9 +175,13 @@ def _kinds(
         if extra:
             ids[(HAND, None)] = hand_ids[kind][:extra]
             labels += [(HAND, None)] * extra
+        if len(spots) == 1:  # one place, one copy: a single distribution
+            only = spots[0] if wild[kind] else (spots[0][0],)
+            out.append(_Kind(kind, spots, [only], labels, ids, [((labels[0],),)]))
+            continue
         by_class: dict[tuple[int, ...], int] = {}
         for m, p in spots:
-            key = (m, p) if is_wild(kind) else (m,)
+            key = (m, p) if wild[kind] else (m,)
             by_class[key] = by_class.get(key, 0) + 1
         classes = list(by_class)
         sizes = [by_class[c] for c in classes]
@@ -191,28 +199,47 @@ def _label_key(label: Label) -> tuple[int, str]:
 
 
 def _distributions(labels: list[Label], sizes: list[int]) -> Iterator[tuple[tuple[Label, ...], ...]]:
-    """Every distinct way to deal the multiset `labels` into classes of the given sizes."""
+    """Every distinct way to deal the multiset `labels` into classes of the given sizes, each
+    class's labels in `_label_key` order, classes dealt first-to-last and each label's share
+    from most to fewest (the order `_best` and `_settle` number the options in)."""
     if not sizes:
         yield ()
         return
     counts = Counter(labels)
     distinct = sorted(counts, key=_label_key)
-    first = sizes[0]
+    if len(distinct) == 1:  # one kind of copy: a single way to deal them
+        (label,) = distinct
+        yield tuple((label,) * size for size in sizes)
+        return
+    yield from _deal(distinct, [counts[label] for label in distinct], sizes, 0)
 
-    def subsets(k: int, left: int) -> Iterator[tuple[Label, ...]]:
-        if left == 0:
+
+def _deal(
+    distinct: list[Label], left: list[int], sizes: list[int], at: int
+) -> Iterator[tuple[tuple[Label, ...], ...]]:
+    """`_distributions` of the copies still in `left` (per label of `distinct`) over the classes
+    from `at` on; the last class takes what is left."""
+    if at == len(sizes) - 1:
+        yield (tuple(label for label, n in zip(distinct, left, strict=True) for _ in range(n)),)
+        return
+    last = len(distinct)
+
+    def parts(k: int, room: int) -> Iterator[tuple[Label, ...]]:
+        if room == 0:
             yield ()
             return
-        if k == len(distinct):
+        if k == last:
             return
         label = distinct[k]
-        for take in range(min(left, counts[label]), -1, -1):
-            for rest in subsets(k + 1, left - take):
+        have = left[k]
+        for take in range(min(room, have), -1, -1):
+            left[k] = have - take
+            for rest in parts(k + 1, room - take):
                 yield (label,) * take + rest
+        left[k] = have
 
-    for part in subsets(0, first):
-        remaining = list((counts - Counter(part)).elements())
-        for tail in _distributions(sorted(remaining, key=_label_key), sizes[1:]):
+    for part in parts(0, sizes[at]):
+        for tail in _deal(distinct, left, sizes, at + 1):
             yield (part, *tail)
 
 
@@ -252,11 +279,14 @@ def _settle(loose: list[_Kind], fixed: Counter[tuple[int, int]]) -> dict[int, tu
     while changed:
         changed = False
         open_kinds = [k for k in loose if k.kind not in settled]
-        low: Counter[tuple[int, int]] = Counter(fixed)
-        high: Counter[tuple[int, int]] = Counter(fixed)
+        low: dict[tuple[int, int], int] = dict(fixed)
+        high: dict[tuple[int, int], int] = dict(fixed)
         for k in open_kinds:
-            low.update(ranges[k.kind][0])
-            high.update(ranges[k.kind][1])
+            lows, highs = ranges[k.kind]
+            for cell, x in lows.items():
+                low[cell] = low.get(cell, 0) + x
+            for cell, x in highs.items():
+                high[cell] = high.get(cell, 0) + x
         for k in open_kinds:
             mine = options[k.kind]
             own_low, own_high = ranges[k.kind]
@@ -342,10 +372,11 @@ def _best(
 
     def score(choice: Sequence[int]) -> int:
         """Pairs kept in the cells this group can change (the others are the same for every choice)."""
-        cells = Counter(base)
+        cells = dict(base)  # every touched cell is a key
         for n, c in enumerate(choice):
-            cells.update(cells_of[n][c])
-        return sum(comb(x, 2) for x in cells.values())
+            for cell, x in cells_of[n][c].items():
+                cells[cell] += x
+        return sum(x * (x - 1) // 2 for x in cells.values())
 
     winners: list[tuple[int, ...]] = []
     if total <= MAX_COMBINATIONS:
@@ -430,10 +461,14 @@ def _build(
     ids: dict[tuple[int, int], int] = {}
     for k in kinds:
         option = chosen.get(k.kind, k.options[0])
+        if len(k.places) == 1:
+            ids[k.places[0]] = k.ids[option[0][0]][0]
+            continue
         pools = {label: list(v) for label, v in k.ids.items()}
+        classes = set(k.classes)
         places: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
         for m, p in k.places:
-            places[(m, p) if (m, p) in k.classes else (m,)].append((m, p))
+            places[(m, p) if (m, p) in classes else (m,)].append((m, p))
         for cls, labels in zip(k.classes, option, strict=True):
             for spot, label in zip(places[cls], labels, strict=True):
                 ids[spot] = pools[label].pop(0)
