@@ -122,7 +122,10 @@ def measure(
     elapsed, used = time.perf_counter() - start, time.process_time() - cpu
     stats = getattr(env.builder, "stats", None)
     calls = getattr(stats, "calls", 0)
-    reused = sum(getattr(stats, name, 0) for name in ("cache_hits", "skipped", "known_zero", "out_of_reach"))
+    reused = sum(
+        getattr(stats, name, 0)
+        for name in ("cache_hits", "skipped", "known_zero", "out_of_reach", "relaxed_zero")
+    )
     return Row(
         variant, candidates, opponents, episodes, steps, elapsed, steps / elapsed, calls, reused, steps / used
     )
