@@ -35,13 +35,13 @@ ONE_ROUND: dict[str, dict[str, Any]] = {
 
 #: name -> (env id, players, opponents, episodes recorded, episodes the test replays, extra kwargs)
 SETTINGS: dict[str, tuple[str, int, str, int, int, dict[str, Any]]] = {
-    "rummikub": ("rummyai/Rummikub-v1", 2, "random", 12, 3, {}),
+    "rummikub": ("rummyai/Rummikub-v1", 2, "random", 30, 3, {}),
     "rummikub-3p": ("rummyai/Rummikub-v1", 3, "random", 6, 1, {}),
     "rummikub-greedy": ("rummyai/Rummikub-v1", 2, "greedy", 6, 1, {}),
     "rummikub-shaped": ("rummyai/Rummikub-v1", 2, "random", 3, 1, {"reward": "shaped", "max_turns": 40}),
     "rummy-board": ("rummyai/RummyBoard-v1", 2, "random", 8, 2, {}),
     "rummy-board-greedy": ("rummyai/RummyBoard-v1", 2, "greedy", 3, 1, {}),
-    "rummy-tiles": ("rummyai/RummyTiles-v1", 2, "random", 3, 1, {}),
+    "rummy-tiles": ("rummyai/RummyTiles-v1", 2, "random", 8, 1, {}),
     "rhine": ("rummyai/Rhine-v1", 2, "random", 2, 1, {}),
     "rummy-palace": ("rummyai/RummyPalace-v1", 2, "random", 6, 2, {}),
     "standard": ("rummyai/StandardRummy-v1", 2, "random", 6, 2, {}),
