@@ -4,11 +4,12 @@ The learner picks uniformly among the masked candidates; opponents are `random` 
 (the solver's most-cards move). Candidates are the environments' default (``auto``: the solver's
 for tile-style variants, the engine's for draw-meld-discard) or named (``engine``, ``solver``);
 the table also counts the solver calls and the answers found without one (cache, no playable
-card, known no play). Each single-environment row plays one untimed episode first (loading the
-compiled solver and building its tables) and runs pinned to one CPU; steps are counted per second
-of wall time and per second of the process's own CPU time (the fairer figure on a shared
-machine). `--vector N` (default 2, 0 to skip) also measures `gymnasium.vector.AsyncVectorEnv`
-with N worker processes (not pinned; 3 untimed seconds first); its CPU figure divides the steps
+card, known no play, opening out of reach, no play even under free jokers). Each
+single-environment row plays one untimed episode first (loading the compiled solver and building
+its tables) and runs pinned to one CPU; steps are counted per second of wall time and per second
+of the process's own CPU time (the fairer figure on a shared machine). `--vector N` (default 2,
+0 to skip) also measures `gymnasium.vector.AsyncVectorEnv` with N worker processes (not pinned;
+3 untimed seconds first); its CPU figure divides the steps
 by the CPU time of the workers and the main process together (so N idle cores give at most N
 times it per second of wall time). `--clock cpu` counts `--seconds` in CPU time instead of wall
 time (per worker for the vector rows): a fixed amount of work, so that a loaded machine still
