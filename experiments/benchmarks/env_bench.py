@@ -21,6 +21,7 @@ measured in the same run when `rlcard` is installed.
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 20 --variants rummikub,rummy-board
     nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10  # shared machine
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 3 --variants rummikub --candidates engine
+    nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --episodes 40 --variants rummikub --vector 0
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000   # 1000 one-round episodes per variant
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000 --max-turns 12 --variants standard
 
@@ -89,9 +90,11 @@ def measure(
     players: int,
     warmup: int = 1,
     clock: str = "wall",
+    episodes_wanted: int = 0,
 ) -> Row:
     """Learner steps per second over whole one-round episodes, for at least `seconds` (of wall time,
-    or of the process's CPU time with `clock` ``cpu``), after `warmup` untimed episodes."""
+    or of the process's CPU time with `clock` ``cpu``), or exactly `episodes_wanted` episodes
+    (seeds 0, 1, ...) when positive, after `warmup` untimed episodes."""
     env = cast(
         RummyEnv,
         gym.make(
@@ -112,7 +115,7 @@ def measure(
     steps = episodes = 0
     start, cpu = time.perf_counter(), time.process_time()
     budget = (lambda: time.process_time() - cpu) if clock == "cpu" else (lambda: time.perf_counter() - start)
-    while budget() < seconds:
+    while (episodes < episodes_wanted) if episodes_wanted > 0 else (budget() < seconds):
         obs, _ = env.reset(seed=episodes)
         done = False
         while not done:
@@ -306,6 +309,13 @@ def main(argv: list[str] | None = None) -> int:
         default="wall",
         help="what --seconds counts: wall time, or CPU time (a fixed amount of work on a loaded machine)",
     )
+    parser.add_argument(
+        "--episodes",
+        type=int,
+        default=0,
+        help="single-environment rows: play exactly N episodes (seeds 0..N-1) instead of --seconds, "
+        "the same work in every run (to compare two versions of the code)",
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
     parser.add_argument("--json", help="also write the rows to this file")
@@ -339,7 +349,15 @@ def main(argv: list[str] | None = None) -> int:
             for opponents in args.opponents.split(","):
                 if opponents not in AGENTS:
                     continue
-                row = measure(variant, candidates, opponents, args.seconds, args.players, clock=args.clock)
+                row = measure(
+                    variant,
+                    candidates,
+                    opponents,
+                    args.seconds,
+                    args.players,
+                    clock=args.clock,
+                    episodes_wanted=args.episodes,
+                )
                 rows.append(row)
                 print(
                     f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
