@@ -22,6 +22,7 @@ measured in the same run when `rlcard` is installed.
     nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10  # shared machine
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 3 --variants rummikub --candidates engine
     nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --episodes 40 --variants rummikub --vector 0
+    .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --variants rummikub --vector 0  # where time goes
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000   # 1000 one-round episodes per variant
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000 --max-turns 12 --variants standard
 
@@ -35,6 +36,8 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
@@ -91,10 +94,12 @@ def measure(
     warmup: int = 1,
     clock: str = "wall",
     episodes_wanted: int = 0,
+    parts: dict[str, float] | None = None,
 ) -> Row:
     """Learner steps per second over whole one-round episodes, for at least `seconds` (of wall time,
     or of the process's CPU time with `clock` ``cpu``), or exactly `episodes_wanted` episodes
-    (seeds 0, 1, ...) when positive, after `warmup` untimed episodes."""
+    (seeds 0, 1, ...) when positive, after `warmup` untimed episodes. `parts` (the counter of
+    `timed_parts`, if any) is cleared after the warm-up."""
     env = cast(
         RummyEnv,
         gym.make(
@@ -113,6 +118,8 @@ def measure(
             obs, _, terminated, truncated, _ = env.step(masked_random(obs, rng))
             done = terminated or truncated
     steps = episodes = 0
+    if parts is not None:
+        parts.clear()
     start, cpu = time.perf_counter(), time.process_time()
     budget = (lambda: time.process_time() - cpu) if clock == "cpu" else (lambda: time.perf_counter() - start)
     while (episodes < episodes_wanted) if episodes_wanted > 0 else (budget() < seconds):
@@ -203,6 +210,61 @@ def measure_vector(
         steps / elapsed,
         steps_per_cpu_second=steps / used if used > 0 else 0.0,
     )
+
+
+#: Parts of a step timed by `--breakdown`: (label, owner, attribute). Indented labels run inside
+#: the one above them (the candidate list of the learner's next decision).
+PARTS: tuple[tuple[str, str, str], ...] = (
+    ("candidates", "rummyai.envs.rummy_env:RummyEnv", "_refresh"),
+    ("  solver calls", "rummyai.envs.solver_candidates:SolverCandidates", "_call"),
+    ("  answers to engine plays", "rummyai.envs.solver_candidates", "solution_play"),
+    ("  legal moves", "rummyai.envs.solver_candidates", "legal_moves"),
+    ("  ranking and features", "rummyai.envs.solver_candidates", "rank_moves"),
+    ("opponents' turns", "rummyai.envs.rummy_env:RummyEnv", "_play_opponents"),
+    ("observation", "rummyai.envs.rummy_env:RummyEnv", "_observation"),
+)
+
+
+@contextmanager
+def timed_parts() -> Iterator[dict[str, float]]:
+    """CPU seconds spent in each of `PARTS` while inside (their functions wrapped, then restored)."""
+    import importlib
+
+    spent: dict[str, float] = {}
+    undo: list[tuple[Any, str, Any]] = []
+
+    def timer(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            begin = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.process_time() - begin
+
+        return timed
+
+    for label, where, name in PARTS:
+        module, _, cls = where.partition(":")
+        owner: Any = importlib.import_module(module)
+        if cls:
+            owner = getattr(owner, cls)
+        original = owner.__dict__[name] if cls else getattr(owner, name)
+        undo.append((owner, name, original))
+        setattr(owner, name, timer(label.strip(), getattr(owner, name)))
+    try:
+        yield spent
+    finally:
+        for owner, name, original in reversed(undo):
+            setattr(owner, name, original)
+
+
+def print_breakdown(spent: dict[str, float], row: Row) -> None:
+    """CPU milliseconds per learner step in each timed part, and its share of the row's CPU time."""
+    total = row.learner_steps / row.steps_per_cpu_second if row.steps_per_cpu_second else 0.0
+    for label, _, _ in PARTS:
+        seconds = spent.get(label.strip(), 0.0)
+        share = 100 * seconds / total if total else 0.0
+        print(f"    {label:28s} {1000 * seconds / max(row.learner_steps, 1):7.3f} ms/step {share:5.1f}%")
 
 
 def process_cpu(pids: list[int]) -> float:
@@ -316,6 +378,12 @@ def main(argv: list[str] | None = None) -> int:
         help="single-environment rows: play exactly N episodes (seeds 0..N-1) instead of --seconds, "
         "the same work in every run (to compare two versions of the code)",
     )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="single-environment rows: also print the CPU time per step of each part (timers around "
+        "the functions in PARTS; they add a little time of their own)",
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
     parser.add_argument("--json", help="also write the rows to this file")
@@ -349,15 +417,17 @@ def main(argv: list[str] | None = None) -> int:
             for opponents in args.opponents.split(","):
                 if opponents not in AGENTS:
                     continue
-                row = measure(
-                    variant,
-                    candidates,
-                    opponents,
-                    args.seconds,
-                    args.players,
-                    clock=args.clock,
-                    episodes_wanted=args.episodes,
-                )
+                with timed_parts() if args.breakdown else nullcontext() as spent:
+                    row = measure(
+                        variant,
+                        candidates,
+                        opponents,
+                        args.seconds,
+                        args.players,
+                        clock=args.clock,
+                        episodes_wanted=args.episodes,
+                        parts=spent,
+                    )
                 rows.append(row)
                 print(
                     f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
@@ -365,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{row.solver_calls} | {row.solver_answers_reused} |",
                     flush=True,
                 )
+                if spent is not None:
+                    print_breakdown(spent, row)
             if args.vector:
                 if hasattr(os, "sched_setaffinity"):
                     os.sched_setaffinity(0, range(os.cpu_count() or 1))
