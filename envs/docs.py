@@ -28,13 +28,13 @@ This page is generated from the classes' docstrings: `python -m rummyai.envs.doc
 SPEED_TABLE = """
 | variant | one core, per CPU second | one core, per second | AsyncVectorEnv x2, per second | AsyncVectorEnv x2, per CPU second | target (one core) |
 | --- | --- | --- | --- | --- | --- |
-| rummikub | 286 / 171 | 127 / 85 | 117 / 89 | 237 / 147 | 2,000: not met |
-| rummy-board | 325 / 153 | 142 / 103 | 125 / 66 | 222 / 129 | 300: met per CPU second against random only |
-| rummy-tiles | 21 / 16 | 21 / 16 | 29 / 14 | 24 / 12 | 300: not met |
-| rhine | 2 / 6 | 2 / 6 | 18 / 7 | 16 / 7 | 300: not met |
-| rummy-palace | 1,116 / 920 | 1,115 / 918 | 1,021 / 894 | 709 / 625 | 300: met |
-| standard | 1,007 / 828 | 1,004 / 826 | 731 / 637 | 512 / 443 | 300: met |
-| black-heart | 597 / 500 | 595 / 499 | 503 / 481 | 375 / 351 | 300: met |
+| rummikub | 343 / 217 | 259 / 156 | 153 / 91 | 259 / 164 | 2,000: not met |
+| rummy-board | 320 / 199 | 172 / 142 | 135 / 86 | 237 / 154 | 300: met per CPU second against random only |
+| rummy-tiles | 20 / 15 | 14 / 11 | 16 / 4 | 27 / 7 | 300: not met |
+| rhine | 19 / 13 | 14 / 10 | 11 / 10 | 19 / 16 | 300: not met |
+| rummy-palace | 1,062 / 784 | 736 / 578 | 368 / 322 | 549 / 490 | 300: met |
+| standard | 678 / 675 | 485 / 490 | 399 / 291 | 554 / 459 | 300: met |
+| black-heart | 443 / 472 | 320 / 340 | 165 / 138 | 302 / 255 | 300: met |
 """
 
 SPEED = """
@@ -44,7 +44,7 @@ Learner steps per second, measured by `experiments/benchmarks/env_bench.py`: a l
 uniformly among the masked candidates, 2 players, one-round matches, default candidates
 (`auto`), after one untimed episode (loading the compiled solver, building its tables). A
 single environment runs pinned to one CPU; the `AsyncVectorEnv` rows run 2 worker processes
-(both cores). The machine is 2 cores shared with other jobs (load average 3-4.6 during these
+(both cores). The machine is 2 cores shared with other jobs (load average 3.9-4.8 during these
 runs), so the rate per second of wall time partly measures the load; the comparable figure is
 steps per CPU second (the environment process's own CPU time; for `AsyncVectorEnv`, the
 workers' and the main process's together, so two idle cores give at most twice it per second
@@ -53,10 +53,10 @@ of wall time).
 ```sh
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10 \\
     --variants rummikub,rummy-board
-nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 5 \\
-    --variants rummy-palace,standard,black-heart
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10 \\
     --variants rummy-tiles,rhine
+nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 5 \\
+    --variants rummy-palace,standard,black-heart
 ```
 
 Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1, ortools 9.15.6755. Steps per CPU
@@ -64,20 +64,51 @@ second and per second of wall time, learner against `random` / `greedy` opponent
 
 {table}
 
-Rhine's one-core figures cover a single episode against random (seed 0: 26 steps in about 10
-CPU seconds, some positions taking CP-SAT and the judge's repair seconds each) and three against
-greedy; the vector rows (other seeds) show how widely Rhine episodes vary. For the fast
-draw-and-discard variants, the observations the two workers send to the main process cost more
-than the second core brings on this shared machine.
+Rhine's and rummy-tiles' rows cover a few episodes each (Rhine against random on one core: 7
+episodes, 218 steps), some positions taking CP-SAT (and Rhine the judge's repair) seconds each,
+so they vary widely with the seeds. For the fast draw-and-discard variants, the observations
+the two workers send to the main process cost more than the second core brings on this shared
+machine.
 
-Where a step's time goes (rummikub against `random`, CPU time per learner step, timers around
-each part): the solver about 55% (0.8 fresh most-cards calls per step, each about three passes
-of the compiled dynamic program's search, which is a third of all the time; a most-points call
-on 15% of the steps), turning solver answers into engine plays (the engine's bridge and check)
-about 10%, the candidate ranking and features 6-9%, the learner's legal moves 4%, the random
-opponent's turn 7-9% (its legal moves, the engine's apply), the observation 4-5%. Rhine and
-rummy-tiles spend nearly all their time in CP-SAT: their jokers are locked, which the dynamic
-program does not cover (positions with no joker in hand or on the table are answered by it).
+Even steps per CPU second move by a quarter from one run to the next on this shared machine:
+the same 60 seeded rummikub episodes against random (`--episodes 60`, which plays a fixed set of
+seeded episodes, the way to compare two versions of the code) ran at 279, 291 and 414 steps per
+CPU second in three runs of the same code.
+
+Where a step's time goes (`--breakdown`, CPU time per learner step with timers around each part,
+60 seeded episodes):
+
+```sh
+nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --episodes 60 \\
+    --variants rummikub,rummy-board --vector 0
+```
+
+| part (CPU ms per learner step, share) | rummikub, random | rummikub, greedy | rummy-board, random | rummy-board, greedy |
+| --- | --- | --- | --- | --- |
+| the learner's candidates | 2.35 (82%) | 2.13 (50%) | 2.88 (82%) | 2.16 (48%) |
+| - solver calls | 1.52 (53%) | 1.39 (32%) | 1.89 (54%) | 1.38 (31%) |
+| - answers to engine plays | 0.31 (11%) | 0.23 (5%) | 0.35 (10%) | 0.24 (5%) |
+| - legal moves | 0.12 (4%) | 0.13 (3%) | 0.15 (4%) | 0.14 (3%) |
+| - ranking and features | 0.21 (7%) | 0.21 (5%) | 0.27 (8%) | 0.22 (5%) |
+| opponents' turns | 0.25 (8%) | 1.88 (44%) | 0.30 (9%) | 2.03 (45%) |
+| observation | 0.11 (4%) | 0.11 (3%) | 0.13 (4%) | 0.11 (3%) |
+| whole step | 2.87 | 4.29 | 3.53 | 4.46 |
+
+Against `random`, the learner's candidate list is four fifths of the time and the solver calls
+half of it: about one fresh position per step, answered by the compiled dynamic program (plus
+a most-points call where that can differ); turning its answers into engine plays (the engine's
+bridge and check) a tenth; ranking and features, the engine's legal moves, the random
+opponent's turn (its legal moves, the engine's apply) and the observation the rest. Against
+`greedy`, the opponent's own solver calls take as long again. Answers are reused only where
+that is exact, so the candidates and observations are those of a fresh solve (checked step by
+step against seeded episodes recorded in `tests/envs/env_digests.json`): answers cached by
+playable hand and table, and no call where no hand card fits any meld, where the seat's last
+play was already the proven best, where an unopened seat's playable cards cannot reach the
+opening points, or (rummy-tiles) where the dynamic program finds no play even with free jokers.
+The positions left are new ones, so the targets wait on cheaper solver calls and engine checks.
+Rhine and rummy-tiles spend nearly all their time in CP-SAT: their jokers are locked, which the
+dynamic program does not cover (positions with no joker in hand or on the table are answered by
+it).
 """
 
 

@@ -8,13 +8,17 @@ over physical card ids, kept only if the engine's validator accepts it, and rank
 engine's own legal moves (draw, single new melds, lay-offs) through `rank_moves`. The most-points
 play is a further solver call, made only when asked for (``objectives``) and useful.
 
-Three exact shortcuts keep solver calls rare, none of which changes the candidate list:
+Five exact shortcuts keep solver calls rare, none of which changes the candidate list:
 
 * the solver sees only the hand cards that could ever be played (`playable_cards`), so a drawn
   card that fits nothing leaves the question, and its cache key, unchanged;
 * answers are cached by (variant, playable hand, table, opened);
 * after a play of as many cards as the proven best, the next position of that seat (if nobody
   touched the table meanwhile) has no play at all, so no solve is needed (free-joker variants).
+* an unopened seat whose playable cards cannot add up to the opening points has no play
+  (`rummyai.solvers.opening_reach`), and neither has an opened seat where jokers are locked
+  when the compiled program plays no card under free jokers (`rummyai.solvers.no_play`): no
+  solve is needed there either.
 
 Elsewhere (draw-meld-discard variants, until the solver supports them, and the stalemate phases)
 the builder returns the engine's candidates.
@@ -37,6 +41,8 @@ from rummyai.envs.candidates import Candidate, rank_moves
 from rummyai.errors import RummyError
 from rummyai.melds import is_valid_meld
 from rummyai.playable import playable_cards
+from rummyai.solvers.no_play import no_play_proven, relaxation_applies
+from rummyai.solvers.opening_reach import opening_out_of_reach
 from rummyai.variants import Variant
 
 if TYPE_CHECKING:
@@ -58,7 +64,9 @@ class SolverStats:
 
     `skipped` counts positions where no hand card fits any meld, `known_zero` those known to have
     no play because the seat's previous play was already the best, `points_bounded` the
-    most-points calls left out because no play of fewer cards could score more points.
+    most-points calls left out because no play of fewer cards could score more points,
+    `out_of_reach` unopened positions whose playable cards cannot add up to an opening,
+    `relaxed_zero` locked-joker positions with no play even under free jokers.
     """
 
     calls: int = 0
@@ -68,6 +76,8 @@ class SolverStats:
     skipped: int = 0
     known_zero: int = 0
     points_bounded: int = 0
+    out_of_reach: int = 0
+    relaxed_zero: int = 0
 
 
 @dataclass(frozen=True)
@@ -295,6 +305,12 @@ class SolverCandidates:
     ) -> Solution | None:
         from rummyai.solvers.candidate_search import solve_position
 
+        if not opened and opening_out_of_reach(variant, hand):
+            self.stats.out_of_reach += 1  # the solver would find no play
+            return None
+        if opened and self._relaxed_zero(variant, hand, table):
+            self.stats.relaxed_zero += 1  # no play even under free jokers
+            return None
         self.stats.calls += 1
         try:
             return solve_position(
@@ -309,6 +325,13 @@ class SolverCandidates:
         except RummyError:
             self.stats.unsupported += 1
             return None
+
+    def _relaxed_zero(self, variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]]) -> bool:
+        """Whether the free-joker relaxation proves a locked-joker position has no play (asked only
+        where a joker is in play: without one the solver answers under free jokers anyway)."""
+        from rummyai.solvers.candidate_search import has_joker
+
+        return relaxation_applies(variant) and has_joker(hand, table) and no_play_proven(variant, hand, table)
 
     def _minimize_changes(
         self, variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]]

@@ -4,11 +4,12 @@ The learner picks uniformly among the masked candidates; opponents are `random` 
 (the solver's most-cards move). Candidates are the environments' default (``auto``: the solver's
 for tile-style variants, the engine's for draw-meld-discard) or named (``engine``, ``solver``);
 the table also counts the solver calls and the answers found without one (cache, no playable
-card, known no play). Each single-environment row plays one untimed episode first (loading the
-compiled solver and building its tables) and runs pinned to one CPU; steps are counted per second
-of wall time and per second of the process's own CPU time (the fairer figure on a shared
-machine). `--vector N` (default 2, 0 to skip) also measures `gymnasium.vector.AsyncVectorEnv`
-with N worker processes (not pinned; 3 untimed seconds first); its CPU figure divides the steps
+card, known no play, opening out of reach, no play even under free jokers). Each
+single-environment row plays one untimed episode first (loading the compiled solver and building
+its tables) and runs pinned to one CPU; steps are counted per second of wall time and per second
+of the process's own CPU time (the fairer figure on a shared machine). `--vector N` (default 2,
+0 to skip) also measures `gymnasium.vector.AsyncVectorEnv` with N worker processes (not pinned;
+3 untimed seconds first); its CPU figure divides the steps
 by the CPU time of the workers and the main process together (so N idle cores give at most N
 times it per second of wall time). `--clock cpu` counts `--seconds` in CPU time instead of wall
 time (per worker for the vector rows): a fixed amount of work, so that a loaded machine still
@@ -20,6 +21,8 @@ measured in the same run when `rlcard` is installed.
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 20 --variants rummikub,rummy-board
     nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10  # shared machine
     .venv/bin/python experiments/benchmarks/env_bench.py --seconds 3 --variants rummikub --candidates engine
+    nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --episodes 40 --variants rummikub --vector 0
+    .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --variants rummikub --vector 0  # where time goes
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000   # 1000 one-round episodes per variant
     .venv/bin/python experiments/benchmarks/env_bench.py --soak 1000 --max-turns 12 --variants standard
 
@@ -33,6 +36,8 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
@@ -88,9 +93,13 @@ def measure(
     players: int,
     warmup: int = 1,
     clock: str = "wall",
+    episodes_wanted: int = 0,
+    parts: dict[str, float] | None = None,
 ) -> Row:
     """Learner steps per second over whole one-round episodes, for at least `seconds` (of wall time,
-    or of the process's CPU time with `clock` ``cpu``), after `warmup` untimed episodes."""
+    or of the process's CPU time with `clock` ``cpu``), or exactly `episodes_wanted` episodes
+    (seeds 0, 1, ...) when positive, after `warmup` untimed episodes. `parts` (the counter of
+    `timed_parts`, if any) is cleared after the warm-up."""
     env = cast(
         RummyEnv,
         gym.make(
@@ -109,9 +118,11 @@ def measure(
             obs, _, terminated, truncated, _ = env.step(masked_random(obs, rng))
             done = terminated or truncated
     steps = episodes = 0
+    if parts is not None:
+        parts.clear()
     start, cpu = time.perf_counter(), time.process_time()
     budget = (lambda: time.process_time() - cpu) if clock == "cpu" else (lambda: time.perf_counter() - start)
-    while budget() < seconds:
+    while (episodes < episodes_wanted) if episodes_wanted > 0 else (budget() < seconds):
         obs, _ = env.reset(seed=episodes)
         done = False
         while not done:
@@ -122,7 +133,10 @@ def measure(
     elapsed, used = time.perf_counter() - start, time.process_time() - cpu
     stats = getattr(env.builder, "stats", None)
     calls = getattr(stats, "calls", 0)
-    reused = sum(getattr(stats, name, 0) for name in ("cache_hits", "skipped", "known_zero"))
+    reused = sum(
+        getattr(stats, name, 0)
+        for name in ("cache_hits", "skipped", "known_zero", "out_of_reach", "relaxed_zero")
+    )
     return Row(
         variant, candidates, opponents, episodes, steps, elapsed, steps / elapsed, calls, reused, steps / used
     )
@@ -196,6 +210,61 @@ def measure_vector(
         steps / elapsed,
         steps_per_cpu_second=steps / used if used > 0 else 0.0,
     )
+
+
+#: Parts of a step timed by `--breakdown`: (label, owner, attribute). Indented labels run inside
+#: the one above them (the candidate list of the learner's next decision).
+PARTS: tuple[tuple[str, str, str], ...] = (
+    ("candidates", "rummyai.envs.rummy_env:RummyEnv", "_refresh"),
+    ("  solver calls", "rummyai.envs.solver_candidates:SolverCandidates", "_call"),
+    ("  answers to engine plays", "rummyai.envs.solver_candidates", "solution_play"),
+    ("  legal moves", "rummyai.envs.solver_candidates", "legal_moves"),
+    ("  ranking and features", "rummyai.envs.solver_candidates", "rank_moves"),
+    ("opponents' turns", "rummyai.envs.rummy_env:RummyEnv", "_play_opponents"),
+    ("observation", "rummyai.envs.rummy_env:RummyEnv", "_observation"),
+)
+
+
+@contextmanager
+def timed_parts() -> Iterator[dict[str, float]]:
+    """CPU seconds spent in each of `PARTS` while inside (their functions wrapped, then restored)."""
+    import importlib
+
+    spent: dict[str, float] = {}
+    undo: list[tuple[Any, str, Any]] = []
+
+    def timer(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            begin = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.process_time() - begin
+
+        return timed
+
+    for label, where, name in PARTS:
+        module, _, cls = where.partition(":")
+        owner: Any = importlib.import_module(module)
+        if cls:
+            owner = getattr(owner, cls)
+        original = owner.__dict__[name] if cls else getattr(owner, name)
+        undo.append((owner, name, original))
+        setattr(owner, name, timer(label.strip(), getattr(owner, name)))
+    try:
+        yield spent
+    finally:
+        for owner, name, original in reversed(undo):
+            setattr(owner, name, original)
+
+
+def print_breakdown(spent: dict[str, float], row: Row) -> None:
+    """CPU milliseconds per learner step in each timed part, and its share of the row's CPU time."""
+    total = row.learner_steps / row.steps_per_cpu_second if row.steps_per_cpu_second else 0.0
+    for label, _, _ in PARTS:
+        seconds = spent.get(label.strip(), 0.0)
+        share = 100 * seconds / total if total else 0.0
+        print(f"    {label:28s} {1000 * seconds / max(row.learner_steps, 1):7.3f} ms/step {share:5.1f}%")
 
 
 def process_cpu(pids: list[int]) -> float:
@@ -302,6 +371,19 @@ def main(argv: list[str] | None = None) -> int:
         default="wall",
         help="what --seconds counts: wall time, or CPU time (a fixed amount of work on a loaded machine)",
     )
+    parser.add_argument(
+        "--episodes",
+        type=int,
+        default=0,
+        help="single-environment rows: play exactly N episodes (seeds 0..N-1) instead of --seconds, "
+        "the same work in every run (to compare two versions of the code)",
+    )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="single-environment rows: also print the CPU time per step of each part (timers around "
+        "the functions in PARTS; they add a little time of their own)",
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--soak", type=int, default=0, help="play N one-round episodes per variant")
     parser.add_argument("--json", help="also write the rows to this file")
@@ -335,7 +417,17 @@ def main(argv: list[str] | None = None) -> int:
             for opponents in args.opponents.split(","):
                 if opponents not in AGENTS:
                     continue
-                row = measure(variant, candidates, opponents, args.seconds, args.players, clock=args.clock)
+                with timed_parts() if args.breakdown else nullcontext() as spent:
+                    row = measure(
+                        variant,
+                        candidates,
+                        opponents,
+                        args.seconds,
+                        args.players,
+                        clock=args.clock,
+                        episodes_wanted=args.episodes,
+                        parts=spent,
+                    )
                 rows.append(row)
                 print(
                     f"| {row.variant} | {row.candidates} | {row.opponents} | {row.episodes} | "
@@ -343,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{row.solver_calls} | {row.solver_answers_reused} |",
                     flush=True,
                 )
+                if spent is not None:
+                    print_breakdown(spent, row)
             if args.vector:
                 if hasattr(os, "sched_setaffinity"):
                     os.sched_setaffinity(0, range(os.cpu_count() or 1))
