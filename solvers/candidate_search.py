@@ -131,7 +131,7 @@ def _exact(
     position = Position(rules, tuple(sorted(hand)), infos, True)
     if not fast_path_ok(position, None):
         return None
-    exact = solve_dp(position, objective)
+    exact = solve_dp(position, objective, remember=True)
     if exact is None or (cap is not None and exact.cards_played > cap):
         return None
     return exact
@@ -154,7 +154,7 @@ def opening_play(
     position = Position(rules, tuple(sorted(hand)), (), True)
     if not fast_path_ok(position, None):
         return None
-    best = solve_dp(position, objective)
+    best = solve_dp(position, objective, remember=True)
     if best is None or not best.cards_played or (cap is not None and best.cards_played > cap):
         return None
     infos = [_info(variant, meld) for meld in best.melds]

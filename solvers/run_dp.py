@@ -46,7 +46,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -123,6 +123,7 @@ class _Kept:
     values: I64
     tables: Tables | None = None
     warm: bool = False
+    answers: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], _Answer] = field(default_factory=dict)
 
 
 _KEPT: dict[Variant, _Kept] = {}
@@ -342,14 +343,21 @@ def warm(variant: Variant) -> None:
 
 
 def solve_dp(
-    position: Position, objective: str = "cards", cap: int = DEFAULT_CAP, tidy: bool = False
+    position: Position,
+    objective: str = "cards",
+    cap: int = DEFAULT_CAP,
+    tidy: bool = False,
+    remember: bool = False,
 ) -> Solution | None:
     """Best play of an opened free-joker position by the dynamic program, proven optimal; None when
     the program cannot answer exactly (rules outside its encoding, or more than `cap` states).
 
     With `tidy`, ties between the best plays are broken towards tables shaped like the start table
     (`_shape`), and the melds are then laid out to keep as many start melds whole as the chosen
-    cards allow (`rummyai.solvers.fast.tidy_groups`): best effort; the play stays proven best."""
+    cards allow (`rummyai.solvers.fast.tidy_groups`): best effort; the play stays proven best.
+    With `remember` (and no `tidy`), the search's answer is kept per hand, table cards and
+    objective, and found again for a position with the same ones (`_Kept.answers`): simulations
+    meet the same positions again and again, and the search reads nothing else."""
     check_objective(objective)
     start = time.perf_counter()
     variant = position.variant
@@ -358,9 +366,38 @@ def solve_dp(
         return None
     if cap_cards is not None and len(position.hand) > cap_cards:
         return None
+    on_table = [slot.card for info in position.table for slot in info.slots]  # no escorts here
+    if not remember or tidy:
+        found = _search(position, objective, cap, tidy, on_table)
+    else:
+        answers = _kept(variant).answers
+        key = (objective, cap, position.hand, tuple(sorted(on_table)))
+        known = answers.get(key)
+        if known is None:
+            found = answers[key] = _search(position, objective, cap, tidy, on_table)
+            if len(answers) > MAX_ANSWERS:
+                answers.clear()
+        else:
+            found = known
+            _LOCAL.states = found[2]
+    played, melds, _ = found
+    if played is None:
+        return None
+    if tidy and position.table:
+        melds = tuple(tidy_layout(position, list(melds)))
+    return _solution(position, objective, list(played), list(melds), start)
+
+
+MAX_ANSWERS = 20_000  # answers `solve_dp(remember=True)` keeps per variant before starting afresh
+_Answer = tuple[tuple[int, ...] | None, tuple[tuple[Slot, ...], ...], int]  # played, melds, states
+
+
+def _search(position: Position, objective: str, cap: int, tidy: bool, on_table: list[int]) -> _Answer:
+    """The search's played cards (sorted; None when it cannot answer) and melds, before they are
+    written as the table reads them, and the states it kept."""
+    variant = position.variant
     tables, buf = _tables_and_buffers(variant, cap)
     hand = np.bincount(np.array(position.hand, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
-    on_table = [slot.card for info in position.table for slot in info.slots]  # no escorts here
     table = np.bincount(np.array(on_table, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
     unit = _units(position, objective)
     naturals = kernels().playable(hand, table)
@@ -369,7 +406,7 @@ def solve_dp(
     for strict in (False, True):
         best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape)
         if best is None:
-            return None
+            return None, (), _LOCAL.states
         played, melds, used = _replay(position, tables, _path(buf, best))
         if strict:
             played.extend([JOKER] * (used - int(table[JOKER])))
@@ -381,9 +418,7 @@ def solve_dp(
         if _add_jokers(melds, int(hand[JOKER] + table[JOKER]) - used, tables.group_max):
             played.extend([JOKER] * int(hand[JOKER]))
             break
-    if shape is not _NO_SHAPE:
-        melds = tidy_layout(position, melds)
-    return _solution(position, objective, sorted(played), melds, start)
+    return tuple(sorted(played)), tuple(melds), _LOCAL.states
 
 
 def _best_state(

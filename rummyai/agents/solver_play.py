@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rummyai.cards import parse_meld
+from rummyai.cards import parse_meld, sort_key
 from rummyai.engine.bridge import play_for_table, table_slots
 from rummyai.engine.moves import Move, Play
-from rummyai.engine.state import TableMeld
+from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
 from rummyai.solvers import Solution
 from rummyai.solvers.candidate_search import solve_position
@@ -82,6 +82,19 @@ def seat_position(view: Mapping[str, Any]) -> SeatPosition:
     )
 
 
+def state_position(state: GameState, seat: int) -> SeatPosition:
+    """`seat_position(game.view(state, seat))` read straight from a tile-style state, without
+    writing the view out and parsing it back (simulations ask it every turn): the variant the view
+    names, the hand in the view's order, the table's own melds (the view writes them without
+    escorts or credits, which tile-style melds do not have)."""
+    variant = get_variant(state.variant.id)
+    rs = state.round
+    deck = variant.deck
+    hand = tuple(sorted(rs.hands[seat], key=lambda i: (sort_key(deck[i]), i)))
+    table = tuple(m if not m.escorts and not m.credit else TableMeld(m.ids, m.meanings) for m in rs.table)
+    return SeatPosition(variant, seat, hand, table, bool(rs.opened[seat]))
+
+
 def solve_view(position: SeatPosition, objective: str = "cards", work_limit: float | None = None) -> Solution:
     """The solver's best play for the seat (most cards or most points).
 
@@ -130,11 +143,35 @@ def with_wild_melds_frozen(position: SeatPosition) -> tuple[SeatPosition, tuple[
     return replace(position, table=rest), frozen
 
 
+_PlayKey = tuple[int, tuple[int, ...], tuple[TableMeld, ...], bool, str, float | None]
+_PLAYS: dict[_PlayKey, tuple[Variant, Play | None, str]] = {}
+MAX_PLAYS = 20_000  # answers `best_legal_play` keeps before starting afresh
+
+
 def best_legal_play(
     position: SeatPosition, objective: str = "cards", work_limit: float | None = None
 ) -> tuple[Play | None, str]:
     """The solver's best play made legal, and how: ``solver``, ``frozen`` (joker melds left as they
-    are), ``none`` (nothing to play) or ``illegal`` (no legal play found this way)."""
+    are), ``none`` (nothing to play) or ``illegal`` (no legal play found this way).
+
+    The answer is a pure function of the variant, hand, table, opened flag, objective and work
+    limit (the solver's budget is deterministic), so it is kept and found again when a
+    simulation meets the same position (mcts-pimc's rollouts do, a third of the time)."""
+    key = (id(position.variant), position.hand, position.table, position.opened, objective, work_limit)
+    known = _PLAYS.get(key)
+    if known is not None and known[0] is position.variant:
+        return known[1], known[2]
+    play, how = _best_legal_play(position, objective, work_limit)
+    if len(_PLAYS) >= MAX_PLAYS:
+        _PLAYS.clear()
+    _PLAYS[key] = (position.variant, play, how)  # the variant is kept alive: its id names it here
+    return play, how
+
+
+def _best_legal_play(
+    position: SeatPosition, objective: str, work_limit: float | None
+) -> tuple[Play | None, str]:
+    """`best_legal_play` worked out."""
     solution = solve_view(position, objective, work_limit)
     if not solution.played:
         return None, "none"
