@@ -144,7 +144,7 @@ def with_wild_melds_frozen(position: SeatPosition) -> tuple[SeatPosition, tuple[
 
 
 _PlayKey = tuple[int, tuple[int, ...], tuple[TableMeld, ...], bool, str, float | None]
-_PLAYS: dict[_PlayKey, tuple[Variant, Play | None, str]] = {}
+_PLAYS: dict[_PlayKey, tuple[Variant, Play | None, str, bool]] = {}
 MAX_PLAYS = 20_000  # answers `best_legal_play` keeps before starting afresh
 
 
@@ -157,27 +157,41 @@ def best_legal_play(
     The answer is a pure function of the variant, hand, table, opened flag, objective and work
     limit (the solver's budget is deterministic), so it is kept and found again when a
     simulation meets the same position (mcts-pimc's rollouts do, a third of the time)."""
-    key = (id(position.variant), position.hand, position.table, position.opened, objective, work_limit)
-    known = _PLAYS.get(key)
+    known = _PLAYS.get(_play_key(position, objective, work_limit))
     if known is not None and known[0] is position.variant:
         return known[1], known[2]
-    play, how = _best_legal_play(position, objective, work_limit)
+    play, how, proven = _best_legal_play(position, objective, work_limit)
     if len(_PLAYS) >= MAX_PLAYS:
         _PLAYS.clear()
-    _PLAYS[key] = (position.variant, play, how)  # the variant is kept alive: its id names it here
+    # the variant is kept alive: its id names it in the key
+    _PLAYS[_play_key(position, objective, work_limit)] = (position.variant, play, how, proven)
     return play, how
+
+
+def nothing_to_play(
+    position: SeatPosition, objective: str = "cards", work_limit: float | None = None
+) -> bool:
+    """Whether `best_legal_play`, just asked of this position, proved that no play places a card:
+    an opened seat whose optimal answer plays nothing (every play the engine lists, a new meld or
+    a lay-off, is one the solver weighed). False when it did not, or is no longer remembered."""
+    known = _PLAYS.get(_play_key(position, objective, work_limit))
+    return known is not None and known[0] is position.variant and known[3]
+
+
+def _play_key(position: SeatPosition, objective: str, work_limit: float | None) -> _PlayKey:
+    return (id(position.variant), position.hand, position.table, position.opened, objective, work_limit)
 
 
 def _best_legal_play(
     position: SeatPosition, objective: str, work_limit: float | None
-) -> tuple[Play | None, str]:
-    """`best_legal_play` worked out."""
+) -> tuple[Play | None, str, bool]:
+    """`best_legal_play` worked out, and whether an optimal answer for an opened seat played nothing."""
     solution = solve_view(position, objective, work_limit)
     if not solution.played:
-        return None, "none"
+        return None, "none", position.opened and solution.status == "optimal"
     play = solution_play(position, solution)
     if play is not None:
-        return play, "solver"
+        return play, "solver", False
     rest, frozen = with_wild_melds_frozen(position)
     if frozen:
         solution = solve_view(rest, objective, work_limit)
@@ -188,8 +202,8 @@ def _best_legal_play(
             else None
         )
         if play is not None:
-            return play, "frozen"
-    return None, "illegal"
+            return play, "frozen", False
+    return None, "illegal", False
 
 
 def hand_cards_in(move: Move, hand: Sequence[int]) -> int:
