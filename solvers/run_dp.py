@@ -28,7 +28,8 @@ every joker's stand-in written out. After each cell, states matched by one with 
 score and a part that can do whatever theirs can are dropped (`dp_kernels._prune`). A pass keeps
 only the states that can still reach a threshold (score so far plus every playable hand card to
 come); thresholds fall from "every playable card" until a pass finds a play, which is then the
-best. The fewest-melds-broken tie-break rides in the same passes: small per-cell points for
+best (a pass at a lower threshold that finds a play finds the best score too, which says which
+pass that is: `_best_state` starts at a threshold where most solves end). The fewest-melds-broken tie-break rides in the same passes: small per-cell points for
 keeping the start table's shape, weighed below a single card (`TIE_WEIGHT`).
 
 Two run slots per colour cover every number at most twice; natural cards never need more (two
@@ -435,14 +436,21 @@ def _best_state(
     buffers ran out. With a tie-break in `shape`, the scores are the units weighed by `TIE_WEIGHT`
     plus the tie-break's points: the thresholds still bound the units alone (a state is kept when
     its units could reach the threshold), and the best final state of the first pass that finds
-    one has the best units and, among those, the most tie-break points."""
+    one has the best units and, among those, the most tie-break points. Without a tie-break the
+    pass at threshold `GUESS` runs first: the passes above it are skipped when it finds nothing,
+    and when it finds a play its score names the first pass that would have (run then, unless it
+    is this one), so the answer is the falling thresholds' answer with fewer passes."""
     table_jokers = int(table[JOKER])
     bonus = hand_jokers * int(unit[JOKER]) if strict else 0
     weight = TIE_WEIGHT if shape.any() else 1
     units = unit * weight if weight > 1 else unit
     left = _tie_left(shape) if weight > 1 else _NO_TIE
-    for threshold in _thresholds(naturals, unit, bonus):
-        best, score = kernels().search(
+    search = kernels().search
+
+    def one_pass(threshold: int) -> tuple[int, int]:
+        """(best final state or -1, its score) of the pass at `threshold`; (-1, -2) when the
+        buffers ran out (left clean for the next pass)."""
+        best, score = search(
             table,
             naturals,
             shape,
@@ -477,11 +485,39 @@ def _best_state(
             _LOCAL.states += int(buf.keys.shape[0])
             buf.present.fill(0)  # the unfinished layer left its entries: the next call starts clean
             buf.runs_count.fill(0)
-            return None
-        _LOCAL.states += int(buf.bounds[-1])
+        else:
+            _LOCAL.states += int(buf.bounds[-1])
+        return int(best), int(score)
+
+    thresholds = _thresholds(naturals, unit, bonus)
+    first = 0
+    guess = min(GUESS, len(thresholds) - 1)
+    if weight == 1 and guess > 0:
+        best, score = one_pass(thresholds[guess])
         if best >= 0:
-            return int(best)
+            # a pass that finds a play finds the best score: the first pass of the falling
+            # thresholds to find one is the first at or below it, and answers alike when run alone
+            found = next(k for k, threshold in enumerate(thresholds) if threshold <= score)
+            if found == guess:
+                return best
+            best, score = one_pass(thresholds[found])
+            if best >= 0 or score == -2:
+                return None if score == -2 else best
+        elif score != -2:
+            first = guess + 1  # every higher threshold fails too
+    for threshold in thresholds[first:]:
+        best, score = one_pass(threshold)
+        if score == -2:
+            return None
+        if best >= 0:
+            return best
     raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
+
+
+# The pass `_best_state` tries first: the fourth threshold (13 cards short of every playable card,
+# for the cards objective) is where most solves of played games first find a play, and a pass
+# below that point still finds the best score, which names the pass the falling thresholds stop at.
+GUESS = 3
 
 
 def _tie_left(shape: I32) -> I64:
