@@ -66,7 +66,7 @@ from rummyai.solvers.dp_layout import (
     TRACKED,
 )
 from rummyai.solvers.dp_native import kernels
-from rummyai.solvers.fast import as_written, bag, fast_path_ok, holds, tidy_layout, with_joker
+from rummyai.solvers.fast import Bag, as_written, bag, fast_path_ok, holds, tidy_layout, with_joker
 from rummyai.solvers.position import Position, Solution, check_objective, make_position, objective_value
 from rummyai.variants import RunRule, Variant
 
@@ -695,4 +695,14 @@ def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
     if not position.table:
         return 0
     bags = [bag(meld) for meld in melds]
-    return sum(not any(holds(have, need) for have in bags) for need in (bag(i.slots) for i in position.table))
+    holding: dict[int, list[Bag]] = {}  # card kind -> the new melds holding it
+    for have in bags:
+        for card in have[0]:
+            holding.setdefault(card, []).append(have)
+    broken = 0
+    for info in position.table:
+        need = bag(info.slots)
+        # a new meld holding the start meld holds its first card kind: only those are looked at
+        near = holding.get(min(need[0]), ()) if need[0] else bags
+        broken += not any(holds(have, need) for have in near)
+    return broken
