@@ -389,7 +389,7 @@ def solve_dp(
     return _solution(position, objective, list(played), list(melds), start)
 
 
-MAX_ANSWERS = 20_000  # answers `solve_dp(remember=True)` keeps per variant before starting afresh
+MAX_ANSWERS = 5_000  # answers `solve_dp(remember=True)` keeps per variant before starting afresh
 _Answer = tuple[tuple[int, ...] | None, tuple[tuple[Slot, ...], ...], int]  # played, melds, states
 
 

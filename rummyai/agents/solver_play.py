@@ -145,7 +145,7 @@ def with_wild_melds_frozen(position: SeatPosition) -> tuple[SeatPosition, tuple[
 
 _PlayKey = tuple[int, tuple[int, ...], tuple[TableMeld, ...], bool, str, float | None]
 _PLAYS: dict[_PlayKey, tuple[Variant, Play | None, str, bool]] = {}
-MAX_PLAYS = 20_000  # answers `best_legal_play` keeps before starting afresh
+MAX_PLAYS = 5_000  # answers `best_legal_play` keeps before starting afresh
 
 
 def best_legal_play(

@@ -47,7 +47,7 @@ class TableMeld:
             Slot(deck[i], m, None if e is None else Slot(deck[e]))
             for i, m, e in zip(self.ids, self.meanings, escorts, strict=True)
         )
-        if len(_SLOTS) > 50_000:
+        if len(_SLOTS) > 20_000:
             _SLOTS.clear()
         _SLOTS[key] = (deck, slots)  # the deck is kept alive, so its id names it while stored
         return slots
