@@ -18,7 +18,7 @@ from rummyai.engine.moves import Move, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
 from rummyai.solvers import Solution
-from rummyai.solvers.candidate_search import solve_position
+from rummyai.solvers.candidate_search import opening_points_bound, solve_position
 from rummyai.variants import Variant, get_variant
 
 
@@ -185,7 +185,13 @@ def _play_key(position: SeatPosition, objective: str, work_limit: float | None) 
 def _best_legal_play(
     position: SeatPosition, objective: str, work_limit: float | None
 ) -> tuple[Play | None, str, bool]:
-    """`best_legal_play` worked out, and whether an optimal answer for an opened seat played nothing."""
+    """`best_legal_play` worked out, and whether an optimal answer for an opened seat played nothing.
+    An unopened seat whose hand cannot make the opening's points plays nothing, whatever the
+    objective: the solver is then not asked (`candidate_search.opening_points_bound`)."""
+    if not position.opened:
+        bound = opening_points_bound(position.variant, position.hand_kinds())
+        if bound is not None and bound < position.variant.opening_points:
+            return None, "none", False
     solution = solve_view(position, objective, work_limit)
     if not solution.played:
         return None, "none", position.opened and solution.status == "optimal"
