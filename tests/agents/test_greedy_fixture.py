@@ -31,9 +31,8 @@ def _play(objective: str, view: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("objective", ["cards", "points"])
 def test_recorded_plays_are_found_again(objective: str) -> None:
     """Every sampled view gives the recorded play, asked fresh and then again (from the caches)."""
-    cases = [case for case in FIXTURE if case["view"]["variant"] in ("rummikub", "rummy-board")]
-    assert len(cases) >= 30
-    for case in cases + cases[::4]:
+    assert {case["view"]["variant"] for case in FIXTURE} >= {"rummikub", "rummy-board", "rummy-tiles"}
+    for case in FIXTURE + FIXTURE[::4]:
         assert _play(objective, case["view"]) == case["best_play"][objective], case["view"]
 
 
@@ -58,3 +57,28 @@ def test_remembered_search_answers_alike() -> None:
         kept = solve_dp(position, "cards", remember=True)
         assert kept is not None
         assert (kept.played, kept.melds, kept.melds_broken) == (fresh.played, fresh.melds, fresh.melds_broken)
+
+
+def test_opening_points_bound_is_the_most_points_from_the_hand() -> None:
+    """An unopened rummikub hand holding 3-4-5 and 9-9-9 of points can lay 39 points; one whose
+    melds make 12 cannot open, and greedy then plays nothing."""
+    from rummyai.cards import parse_cards
+    from rummyai.solvers.candidate_search import opening_points_bound
+    from rummyai.variants import get_variant
+
+    rummikub = get_variant("rummikub")
+    assert opening_points_bound(rummikub, parse_cards("3S 4S 5S 9H 9D 9C KD")) == 39
+    assert opening_points_bound(rummikub, parse_cards("3S 4S 5S 2H 7D KC")) == 12
+    assert opening_points_bound(get_variant("rhine"), parse_cards("3S 4S 5S")) is None
+
+
+def test_nothing_to_play_only_where_the_solver_proved_it() -> None:
+    """An opened seat with no card to lay is proven to have nothing to play; an unopened one is not."""
+    from rummyai.agents.solver_play import SeatPosition, best_legal_play, nothing_to_play
+    from rummyai.variants import get_variant
+
+    rummikub = get_variant("rummikub")
+    for opened in (True, False):
+        position = SeatPosition(rummikub, 0, (0, 20, 40), (), opened)  # three unrelated cards
+        assert best_legal_play(position) == (None, "none")
+        assert nothing_to_play(position) is opened
