@@ -119,7 +119,7 @@ def _exact(
     variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]], opened: bool, objective: str
 ) -> Solution | None:
     """The dynamic program's proven answer, or None where it does not apply."""
-    from rummyai.solvers.run_dp import dp_supported, solve_dp
+    from rummyai.solvers.run_dp import GUESS, dp_supported, solve_dp
 
     if not opened:
         return opening_play(variant, hand, table, objective)
@@ -131,7 +131,7 @@ def _exact(
     position = Position(rules, tuple(sorted(hand)), infos, True)
     if not fast_path_ok(position, None):
         return None
-    exact = solve_dp(position, objective, remember=True)
+    exact = solve_dp(position, objective, remember=True, guess=GUESS)
     if exact is None or (cap is not None and exact.cards_played > cap):
         return None
     return exact
@@ -143,7 +143,7 @@ def opening_play(
     """An opening turn of a points opening: the best play of new melds from the hand alone (the
     program on an empty table); when it opens (enough points, every meld allowed in an opening) it
     is the best opening, laid beside the table. None otherwise."""
-    from rummyai.solvers.run_dp import dp_supported, solve_dp
+    from rummyai.solvers.run_dp import GUESS, dp_supported, solve_dp
 
     if variant.opening != "points" or not variant.opening_turn_exclusive:
         return None
@@ -154,7 +154,7 @@ def opening_play(
     position = Position(rules, tuple(sorted(hand)), (), True)
     if not fast_path_ok(position, None):
         return None
-    best = solve_dp(position, objective, remember=True)
+    best = solve_dp(position, objective, remember=True, guess=GUESS)
     if best is None or not best.cards_played or (cap is not None and best.cards_played > cap):
         return None
     infos = [_info(variant, meld) for meld in best.melds]
@@ -174,7 +174,7 @@ def opening_points_bound(variant: Variant, hand: Sequence[int]) -> int | None:
     play of new melds from the hand lays (the program, points objective, without the cap on
     cards per turn: more plays, no fewer points), where no card counts more toward an opening
     than its hand value (`_values_bound`)."""
-    from rummyai.solvers.run_dp import dp_supported, solve_dp
+    from rummyai.solvers.run_dp import GUESS, dp_supported, solve_dp
 
     if variant.opening != "points" or not variant.opening_turn_exclusive or not _values_bound(variant):
         return None
@@ -186,7 +186,7 @@ def opening_points_bound(variant: Variant, hand: Sequence[int]) -> int | None:
     position = Position(rules, kinds, (), True)
     if not fast_path_ok(position, None):
         return None
-    best = solve_dp(position, "points", remember=True)
+    best = solve_dp(position, "points", remember=True, guess=GUESS)
     return None if best is None else best.points_played
 
 

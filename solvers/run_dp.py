@@ -29,7 +29,7 @@ score and a part that can do whatever theirs can are dropped (`dp_kernels._prune
 only the states that can still reach a threshold (score so far plus every playable hand card to
 come); thresholds fall from "every playable card" until a pass finds a play, which is then the
 best (a pass at a lower threshold that finds a play finds the best score too, which says which
-pass that is: `_best_state` starts at a threshold where most solves end). The fewest-melds-broken tie-break rides in the same passes: small per-cell points for
+pass that is: with `guess`, `_best_state` starts at a threshold where most solves end). The fewest-melds-broken tie-break rides in the same passes: small per-cell points for
 keeping the start table's shape, weighed below a single card (`TIE_WEIGHT`).
 
 Two run slots per colour cover every number at most twice; natural cards never need more (two
@@ -349,6 +349,7 @@ def solve_dp(
     cap: int = DEFAULT_CAP,
     tidy: bool = False,
     remember: bool = False,
+    guess: int = 0,
 ) -> Solution | None:
     """Best play of an opened free-joker position by the dynamic program, proven optimal; None when
     the program cannot answer exactly (rules outside its encoding, or more than `cap` states).
@@ -358,7 +359,9 @@ def solve_dp(
     cards allow (`rummyai.solvers.fast.tidy_groups`): best effort; the play stays proven best.
     With `remember` (and no `tidy`), the search's answer is kept per hand, table cards and
     objective, and found again for a position with the same ones (`_Kept.answers`): simulations
-    meet the same positions again and again, and the search reads nothing else."""
+    meet the same positions again and again, and the search reads nothing else. `guess` > 0
+    starts the search at that threshold (`_best_state`): the same answer, with fewer passes
+    where most solves end there (`GUESS`, in played games), more where they end higher."""
     check_objective(objective)
     start = time.perf_counter()
     variant = position.variant
@@ -369,13 +372,13 @@ def solve_dp(
         return None
     on_table = [slot.card for info in position.table for slot in info.slots]  # no escorts here
     if not remember or tidy:
-        found = _search(position, objective, cap, tidy, on_table)
+        found = _search(position, objective, cap, tidy, on_table, guess)
     else:
         answers = _kept(variant).answers
         key = (objective, cap, position.hand, tuple(sorted(on_table)))
         known = answers.get(key)
         if known is None:
-            found = answers[key] = _search(position, objective, cap, tidy, on_table)
+            found = answers[key] = _search(position, objective, cap, tidy, on_table, guess)
             if len(answers) > MAX_ANSWERS:
                 answers.clear()
         else:
@@ -393,7 +396,9 @@ MAX_ANSWERS = 5_000  # answers `solve_dp(remember=True)` keeps per variant befor
 _Answer = tuple[tuple[int, ...] | None, tuple[tuple[Slot, ...], ...], int]  # played, melds, states
 
 
-def _search(position: Position, objective: str, cap: int, tidy: bool, on_table: list[int]) -> _Answer:
+def _search(
+    position: Position, objective: str, cap: int, tidy: bool, on_table: list[int], guess: int
+) -> _Answer:
     """The search's played cards (sorted; None when it cannot answer) and melds, before they are
     written as the table reads them, and the states it kept."""
     variant = position.variant
@@ -405,7 +410,7 @@ def _search(position: Position, objective: str, cap: int, tidy: bool, on_table: 
     shape = _shape(position) if tidy and position.table else _NO_SHAPE
     _LOCAL.states = 0
     for strict in (False, True):
-        best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape)
+        best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape, guess)
         if best is None:
             return None, (), _LOCAL.states
         played, melds, used = _replay(position, tables, _path(buf, best))
@@ -431,13 +436,14 @@ def _best_state(
     hand_jokers: int,
     strict: bool,
     shape: I32,
+    guess: int = 0,
 ) -> int | None:
     """Index of the best final state, searched at falling thresholds (`_thresholds`); None when the
     buffers ran out. With a tie-break in `shape`, the scores are the units weighed by `TIE_WEIGHT`
     plus the tie-break's points: the thresholds still bound the units alone (a state is kept when
     its units could reach the threshold), and the best final state of the first pass that finds
     one has the best units and, among those, the most tie-break points. Without a tie-break the
-    pass at threshold `GUESS` runs first: the passes above it are skipped when it finds nothing,
+    pass at threshold `guess` (an index) runs first: the passes above it are skipped when it finds nothing,
     and when it finds a play its score names the first pass that would have (run then, unless it
     is this one), so the answer is the falling thresholds' answer with fewer passes."""
     table_jokers = int(table[JOKER])
@@ -491,7 +497,7 @@ def _best_state(
 
     thresholds = _thresholds(naturals, unit, bonus)
     first = 0
-    guess = min(GUESS, len(thresholds) - 1)
+    guess = min(guess, len(thresholds) - 1)
     if weight == 1 and guess > 0:
         best, score = one_pass(thresholds[guess])
         if best >= 0:
@@ -514,9 +520,11 @@ def _best_state(
     raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
 
 
-# The pass `_best_state` tries first: the fourth threshold (13 cards short of every playable card,
-# for the cards objective) is where most solves of played games first find a play, and a pass
-# below that point still finds the best score, which names the pass the falling thresholds stop at.
+# The pass the callers answering played games (`candidate_search`) have `_best_state` try first:
+# the fourth threshold (13 cards short of every playable card, for the cards objective) is where
+# most of their solves first find a play (a pass below that point still finds the best score,
+# which names the pass the falling thresholds stop at). On the benchmark's random positions, many
+# of which play every playable card, a low first pass costs more than the passes it spares.
 GUESS = 3
 
 
