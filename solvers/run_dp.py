@@ -29,8 +29,9 @@ score and a part that can do whatever theirs can are dropped (`dp_kernels._prune
 only the states that can still reach a threshold (score so far plus every playable hand card to
 come); thresholds fall from "every playable card" until a pass finds a play, which is then the
 best (a pass at a lower threshold that finds a play finds the best score too, which says which
-pass that is: with `guess`, `_best_state` starts at a threshold where most solves end). The fewest-melds-broken tie-break rides in the same passes: small per-cell points for
-keeping the start table's shape, weighed below a single card (`TIE_WEIGHT`).
+pass that is: with `guess`, `_best_state` starts at a threshold where most solves end). The
+fewest-melds-broken tie-break rides in the same passes: small per-cell points for keeping the
+start table's shape, weighed below a single card (`TIE_WEIGHT`).
 
 Two run slots per colour cover every number at most twice; natural cards never need more (two
 copies), and a third run over a joker is never needed either: the tests check that on every
