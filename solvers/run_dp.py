@@ -28,8 +28,10 @@ every joker's stand-in written out. After each cell, states matched by one with 
 score and a part that can do whatever theirs can are dropped (`dp_kernels._prune`). A pass keeps
 only the states that can still reach a threshold (score so far plus every playable hand card to
 come); thresholds fall from "every playable card" until a pass finds a play, which is then the
-best. The fewest-melds-broken tie-break rides in the same passes: small per-cell points for
-keeping the start table's shape, weighed below a single card (`TIE_WEIGHT`).
+best (a pass at a lower threshold that finds a play finds the best score too, which says which
+pass that is: with `guess`, `_best_state` starts at a threshold where most solves end). The
+fewest-melds-broken tie-break rides in the same passes: small per-cell points for keeping the
+start table's shape, weighed below a single card (`TIE_WEIGHT`).
 
 Two run slots per colour cover every number at most twice; natural cards never need more (two
 copies), and a third run over a joker is never needed either: the tests check that on every
@@ -46,7 +48,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -65,7 +67,7 @@ from rummyai.solvers.dp_layout import (
     TRACKED,
 )
 from rummyai.solvers.dp_native import kernels
-from rummyai.solvers.fast import as_written, bag, fast_path_ok, holds, tidy_layout, with_joker
+from rummyai.solvers.fast import Bag, as_written, bag, fast_path_ok, holds, tidy_layout, with_joker
 from rummyai.solvers.position import Position, Solution, check_objective, make_position, objective_value
 from rummyai.variants import RunRule, Variant
 
@@ -123,6 +125,7 @@ class _Kept:
     values: I64
     tables: Tables | None = None
     warm: bool = False
+    answers: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], _Answer] = field(default_factory=dict)
 
 
 _KEPT: dict[Variant, _Kept] = {}
@@ -342,14 +345,24 @@ def warm(variant: Variant) -> None:
 
 
 def solve_dp(
-    position: Position, objective: str = "cards", cap: int = DEFAULT_CAP, tidy: bool = False
+    position: Position,
+    objective: str = "cards",
+    cap: int = DEFAULT_CAP,
+    tidy: bool = False,
+    remember: bool = False,
+    guess: int = 0,
 ) -> Solution | None:
     """Best play of an opened free-joker position by the dynamic program, proven optimal; None when
     the program cannot answer exactly (rules outside its encoding, or more than `cap` states).
 
     With `tidy`, ties between the best plays are broken towards tables shaped like the start table
     (`_shape`), and the melds are then laid out to keep as many start melds whole as the chosen
-    cards allow (`rummyai.solvers.fast.tidy_groups`): best effort; the play stays proven best."""
+    cards allow (`rummyai.solvers.fast.tidy_groups`): best effort; the play stays proven best.
+    With `remember` (and no `tidy`), the search's answer is kept per hand, table cards and
+    objective, and found again for a position with the same ones (`_Kept.answers`): simulations
+    meet the same positions again and again, and the search reads nothing else. `guess` > 0
+    starts the search at that threshold (`_best_state`): the same answer, with fewer passes
+    where most solves end there (`GUESS`, in played games), more where they end higher."""
     check_objective(objective)
     start = time.perf_counter()
     variant = position.variant
@@ -358,18 +371,49 @@ def solve_dp(
         return None
     if cap_cards is not None and len(position.hand) > cap_cards:
         return None
+    on_table = [slot.card for info in position.table for slot in info.slots]  # no escorts here
+    if not remember or tidy:
+        found = _search(position, objective, cap, tidy, on_table, guess)
+    else:
+        answers = _kept(variant).answers
+        key = (objective, cap, position.hand, tuple(sorted(on_table)))
+        known = answers.get(key)
+        if known is None:
+            found = answers[key] = _search(position, objective, cap, tidy, on_table, guess)
+            if len(answers) > MAX_ANSWERS:
+                answers.clear()
+        else:
+            found = known
+            _LOCAL.states = found[2]
+    played, melds, _ = found
+    if played is None:
+        return None
+    if tidy and position.table:
+        melds = tuple(tidy_layout(position, list(melds)))
+    return _solution(position, objective, list(played), list(melds), start)
+
+
+MAX_ANSWERS = 5_000  # answers `solve_dp(remember=True)` keeps per variant before starting afresh
+_Answer = tuple[tuple[int, ...] | None, tuple[tuple[Slot, ...], ...], int]  # played, melds, states
+
+
+def _search(
+    position: Position, objective: str, cap: int, tidy: bool, on_table: list[int], guess: int
+) -> _Answer:
+    """The search's played cards (sorted; None when it cannot answer) and melds, before they are
+    written as the table reads them, and the states it kept."""
+    variant = position.variant
     tables, buf = _tables_and_buffers(variant, cap)
     hand = np.bincount(np.array(position.hand, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
-    on_table = [slot.card for info in position.table for slot in info.slots]  # no escorts here
     table = np.bincount(np.array(on_table, dtype=np.int64), minlength=JOKER + 1).astype(np.int32)
     unit = _units(position, objective)
     naturals = kernels().playable(hand, table)
     shape = _shape(position) if tidy and position.table else _NO_SHAPE
     _LOCAL.states = 0
     for strict in (False, True):
-        best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape)
+        best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape, guess)
         if best is None:
-            return None
+            return None, (), _LOCAL.states
         played, melds, used = _replay(position, tables, _path(buf, best))
         if strict:
             played.extend([JOKER] * (used - int(table[JOKER])))
@@ -381,9 +425,7 @@ def solve_dp(
         if _add_jokers(melds, int(hand[JOKER] + table[JOKER]) - used, tables.group_max):
             played.extend([JOKER] * int(hand[JOKER]))
             break
-    if shape is not _NO_SHAPE:
-        melds = tidy_layout(position, melds)
-    return _solution(position, objective, sorted(played), melds, start)
+    return tuple(sorted(played)), tuple(melds), _LOCAL.states
 
 
 def _best_state(
@@ -395,19 +437,27 @@ def _best_state(
     hand_jokers: int,
     strict: bool,
     shape: I32,
+    guess: int = 0,
 ) -> int | None:
     """Index of the best final state, searched at falling thresholds (`_thresholds`); None when the
     buffers ran out. With a tie-break in `shape`, the scores are the units weighed by `TIE_WEIGHT`
     plus the tie-break's points: the thresholds still bound the units alone (a state is kept when
     its units could reach the threshold), and the best final state of the first pass that finds
-    one has the best units and, among those, the most tie-break points."""
+    one has the best units and, among those, the most tie-break points. Without a tie-break the
+    pass at threshold `guess` (an index) runs first: the passes above it are skipped when it finds nothing,
+    and when it finds a play its score names the first pass that would have (run then, unless it
+    is this one), so the answer is the falling thresholds' answer with fewer passes."""
     table_jokers = int(table[JOKER])
     bonus = hand_jokers * int(unit[JOKER]) if strict else 0
     weight = TIE_WEIGHT if shape.any() else 1
     units = unit * weight if weight > 1 else unit
     left = _tie_left(shape) if weight > 1 else _NO_TIE
-    for threshold in _thresholds(naturals, unit, bonus):
-        best, score = kernels().search(
+    search = kernels().search
+
+    def one_pass(threshold: int) -> tuple[int, int]:
+        """(best final state or -1, its score) of the pass at `threshold`; (-1, -2) when the
+        buffers ran out (left clean for the next pass)."""
+        best, score = search(
             table,
             naturals,
             shape,
@@ -442,11 +492,41 @@ def _best_state(
             _LOCAL.states += int(buf.keys.shape[0])
             buf.present.fill(0)  # the unfinished layer left its entries: the next call starts clean
             buf.runs_count.fill(0)
-            return None
-        _LOCAL.states += int(buf.bounds[-1])
+        else:
+            _LOCAL.states += int(buf.bounds[-1])
+        return int(best), int(score)
+
+    thresholds = _thresholds(naturals, unit, bonus)
+    first = 0
+    guess = min(guess, len(thresholds) - 1)
+    if weight == 1 and guess > 0:
+        best, score = one_pass(thresholds[guess])
         if best >= 0:
-            return int(best)
+            # a pass that finds a play finds the best score: the first pass of the falling
+            # thresholds to find one is the first at or below it, and answers alike when run alone
+            found = next(k for k, threshold in enumerate(thresholds) if threshold <= score)
+            if found == guess:
+                return best
+            best, score = one_pass(thresholds[found])
+            if best >= 0 or score == -2:
+                return None if score == -2 else best
+        elif score != -2:
+            first = guess + 1  # every higher threshold fails too
+    for threshold in thresholds[first:]:
+        best, score = one_pass(threshold)
+        if score == -2:
+            return None
+        if best >= 0:
+            return best
     raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
+
+
+# The pass the callers answering played games (`candidate_search`) have `_best_state` try first:
+# the fourth threshold (13 cards short of every playable card, for the cards objective) is where
+# most of their solves first find a play (a pass below that point still finds the best score,
+# which names the pass the falling thresholds stop at). On the benchmark's random positions, many
+# of which play every playable card, a low first pass costs more than the passes it spares.
+GUESS = 3
 
 
 def _tie_left(shape: I32) -> I64:
@@ -624,4 +704,14 @@ def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
     if not position.table:
         return 0
     bags = [bag(meld) for meld in melds]
-    return sum(not any(holds(have, need) for have in bags) for need in (bag(i.slots) for i in position.table))
+    holding: dict[int, list[Bag]] = {}  # card kind -> the new melds holding it
+    for have in bags:
+        for card in have[0]:
+            holding.setdefault(card, []).append(have)
+    broken = 0
+    for info in position.table:
+        need = bag(info.slots)
+        # a new meld holding the start meld holds its first card kind: only those are looked at
+        near = holding.get(min(need[0]), ()) if need[0] else bags
+        broken += not any(holds(have, need) for have in near)
+    return broken

@@ -54,7 +54,13 @@ from rummyai.agents.holdback import HoldbackAgent
 from rummyai.agents.mcts_candidates import equal_card_alternatives
 from rummyai.agents.mcts_inference import DrawTracker
 from rummyai.agents.mcts_state import Determinizer, evaluate, rollout
-from rummyai.agents.solver_play import best_legal_play, hand_cards_in, seat_position
+from rummyai.agents.solver_play import (
+    best_legal_play,
+    hand_cards_in,
+    nothing_to_play,
+    seat_position,
+    state_position,
+)
 from rummyai.agents.value import features, load_model, seen_from_view
 from rummyai.engine import game
 from rummyai.engine.moves import Draw, Move, Play
@@ -322,12 +328,20 @@ class MCTSAgent:
 
     def greedy_move(self, state: GameState) -> Move:
         """The rollout policy's move for the seat to act, listing the legal moves only when it does
-        not play (the same move as its ``act``; listing them every turn cost a tenth of a rollout)."""
-        view = game.view(state, state.to_act)
-        if view.get("phase") == "give":
-            return self.rollout_agent.act(view, game.legal_moves(state))
-        play = self.rollout_agent.best_play(seat_position(view))
-        return play if play is not None else draw_or_best(view, game.legal_moves(state))
+        not play (the same move as its ``act``; listing them every turn cost a tenth of a rollout).
+        The position is read straight from the state (`state_position`), the view written out
+        only for the mini-pool step, and the moves not listed where the solver proved there is no
+        play (`nothing_to_play`)."""
+        seat = state.to_act
+        if getattr(state.round.family_data, "phase", "normal") == "give":
+            return self.rollout_agent.act(game.view(state, seat), game.legal_moves(state))
+        position = state_position(state, seat)
+        play = self.rollout_agent.best_play(position)
+        if play is not None:
+            return play
+        if nothing_to_play(position, self.rollout_agent.objective, self.rollout_agent.work_limit):
+            return Draw()  # no listed play places a card: `draw_or_best` would draw
+        return draw_or_best({"hand": list(state.round.hands[seat])}, game.legal_moves(state))
 
     def simulate(self, state: GameState, move: Move, seat: int, rng: np.random.Generator) -> float:
         """Utility for `seat` of playing `move` in one determinization, then a truncated rollout."""

@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rummyai.cards import parse_meld
+from rummyai.cards import parse_meld, sort_key
 from rummyai.engine.bridge import play_for_table, table_slots
 from rummyai.engine.moves import Move, Play
-from rummyai.engine.state import TableMeld
+from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
 from rummyai.solvers import Solution
-from rummyai.solvers.candidate_search import solve_position
+from rummyai.solvers.candidate_search import opening_points_bound, solve_position
 from rummyai.variants import Variant, get_variant
 
 
@@ -82,6 +82,19 @@ def seat_position(view: Mapping[str, Any]) -> SeatPosition:
     )
 
 
+def state_position(state: GameState, seat: int) -> SeatPosition:
+    """`seat_position(game.view(state, seat))` read straight from a tile-style state, without
+    writing the view out and parsing it back (simulations ask it every turn): the variant the view
+    names, the hand in the view's order, the table's own melds (the view writes them without
+    escorts or credits, which tile-style melds do not have)."""
+    variant = get_variant(state.variant.id)
+    rs = state.round
+    deck = variant.deck
+    hand = tuple(sorted(rs.hands[seat], key=lambda i: (sort_key(deck[i]), i)))
+    table = tuple(m if not m.escorts and not m.credit else TableMeld(m.ids, m.meanings) for m in rs.table)
+    return SeatPosition(variant, seat, hand, table, bool(rs.opened[seat]))
+
+
 def solve_view(position: SeatPosition, objective: str = "cards", work_limit: float | None = None) -> Solution:
     """The solver's best play for the seat (most cards or most points).
 
@@ -130,17 +143,61 @@ def with_wild_melds_frozen(position: SeatPosition) -> tuple[SeatPosition, tuple[
     return replace(position, table=rest), frozen
 
 
+_PlayKey = tuple[int, tuple[int, ...], tuple[TableMeld, ...], bool, str, float | None]
+_PLAYS: dict[_PlayKey, tuple[Variant, Play | None, str, bool]] = {}
+MAX_PLAYS = 5_000  # answers `best_legal_play` keeps before starting afresh
+
+
 def best_legal_play(
     position: SeatPosition, objective: str = "cards", work_limit: float | None = None
 ) -> tuple[Play | None, str]:
     """The solver's best play made legal, and how: ``solver``, ``frozen`` (joker melds left as they
-    are), ``none`` (nothing to play) or ``illegal`` (no legal play found this way)."""
+    are), ``none`` (nothing to play) or ``illegal`` (no legal play found this way).
+
+    The answer is a pure function of the variant, hand, table, opened flag, objective and work
+    limit (the solver's budget is deterministic), so it is kept and found again when a
+    simulation meets the same position (mcts-pimc's rollouts do, a third of the time)."""
+    known = _PLAYS.get(_play_key(position, objective, work_limit))
+    if known is not None and known[0] is position.variant:
+        return known[1], known[2]
+    play, how, proven = _best_legal_play(position, objective, work_limit)
+    if len(_PLAYS) >= MAX_PLAYS:
+        _PLAYS.clear()
+    # the variant is kept alive: its id names it in the key
+    _PLAYS[_play_key(position, objective, work_limit)] = (position.variant, play, how, proven)
+    return play, how
+
+
+def nothing_to_play(
+    position: SeatPosition, objective: str = "cards", work_limit: float | None = None
+) -> bool:
+    """Whether `best_legal_play`, just asked of this position, proved that no play places a card:
+    an opened seat whose optimal answer plays nothing (every play the engine lists, a new meld or
+    a lay-off, is one the solver weighed). False when it did not, or is no longer remembered."""
+    known = _PLAYS.get(_play_key(position, objective, work_limit))
+    return known is not None and known[0] is position.variant and known[3]
+
+
+def _play_key(position: SeatPosition, objective: str, work_limit: float | None) -> _PlayKey:
+    return (id(position.variant), position.hand, position.table, position.opened, objective, work_limit)
+
+
+def _best_legal_play(
+    position: SeatPosition, objective: str, work_limit: float | None
+) -> tuple[Play | None, str, bool]:
+    """`best_legal_play` worked out, and whether an optimal answer for an opened seat played nothing.
+    An unopened seat whose hand cannot make the opening's points plays nothing, whatever the
+    objective: the solver is then not asked (`candidate_search.opening_points_bound`)."""
+    if not position.opened:
+        bound = opening_points_bound(position.variant, position.hand_kinds())
+        if bound is not None and bound < position.variant.opening_points:
+            return None, "none", False
     solution = solve_view(position, objective, work_limit)
     if not solution.played:
-        return None, "none"
+        return None, "none", position.opened and solution.status == "optimal"
     play = solution_play(position, solution)
     if play is not None:
-        return play, "solver"
+        return play, "solver", False
     rest, frozen = with_wild_melds_frozen(position)
     if frozen:
         solution = solve_view(rest, objective, work_limit)
@@ -151,8 +208,8 @@ def best_legal_play(
             else None
         )
         if play is not None:
-            return play, "frozen"
-    return None, "illegal"
+            return play, "frozen", False
+    return None, "illegal", False
 
 
 def hand_cards_in(move: Move, hand: Sequence[int]) -> int:

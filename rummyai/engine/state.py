@@ -35,12 +35,25 @@ class TableMeld:
         return list(self.ids) + [e for e in self.escorts if e is not None]
 
     def slots(self, deck: tuple[int, ...]) -> tuple[Slot, ...]:
-        """The meld as written slots (kinds with meanings and escorts) for `melds.analyze_meld`."""
+        """The meld as written slots (kinds with meanings and escorts) for `melds.analyze_meld`;
+        one tuple per meld value and deck, kept (the callers' per-object caches of a meld's
+        analysis then hit for a meld that stays on the table)."""
+        key = (self, id(deck))
+        known = _SLOTS.get(key)
+        if known is not None and known[0] is deck:
+            return known[1]
         escorts = self.escorts or (None,) * len(self.ids)
-        return tuple(
+        slots = tuple(
             Slot(deck[i], m, None if e is None else Slot(deck[e]))
             for i, m, e in zip(self.ids, self.meanings, escorts, strict=True)
         )
+        if len(_SLOTS) > 20_000:
+            _SLOTS.clear()
+        _SLOTS[key] = (deck, slots)  # the deck is kept alive, so its id names it while stored
+        return slots
+
+
+_SLOTS: dict[tuple[TableMeld, int], tuple[tuple[int, ...], tuple[Slot, ...]]] = {}
 
 
 @dataclass(frozen=True)
