@@ -85,9 +85,9 @@ def seat_position(view: Mapping[str, Any]) -> SeatPosition:
 def state_position(state: GameState, seat: int) -> SeatPosition:
     """`seat_position(game.view(state, seat))` read straight from a tile-style state, without
     writing the view out and parsing it back (simulations ask it every turn): the variant the view
-    names, the hand in the view's order, the table's own melds (the view writes them without
-    escorts or credits, which tile-style melds do not have)."""
-    variant = get_variant(state.variant.id)
+    names with its options, the hand in the view's order, the table's own melds (the view writes
+    them without escorts or credits, which tile-style melds do not have)."""
+    variant = state.variant
     rs = state.round
     deck = variant.deck
     hand = tuple(sorted(rs.hands[seat], key=lambda i: (sort_key(deck[i]), i)))

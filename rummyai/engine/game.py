@@ -139,6 +139,7 @@ def view(state: GameState, seat: int) -> dict[str, Any]:
     public = family_of(state.variant).view(state, seat)
     public.update(
         variant=state.variant.id,
+        options=sorted(state.variant.options),
         seat=seat,
         round_index=state.round_index,
         scores=list(state.scores),
