@@ -7,8 +7,9 @@ and a summary of the position (`STATE_FEATURES`); the best valid score is played
 numpy (two tanh layers), no deep-learning library is imported. Weights files (``.npz``) are
 written by ``experiments/training/train_bc.py`` and ``ppo_selfplay.py``. The shipped file
 (`DEFAULT_WEIGHTS`) holds the network the training starts from, `greedy_scorer`, which plays
-greedy's moves: the labels collected so far were too few for the cloned network to agree with
-the expert more often than greedy does on held-out games (`studies/learned/training_run.md`).
+greedy's moves: fitted to the labels collected so far, the network finds no departure from
+greedy's move that the expert's own rollout utilities support on held-out games
+(`studies/learned/training_run.md`).
 
 The shipped weights were trained on 2-player rummikub, so with them the agent declares itself for
 the tile-style variants (`tile_style_only`; tournaments refuse it elsewhere); with a weights file
