@@ -166,39 +166,3 @@ def opening_play(
         return None
     start = tuple(tuple(meld) for meld in table)
     return replace(best, melds=start + best.melds)
-
-
-def opening_points_bound(variant: Variant, hand: Sequence[int]) -> int | None:
-    """For an unopened seat of a points opening: at least the points any opening from `hand`
-    (card kinds) counts, or None where the program cannot tell. It is the most hand points a
-    play of new melds from the hand lays (the program, points objective, without the cap on
-    cards per turn: more plays, no fewer points), where no card counts more toward an opening
-    than its hand value (`_values_bound`)."""
-    from rummyai.solvers.run_dp import GUESS, dp_supported, solve_dp
-
-    if variant.opening != "points" or not variant.opening_turn_exclusive or not _values_bound(variant):
-        return None
-    kinds = tuple(sorted(hand))
-    rules = twin(variant, cap=False) if variant.max_hand_cards_per_turn is not None else variant
-    rules = _rules(rules, kinds, ())
-    if not dp_supported(rules):
-        return None
-    position = Position(rules, kinds, (), True)
-    if not fast_path_ok(position, None):
-        return None
-    best = solve_dp(position, "points", remember=True, guess=GUESS)
-    return None if best is None else best.points_played
-
-
-def _values_bound(variant: Variant) -> bool:
-    """Whether no card counts more toward an opening than its hand value (`melds.opening_value`:
-    an ace low, high or in a group; a wild as any card it may stand for, or nothing)."""
-    values = variant.hand_values
-    aces = (variant.opening_values[1], variant.opening_values[-1], variant.opening_group_ace)
-    for card in range(JOKER):
-        rank = card % 13 + 1
-        most = max(aces) if rank == 1 else variant.opening_values[rank]
-        if most > values[card]:
-            return False
-    wild = 0 if variant.opening_wild_value == "zero" else max(*variant.opening_values, *aces)
-    return wild <= values[JOKER]

@@ -67,7 +67,7 @@ def most_hand_points(variant: Variant, hand: Sequence[int]) -> int | None:
     from rummyai.solvers.candidate_search import twin
     from rummyai.solvers.fast import fast_path_ok
     from rummyai.solvers.position import Position
-    from rummyai.solvers.run_dp import dp_supported, solve_dp
+    from rummyai.solvers.run_dp import GUESS, dp_supported, solve_dp
 
     if any(w.card != JOKER for w in variant.wilds):
         return None
@@ -78,5 +78,5 @@ def most_hand_points(variant: Variant, hand: Sequence[int]) -> int | None:
     position = Position(rules, tuple(sorted(hand)), (), True)
     if not fast_path_ok(position, None):
         return None
-    best = solve_dp(position, "points")
+    best = solve_dp(position, "points", remember=True, guess=GUESS)
     return None if best is None else best.points_played

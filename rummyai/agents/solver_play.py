@@ -18,7 +18,8 @@ from rummyai.engine.moves import Move, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
 from rummyai.solvers import Solution
-from rummyai.solvers.candidate_search import opening_points_bound, solve_position
+from rummyai.solvers.candidate_search import solve_position
+from rummyai.solvers.opening_reach import opening_out_of_reach
 from rummyai.variants import Variant, get_variant
 
 
@@ -187,11 +188,9 @@ def _best_legal_play(
 ) -> tuple[Play | None, str, bool]:
     """`best_legal_play` worked out, and whether an optimal answer for an opened seat played nothing.
     An unopened seat whose hand cannot make the opening's points plays nothing, whatever the
-    objective: the solver is then not asked (`candidate_search.opening_points_bound`)."""
-    if not position.opened:
-        bound = opening_points_bound(position.variant, position.hand_kinds())
-        if bound is not None and bound < position.variant.opening_points:
-            return None, "none", False
+    objective: the solver is then not asked (`opening_reach.opening_out_of_reach`)."""
+    if not position.opened and opening_out_of_reach(position.variant, position.hand_kinds()):
+        return None, "none", False
     solution = solve_view(position, objective, work_limit)
     if not solution.played:
         return None, "none", position.opened and solution.status == "optimal"

@@ -59,17 +59,22 @@ def test_remembered_search_answers_alike() -> None:
         assert (kept.played, kept.melds, kept.melds_broken) == (fresh.played, fresh.melds, fresh.melds_broken)
 
 
-def test_opening_points_bound_is_the_most_points_from_the_hand() -> None:
-    """An unopened rummikub hand holding 3-4-5 and 9-9-9 of points can lay 39 points; one whose
-    melds make 12 cannot open, and greedy then plays nothing."""
+def test_an_opening_out_of_reach_plays_nothing() -> None:
+    """An unopened rummikub hand holding 3-4-5 and 9-9-9 can lay 39 points and opens; one whose
+    melds make 12 cannot open, and greedy then plays nothing without asking the solver."""
+    from rummyai.agents.solver_play import SeatPosition, best_legal_play
     from rummyai.cards import parse_cards
-    from rummyai.solvers.candidate_search import opening_points_bound
+    from rummyai.solvers.opening_reach import most_hand_points, opening_out_of_reach
     from rummyai.variants import get_variant
 
     rummikub = get_variant("rummikub")
-    assert opening_points_bound(rummikub, parse_cards("3S 4S 5S 9H 9D 9C KD")) == 39
-    assert opening_points_bound(rummikub, parse_cards("3S 4S 5S 2H 7D KC")) == 12
-    assert opening_points_bound(get_variant("rhine"), parse_cards("3S 4S 5S")) is None
+    opens, short = parse_cards("3S 4S 5S 9H 9D 9C KD"), parse_cards("3S 4S 5S 2H 7D KC")
+    assert most_hand_points(rummikub, opens) == 39
+    assert most_hand_points(rummikub, short) == 12
+    assert not opening_out_of_reach(rummikub, opens)
+    assert opening_out_of_reach(rummikub, short)
+    seat = SeatPosition(rummikub, 0, tuple(sorted(short)), (), False)
+    assert best_legal_play(seat, "cards")[0] is None
 
 
 def test_nothing_to_play_only_where_the_solver_proved_it() -> None:
