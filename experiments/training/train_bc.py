@@ -134,10 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         return scores.masked_fill(~mask[idx], -1e9)
 
     def loss_of(idx: Any) -> Any:
-        choice = torch.nn.functional.cross_entropy(logits(idx), label[idx])
+        scores = model(x[idx]).squeeze(-1)
+        choice = torch.nn.functional.cross_entropy(scores.masked_fill(~mask[idx], -1e9), label[idx])
         if args.loss == "choice":
             return choice
-        scores = model(x[idx]).squeeze(-1)
         fit, with_values = searched[idx], has_values[idx]
         mean = torch.where(fit, scores, 0.0).sum(-1, keepdim=True) / counts[idx]
         error = torch.where(fit, scores - mean - centred[idx] * UTILITY_SCALE, 0.0)
