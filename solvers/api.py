@@ -203,6 +203,13 @@ def _dispatch(
             tidied, exact = False, solve_dp(position, objective)
         return solve_fast(position, objective, time_limit, minimize_changes, work_limit, exact, tidied)
 
+    from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp  # numba on first use
+
+    if not must and taken_card is None and locked_dp_applies(position, max_cards):
+        # Tile Rummy's locked joker melds: the program proves most positions; CP-SAT the rest
+        proven = solve_locked_dp(position, objective, minimize_changes)
+        if proven is not None:
+            return proven
     from rummyai.solvers.tile_solve import solve_tile  # CP-SAT: OR-Tools loads on first use
 
     def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:

@@ -393,6 +393,23 @@ def solve_dp(
     return _solution(position, objective, list(played), list(melds), start)
 
 
+def solve_dp_spent(
+    position: Position, on_table: list[int], objective: str, tidy: bool
+) -> tuple[list[int], list[tuple[Slot, ...]]] | None:
+    """Best play (hand kinds played, melds) when the table's cards are `on_table`, a sub-multiset
+    of the start table's (`position.table` then only shapes the tie-break): for callers that
+    spend some table cards themselves (`rummyai.solvers.locked_dp`). None when the states
+    overflow the buffers; `NoArrangement` when the cards fit no valid melds. The caller checks
+    `dp_supported` and the turn (opened, free jokers)."""
+    tidy = tidy and bool(position.table)
+    played, melds, _ = _search(position, objective, DEFAULT_CAP, tidy, on_table, 0 if tidy else GUESS)
+    if played is None:
+        return None
+    if tidy and played and position.table:
+        melds = tuple(tidy_layout(position, list(melds)))
+    return list(played), list(melds)
+
+
 MAX_ANSWERS = 5_000  # answers `solve_dp(remember=True)` keeps per variant before starting afresh
 _Answer = tuple[tuple[int, ...] | None, tuple[tuple[Slot, ...], ...], int]  # played, melds, states
 
@@ -414,7 +431,7 @@ def _search(
         best = _best_state(tables, buf, table, naturals, unit, int(hand[JOKER]), strict, shape, guess)
         if best is None:
             return None, (), _LOCAL.states
-        played, melds, used = _replay(position, tables, _path(buf, best))
+        played, melds, used = _replay(tables, _path(buf, best), table)
         if strict:
             played.extend([JOKER] * (used - int(table[JOKER])))
             break
@@ -518,7 +535,12 @@ def _best_state(
             return None
         if best >= 0:
             return best
-    raise AssertionError("the start table has no valid arrangement; make_position should have refused it")
+    raise NoArrangement("the table cards have no valid arrangement")
+
+
+class NoArrangement(Exception):
+    """The table cards the program was given fit no valid melds (`make_position` refuses such a
+    table; a caller that spends some table cards itself may meet it)."""
 
 
 # The pass the callers answering played games (`candidate_search`) have `_best_state` try first:
@@ -613,18 +635,16 @@ def _path(buf: _Buffers, best: int) -> I32:
     return path
 
 
-def _replay(position: Position, tables: Tables, path: I32) -> tuple[list[int], list[tuple[Slot, ...]], int]:
-    """Rebuild the played naturals, the melds and the jokers placed from the layer choices."""
+def _replay(tables: Tables, path: I32, on_table: I32) -> tuple[list[int], list[tuple[Slot, ...]], int]:
+    """Rebuild the played naturals, the melds and the jokers placed from the layer choices
+    (`on_table`: the table's copies of each kind)."""
     length = tables.min_meld
     ways = tables.summary_next.shape[1]
     # each cell's choice: (what each run slot does, naturals sent to groups) and the groups' jokers
     choices, group_jokers = np.divmod(path, J1)
     codes, sent = np.divmod(choices, ways)
     choice_of, jokers_of, code_of, sent_of = (a.tolist() for a in (choices, group_jokers, codes, sent))
-    table = [0] * (JOKER + 1)
-    for info in position.table:
-        for slot in info.slots:
-            table[slot.card] += 1
+    table = on_table.tolist()
     runs: list[list[list[Slot]]] = [[[] for _ in range(SLOTS)] for _ in range(SUITS)]
     melds: list[tuple[Slot, ...]] = []
     played: list[int] = []

@@ -9,7 +9,8 @@ section of `solver_bench.py`. Each position is solved warm with the default opti
 after `+`, as in `rummikub+official_jokers`) and every answer is checked by `check_solution`
 (the engine's judge included). Printed per variant: wall ms median / p90 / max,
 answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), the
-cards and points played in all, and the share of time spent building models, in CP-SAT, in the
+cards and points played in all, and the share of time spent in Tile Rummy's locked-joker
+program (`rummyai.solvers.locked_dp`), building models, in CP-SAT, in the
 judge and in the repair, and the same shares with the CP-SAT solves per position for the
 slowest tenth of the positions.
 
@@ -47,6 +48,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from rummyai.cards import JOKER, Slot
+from rummyai.solvers import locked_dp as locked_mod
 from rummyai.solvers import make_position, solve
 from rummyai.solvers import rhine_repair as repair_mod
 from rummyai.solvers import tile_model as model_mod
@@ -74,8 +76,8 @@ def midgame_positions(variant: Variant, count: int, seed: int) -> list[Case]:
 
 
 class Phases:
-    """Wall time per phase of `solve_tile`, by wrapping its collaborators (nested time is
-    counted in the innermost phase only)."""
+    """Time per phase of a solve (Tile Rummy's locked-joker program, model build, CP-SAT, judge,
+    repair), by wrapping its collaborators (nested time is counted in the innermost phase only)."""
 
     def __init__(self) -> None:
         self.total: dict[str, float] = defaultdict(float)
@@ -100,7 +102,7 @@ class Phases:
 
     @contextmanager
     def installed(self) -> Iterator[None]:
-        """Patch the phase functions where `tile_solve` and `rhine_repair` look them up."""
+        """Patch the phase functions where `tile_solve`, `rhine_repair` and `locked_dp` look them up."""
         saved: list[tuple[Any, str, Any]] = []
 
         def patch(module: Any, attr: str, name: str) -> None:
@@ -114,6 +116,8 @@ class Phases:
             patch(module, "solve_model", "cp-sat")
             patch(module, "judged_legal", "judge")
         patch(solve_mod, "rhine_repair", "repair")
+        patch(locked_mod, "solve_dp_spent", "program")  # Tile Rummy's locked-joker program
+        patch(locked_mod, "judged_legal", "judge")
         try:
             yield
         finally:

@@ -102,10 +102,12 @@ def run_job(name: str, obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def warm_up() -> None:
-    """Import the solver and run one tiny solve per lane so the first real request is not slow."""
+    """Import the solver and run one tiny solve per path (the dynamic programs, the CP-SAT model)
+    so the first real request is not slow."""
     with contextlib.suppress(Exception):  # warming is best effort
         run_job("hint", {"variant": "rummikub", "hand": "7H 8H 9H", "table": [], "alternatives": 0})
         run_job("hint", {"variant": "rummy-tiles", "hand": "7H 8H 9H", "table": [], "alternatives": 0})
+        run_job("hint", {"variant": "rhine", "hand": "7H 8H 9H", "table": [], "alternatives": 0})  # CP-SAT
 
 
 def lower_thread_priority(steps: int) -> None:

@@ -1,4 +1,4 @@
-"""Greedy's solver plays stay the ones recorded before the greedy path was made faster.
+"""Greedy's solver plays are the recorded ones (speed work on the greedy path changes none).
 
 `data/greedy_moves.json` holds views sampled from seeded games of the tile-style variants and the
 plays greedy chose there (written by `experiments/benchmarks/greedy_regression.py --record

@@ -1,0 +1,121 @@
+"""Tile Rummy's opened turns by the dynamic program (`rummyai.solvers.locked_dp`): the best score
+of an independent exhaustive search on small positions and of the CP-SAT model on mid-game ones,
+and every answer a legal move by the engine's judge."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummyai.cards import JOKER
+from rummyai.solvers import make_position, solve
+from rummyai.solvers.check import check_solution
+from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp
+from rummyai.solvers.position import score_key
+from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.reference import reference_solve
+from rummyai.solvers.tile_solve import solve_tile
+from rummyai.variants import get_variant
+
+TILES = get_variant("rummy-tiles")
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), objective=st.sampled_from(["cards", "points"]))
+def test_matches_exhaustive_search(seed: int, objective: str) -> None:
+    rng = random.Random(seed)
+    hand, table = random_position(TILES, seed, rng.randint(3, 7), rng.randint(2, 5), 0.35, 0.8)
+    position = make_position(TILES, hand, table)
+    found = solve_locked_dp(position, objective)
+    exact = reference_solve(TILES, hand, table, objective=objective)
+    if found is not None:
+        check_solution(position, found)
+        assert score_key(position, objective, found.played) == score_key(position, objective, exact.played)
+    answer = solve(TILES, hand, table, objective=objective)
+    check_solution(position, answer)
+    assert score_key(position, objective, answer.played) == score_key(position, objective, exact.played)
+
+
+def _midgame(count: int, seed: int) -> list[tuple[list[int], list]]:
+    """Seeded mid-game positions with a joker on the table (the benchmark's recipe)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        hand, table = random_position(
+            TILES, rng.randrange(10**9), rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7
+        )
+        if any(slot.card == JOKER for meld in table for slot in meld):
+            out.append((hand, table))
+    return out
+
+
+@pytest.mark.parametrize("objective", ["cards", "points"])
+def test_matches_the_cp_sat_model_on_midgame_positions(objective: str) -> None:
+    answered = 0
+    for hand, table in _midgame(25, 7 if objective == "cards" else 8):
+        position = make_position(TILES, hand, table)
+        found = solve_locked_dp(position, objective)
+        if found is None:
+            continue
+        answered += 1
+        check_solution(position, found)
+        model = solve_tile(position, objective, None, None)
+        assert model.status == "optimal"
+        assert score_key(position, objective, found.played) == score_key(position, objective, model.played)
+    assert answered >= 20  # the program proves most of them (the CP-SAT model answers the rest)
+
+
+def test_a_locked_meld_keeps_its_joker_without_a_rack_replacement() -> None:
+    # with free jokers JD QD JK and 5S 6S 7S would play both cards; T3 keeps the joker meld
+    # whole and the hand has no 8S to take the joker (T4 b): nothing can be played
+    hand, table = "JD QD", "5S 6S 7S JK=8S"
+    position = make_position(TILES, hand, table)
+    found = solve_locked_dp(position, "cards")
+    assert found is not None and found.played == ()
+    assert reference_solve(TILES, hand, table).played == ()
+    assert len(solve("rummikub", hand, table).played) == 2
+
+
+def test_a_joker_is_taken_with_its_natural_from_the_rack() -> None:
+    hand, table = "6S 8H 9H", "4S 5S JK=6S"
+    position = make_position(TILES, hand, table)
+    found = solve_locked_dp(position, "cards")
+    assert found is not None
+    check_solution(position, found)
+    assert len(found.played) == len(reference_solve(TILES, hand, table).played) == 3
+
+
+def test_a_locked_run_grows_at_both_ends() -> None:
+    hand, table = "2S 3S 7S 8S KD", "4S 5S JK=6S"
+    position = make_position(TILES, hand, table)
+    found = solve_locked_dp(position, "cards")
+    assert found is not None and sorted(found.played) == sorted(make_position(TILES, "2S 3S 7S 8S").hand)
+    assert any(len(meld) == 7 for meld in found.melds)
+
+
+@pytest.mark.parametrize(
+    ("variant", "opened"),
+    [("rummy-tiles", False), ("rhine", True), ("rummikub", True), ("standard", True)],
+)
+def test_applies_to_opened_tile_rummy_turns_only(variant: str, opened: bool) -> None:
+    position = make_position(variant, "5H 6H 7H", "", opened)
+    assert not locked_dp_applies(position, None)
+
+
+def test_does_not_apply_under_a_cap_on_cards() -> None:
+    position = make_position(TILES, "5H 6H 7H", "")
+    assert locked_dp_applies(position, None)
+    assert not locked_dp_applies(position, 2)
+
+
+def test_a_locked_group_grows_with_a_card_of_a_taken_joker_meld() -> None:
+    # 5S takes the run's joker (5S 5H JK=5), 6S 6D 6C, and the run's 7S joins the locked 7s
+    hand, table = "5S 5H QH 6D 6C", "JK=7 7D 7H | JK=5S 6S 7S"
+    position = make_position(TILES, hand, table)
+    found = solve_locked_dp(position, "points")
+    assert found is not None
+    check_solution(position, found)
+    assert sorted(found.played) == sorted(make_position(TILES, "5S 5H 6D 6C").hand)
