@@ -11,9 +11,11 @@ meld's cards relaxed to free table cards. The best combination's score bounds th
 
 A best-first branch-and-bound over the joker melds finds it with few programs: a node fixes the
 choices of the first melds and relaxes the others as taken, which bounds every choice for them.
-A complete combination's play is the answer when it is legal: by construction when every joker
-is locked and no meld holds two hand jokers, else by the engine's judge. When no combination at
-the bound passes, `solve_locked_dp` returns None and the CP-SAT model answers.
+A complete combination's play (or a partial one's, when it happens to keep every joker meld)
+is the answer when it is legal: by its shape when every joker meld lies whole in a new meld of
+one joker and no other start meld holds a copy of its naturals (the copy reading of §7.1 cannot
+differ then, see `_legal`), else by the engine's judge. When no play at the bound passes,
+`solve_locked_dp` returns None and the CP-SAT model answers.
 
 The primary objective is proven; ties are broken towards the start table's shape by the
 program and its layout (best effort, as on the free-joker fast path).
@@ -109,6 +111,7 @@ def _search(position: Position, free: Variant, objective: str, tidy: bool) -> _P
     if any(position.table[k].wild_count > 1 for k in jokered):
         return None  # not a Tile Rummy table (T2)
     rest = tuple(info for k, info in enumerate(position.table) if k not in jokered)
+    locked = [position.table[k] for k in jokered]
     hand = Counter(position.hand)
     rest_cards = Counter(c for info in rest for c in info.cards)
     every = hand + Counter(c for info in position.table for c in info.cards)
@@ -149,7 +152,8 @@ def _search(position: Position, free: Variant, objective: str, tidy: bool) -> _P
 
     # heap rows: (-score, -melds chosen, jokers taken, not yet solved, order, combo, play). A
     # child is pushed with its parent's score, which bounds it, and solved when it comes first;
-    # a child taking its meld's joker is its parent's problem again (the parent relaxed it so).
+    # a child taking its meld's joker is its parent's problem again (the parent relaxed it so),
+    # and a child locking the meld as the parent's play already does has that play's score.
     # Full combinations come before partial ones of the same score, then those taking fewer.
     heap: list[tuple[tuple[int, int], int, int, int, int, tuple[_Choice, ...], _Play | None]] = []
     try:
@@ -169,17 +173,21 @@ def _search(position: Position, free: Variant, objective: str, tidy: bool) -> _P
                     order += 1
                     heapq.heappush(heap, (_neg(found[0]), depth, takes, 0, order, combo, found[1]))
                 continue
-            if -depth == len(jokered):
-                bound = score
-                chosen = _settle(position, combo, play, tidy, partial(solve, combo, True))
+            full = -depth == len(jokered)
+            if full or _kept_whole(locked, play[1]):  # a relaxed play may keep every joker meld
+                chosen = _settle(position, locked, play, tidy, partial(solve, combo, True))
                 if chosen is not None:
                     return chosen
-                continue
-            for choice in choices[-depth]:
+                if full:
+                    bound = score
+                    continue
+            here = choices[-depth]
+            seen = _observed(locked[-depth], here, play[1])
+            for choice in here:
                 order += 1
                 child = (*combo, choice)
                 taken = sum(c.taken for c in child) + len(jokered) - len(child)
-                known = play if choice.taken else None
+                known = play if choice.taken or choice is seen else None
                 heapq.heappush(heap, (score, depth - 1, taken, known is None, order, child, known))
     except _Overflow:
         return None
@@ -188,26 +196,29 @@ def _search(position: Position, free: Variant, objective: str, tidy: bool) -> _P
 
 def _settle(
     position: Position,
-    combo: tuple[_Choice, ...],
+    locked: list[MeldInfo],
     play: _Play,
     tidy: bool,
     tidied: Callable[[], tuple[tuple[int, int], _Play] | None],
 ) -> _Play | None:
-    """The legal play of a full combination at the bound: its program's play or the same cards
-    laid out with the tie-break (`tidied`), the latter first when `tidy` asks for it (its layout
-    also passes the judge more often where a joker is taken); None when neither is legal."""
+    """The legal play at the bound: the program's play or the same cards laid out with the
+    tie-break (`tidied`), the latter first when `tidy` asks for it, and tried when the judge
+    refuses the former (its layout passes more often where a joker is taken); None when neither
+    is legal."""
     if not play[0]:
         return play
-    first, second = (None, play) if tidy else (play, None)
-    if first is not None and _legal(position, combo, first):
-        return first
+    whole = _legal(position, locked, play, judge=False)
+    if not tidy and (whole or _legal(position, locked, play)):
+        return play
     try:
         found = tidied()
     except _Overflow:  # the tie-break's states overflowed
         found = None
-    if found is not None and sorted(found[1][0]) == sorted(play[0]) and _legal(position, combo, found[1]):
+    # the judge is asked about the tidied layout only when the program's play needs it too
+    same = found is not None and sorted(found[1][0]) == sorted(play[0])
+    if found is not None and same and _legal(position, locked, found[1], judge=not whole):
         return found[1]
-    return second if second is not None and _legal(position, combo, second) else None
+    return play if tidy and (whole or _legal(position, locked, play)) else None
 
 
 class _Overflow(Exception):
@@ -218,15 +229,73 @@ def _neg(score: tuple[int, int]) -> tuple[int, int]:
     return (-score[0], -score[1])
 
 
-def _legal(position: Position, combo: tuple[_Choice, ...], play: _Play) -> bool:
-    """Whether a full combination's play is legal: by construction when every joker is locked
-    and no meld holds two jokers (T2); else the engine's judge says."""
+def _legal(position: Position, locked: list[MeldInfo], play: _Play, judge: bool = True) -> bool:
+    """Whether a play is legal: no meld with two jokers (T2), and every joker meld kept whole
+    with its joker's meaning (T3, nothing taken) where no other start meld holds a copy of its
+    naturals; else (with `judge`) the engine's judge says.
+
+    Rules 2.5 T3-T4 read the turn on the copy assignment that keeps the most start pairs
+    together (§7.1). A joker meld whose naturals have no second copy on the start table is read
+    as staying whole: a hand copy began in no meld and keeps no pair, and its own joker keeps a
+    pair with each of its naturals, more than any other joker could. A second copy in another
+    start meld may be read into the new meld instead (with that meld's other cards), so there
+    the judge decides."""
     played, melds = play
     if not played:
         return True  # no play: the start table stands
-    if all(not c.taken for c in combo) and all(sum(s.card == JOKER for s in m) <= 1 for m in melds):
+    if any(sum(s.card == JOKER for s in meld) > 1 for meld in melds):
+        return False
+    if _kept_whole(locked, melds) and _single_copies(position, locked):
         return True
-    return judged_legal(position, melds)
+    return judge and judged_legal(position, melds)
+
+
+def _single_copies(position: Position, locked: list[MeldInfo]) -> bool:
+    """Whether the start table holds one copy only of each natural of the joker melds."""
+    counts = position.table_counts()
+    return all(counts[s.card] == 1 for info in locked for s in info.slots if s.card != JOKER)
+
+
+def _kept_whole(locked: list[MeldInfo], melds: list[tuple[Slot, ...]]) -> bool:
+    """Whether each start joker meld lies whole in its own new meld whose one joker keeps its
+    meaning (the same card in a run, the same rank in a group)."""
+    used: set[int] = set()
+    for info in locked:
+        joker = next(s.meaning for s in info.slots if s.card == JOKER)
+        assert joker is not None
+        naturals = Counter(s.card for s in info.slots if s.card != JOKER)
+        for k, meld in enumerate(melds):
+            wild = [s.meaning for s in meld if s.card == JOKER]
+            if k in used or len(wild) != 1 or wild[0] is None or wild[0].rank != joker.rank:
+                continue
+            if info.kind == "run" and wild[0].suit != joker.suit:
+                continue
+            if info.kind != "run" and _is_run(meld):
+                continue
+            have = Counter(s.card for s in meld if s.card != JOKER)
+            if all(have[c] >= n for c, n in naturals.items()):
+                used.add(k)
+                break
+        else:
+            return False
+    return True
+
+
+def _observed(info: MeldInfo, choices: list[_Choice], melds: list[tuple[Slot, ...]]) -> _Choice | None:
+    """The lock choice a play makes for joker meld `info`, if any: a new meld holding it whole,
+    its joker keeping its meaning, plus exactly that choice's added naturals."""
+    own = Counter(s.card for s in info.slots if s.card != JOKER)
+    for meld in melds:
+        if _kept_whole([info], [meld]):
+            added = Counter(s.card for s in meld if s.card != JOKER) - own
+            return next((c for c in choices if not c.taken and Counter(c.added) == added), None)
+    return None
+
+
+def _is_run(meld: tuple[Slot, ...]) -> bool:
+    """Whether a valid meld of at most one joker is a run (two naturals of one rank: a group)."""
+    ranks = {s.card % RANKS for s in meld if s.card != JOKER}
+    return len(ranks) > 1
 
 
 def _choices(info: MeldInfo, hand: Counter[int], pool: Counter[int]) -> list[_Choice]:

@@ -119,3 +119,16 @@ def test_a_locked_group_grows_with_a_card_of_a_taken_joker_meld() -> None:
     assert found is not None
     check_solution(position, found)
     assert sorted(found.played) == sorted(make_position(TILES, "5S 5H 6D 6C").hand)
+
+
+def test_a_second_copy_on_the_table_is_read_as_section_7_1_says() -> None:
+    # JK=8C 9C TC JC QC holds the joker meld's card kinds, but the copy reading that keeps most
+    # start pairs puts the run's 9C TC there (with its JC QC): the joker meld is split (T3)
+    hand, table = "8S 8D 9S 9H TS TH", "JK=8C 9C TC | 8C 9C TC JC QC"
+    position = make_position(TILES, hand, table)
+    found = solve_locked_dp(position, "cards")
+    if found is not None:
+        check_solution(position, found)
+    answer = solve(TILES, hand, table)
+    check_solution(position, answer)
+    assert len(answer.played) == len(reference_solve(TILES, hand, table).played) == 4

@@ -63,13 +63,13 @@ def test_matches_reference(variant: str, seed: int) -> None:
         ("6H", "5H JK 7H", ""),  # the new meld needs a rack tile besides 6H
         ("6H 4H", "5H JK 7H", "4H"),  # locked meld may grow, not split
         ("6H TH", "5H JK 7H 8H", "6H TH"),
-        ("6S 6D", "6H JK 6C", "6S"),  # the joker has no new meld to go to
+        ("6S 6D", "6H JK 6C", "6S or 6D"),  # the joker has no new meld to go to: one joins
         ("6S 6D", "6H JK 6C | 7D 8D 9D TD", "6S 6D"),  # either missing suit replaces it
     ],
 )
 def test_tiles_joker_retrieval(hand: str, table: str, played: str) -> None:
     sol = solve("rummy-tiles", hand, table)
-    assert sorted(sol.played) == sorted(parse_cards(played))
+    assert any(sorted(sol.played) == sorted(parse_cards(option)) for option in played.split(" or "))
     check_solution(make_position("rummy-tiles", hand, table), sol)
     if sol.played:
         assert judged_legal("rummy-tiles", parse_cards(hand), parse_table(table), sol.melds, True)
