@@ -207,6 +207,7 @@ def _settle(
     is legal."""
     if not play[0]:
         return play
+    tidy = tidy and count_broken(position, play[1]) > 0  # no start meld broken: nothing to tidy
     whole = _legal(position, locked, play, judge=False)
     if not tidy and (whole or _legal(position, locked, play)):
         return play
