@@ -24,12 +24,16 @@ TILES = get_variant("rummy-tiles")
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**9), objective=st.sampled_from(["cards", "points"]))
-def test_matches_exhaustive_search(seed: int, objective: str) -> None:
+@given(
+    seed=st.integers(0, 10**9),
+    objective=st.sampled_from(["cards", "points", "penalty"]),
+    tidy=st.booleans(),
+)
+def test_matches_exhaustive_search(seed: int, objective: str, tidy: bool) -> None:
     rng = random.Random(seed)
     hand, table = random_position(TILES, seed, rng.randint(3, 7), rng.randint(2, 5), 0.35, 0.8)
     position = make_position(TILES, hand, table)
-    found = solve_locked_dp(position, objective)
+    found = solve_locked_dp(position, objective, tidy)
     exact = reference_solve(TILES, hand, table, objective=objective)
     if found is not None:
         check_solution(position, found)
