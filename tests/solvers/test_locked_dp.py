@@ -14,7 +14,7 @@ from rummyai.cards import JOKER
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp
-from rummyai.solvers.position import score_key
+from rummyai.solvers.position import Solution, score_key
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.tile_solve import solve_tile
@@ -83,12 +83,18 @@ def test_a_locked_meld_keeps_its_joker_without_a_rack_replacement() -> None:
     assert len(solve("rummikub", hand, table).played) == 2
 
 
-def test_a_joker_is_taken_with_its_natural_from_the_rack() -> None:
-    hand, table = "6S 8H 9H", "4S 5S JK=6S"
+def _checked(hand: str, table: str, objective: str = "cards") -> Solution:
+    """The program's answer, which it must give, as a legal move by the engine's judge."""
     position = make_position(TILES, hand, table)
-    found = solve_locked_dp(position, "cards")
+    found = solve_locked_dp(position, objective)
     assert found is not None
     check_solution(position, found)
+    return found
+
+
+def test_a_joker_is_taken_with_its_natural_from_the_rack() -> None:
+    hand, table = "6S 8H 9H", "4S 5S JK=6S"
+    found = _checked(hand, table)
     assert len(found.played) == len(reference_solve(TILES, hand, table).played) == 3
 
 
@@ -117,11 +123,7 @@ def test_does_not_apply_under_a_cap_on_cards() -> None:
 
 def test_a_locked_group_grows_with_a_card_of_a_taken_joker_meld() -> None:
     # 5S takes the run's joker (5S 5H JK=5), 6S 6D 6C, and the run's 7S joins the locked 7s
-    hand, table = "5S 5H QH 6D 6C", "JK=7 7D 7H | JK=5S 6S 7S"
-    position = make_position(TILES, hand, table)
-    found = solve_locked_dp(position, "points")
-    assert found is not None
-    check_solution(position, found)
+    found = _checked("5S 5H QH 6D 6C", "JK=7 7D 7H | JK=5S 6S 7S", "points")
     assert sorted(found.played) == sorted(make_position(TILES, "5S 5H 6D 6C").hand)
 
 
