@@ -4,7 +4,8 @@ time, proofs, repairs, and where the time goes.
 Positions are seeded: tables of 15-45 cards dealt as random valid melds with jokers (joker rate
 0.2, at least one joker on the table), hands of 8-16 cards of which 70% fit next to the table's
 cards (`rummyai.solvers.random_positions.random_position`), the same recipe as the mid-game
-section of `solver_bench.py`. Each position is solved warm with the default options
+section of `solver_bench.py`; a variant's positions depend on `--seed` and its name only (`STREAMS`),
+not on the other variants asked for. Each position is solved warm with the default options
 (`objective="cards"`, `minimize_changes=True`, no limit; a variant's options follow its name
 after `+`, as in `rummikub+official_jokers`) and every answer is checked by `check_solution`
 (the engine's judge included). Printed per variant: wall ms median / p90 / max,
@@ -45,6 +46,7 @@ import os
 import random
 import statistics
 import time
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -76,6 +78,16 @@ def midgame_positions(variant: Variant, count: int, seed: int) -> list[Case]:
         if any(slot.card == JOKER for meld in table for slot in meld):
             out.append((hand, table))
     return out
+
+
+#: Seed stream of each variant's positions, fixed so that a variant gets the same positions whichever
+#: `--variants` list it is in (rummy-tiles and rhine as in section 2 of `solver_bench.py`).
+STREAMS = {"rummy-tiles": 1, "rhine": 2, "rummikub+official_jokers": 3}
+
+
+def stream(name: str) -> int:
+    """The seed stream of a variant name (with its options): `STREAMS`, else one from its text."""
+    return STREAMS.get(name, 10 + zlib.crc32(name.encode()) % 990)
 
 
 class Phases:
@@ -320,10 +332,10 @@ def main() -> None:
     global clock
     clock = time.process_time if ns.clock == "cpu" else time.perf_counter
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for offset, name in enumerate(ns.variants.split(",") if ns.count else [], start=1):
+    for name in ns.variants.split(",") if ns.count else []:
         base, *options = name.split("+")
         variant = get_variant(base, options)
-        cases = midgame_positions(variant, ns.count, ns.seed * 1000 + offset)
+        cases = midgame_positions(variant, ns.count, ns.seed * 1000 + stream(name))
         fig = run_variant(name, variant, cases, ns)
         fig["load"] = [round(x, 2) for x in os.getloadavg()]
         print(
