@@ -122,17 +122,8 @@ def canonical_tables(
     problem = conservation_problem(deck, before, in_hand, after)
     if problem is not None:
         return ConservationProblem(problem)
-    kinds = _kinds(deck, is_wild, start, hand, final)
-    fixed: Counter[tuple[int, int]] = Counter()  # (final meld, start meld) -> cards, unambiguous kinds
-    loose: list[_Kind] = []
-    for k in kinds:
-        if len(k.options) == 1:
-            for cls, labels in zip(k.classes, k.options[0], strict=True):  # `_cells`, added in place
-                for u, _ in labels:
-                    if u != HAND:
-                        fixed[(cls[0], u)] += 1
-        else:
-            loose.append(k)
+    loose, fixed, base = _kinds(deck, is_wild, start, hand, final)
+    loose_kinds = list(loose)
     settled = _settle(loose, fixed)
     loose = [k for k in loose if k.kind not in settled]
     picks: list[list[dict[int, tuple[tuple[Label, ...], ...]]]] = [[settled]]
@@ -143,7 +134,7 @@ def canonical_tables(
         chosen: dict[int, tuple[tuple[Label, ...], ...]] = {}
         for part in combo:
             chosen.update(part)
-        tables.append(_build(final, kinds, chosen))
+        tables.append(_build(final, base, loose_kinds, chosen))
     return tables
 
 
@@ -153,45 +144,61 @@ def _kinds(
     start: Sequence[TableMeld],
     hand: Sequence[int],
     final: Sequence[TableMeld],
-) -> list[_Kind]:
+) -> tuple[list[_Kind], Counter[tuple[int, int]], dict[tuple[int, int], int]]:
+    """The kinds whose copies can be told apart by the rules (copies from two or more places: start
+    melds, or a start meld and the hand) and that fill two or more final places, as `_Kind`s; for
+    every other kind, whose copies have a single way to go, the pairs they keep ((final meld, start
+    meld) -> cards) and the physical id each of its places gets (copies in start-table order, then
+    the hand's, over its places in table order)."""
     places: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for m, meld in enumerate(final):
         for p, i in enumerate(meld.ids):
             places[deck[i]].append((m, p))
-    table_ids: dict[int, dict[Label, list[int]]] = defaultdict(lambda: defaultdict(list))
+    table_ids: dict[int, dict[Label, list[int]]] = defaultdict(dict)
     for u, meld in enumerate(start):
         for i, meaning in zip(meld.ids, meld.meanings, strict=True):
-            table_ids[deck[i]][(u, meaning)].append(i)
+            table_ids[deck[i]].setdefault((u, meaning), []).append(i)
     hand_ids: dict[int, list[int]] = defaultdict(list)
     for i in hand:
         hand_ids[deck[i]].append(i)
-    out: list[_Kind] = []
-    wild = {kind: is_wild(kind) for kind in places}
+    loose: list[_Kind] = []
+    fixed: Counter[tuple[int, int]] = Counter()
+    base: dict[tuple[int, int], int] = {}
     for kind in sorted(places):
         spots = places[kind]
-        ids: dict[Label, list[int]] = {label: list(v) for label, v in table_ids[kind].items()}
-        labels = [label for label, v in ids.items() for _ in v]
-        extra = len(spots) - len(labels)
+        ids: dict[Label, list[int]] = table_ids.get(kind, {})
+        extra = len(spots) - sum(len(v) for v in ids.values())
         if extra:
-            ids[(HAND, None)] = hand_ids[kind][:extra]
-            labels += [(HAND, None)] * extra
-        if len(spots) == 1:  # one place, one copy: a single distribution
-            only = spots[0] if wild[kind] else (spots[0][0],)
-            out.append(_Kind(kind, spots, [only], labels, ids, [((labels[0],),)]))
+            ids = {**ids, (HAND, None): hand_ids[kind][:extra]}
+        if len(ids) == 1:  # one source: a single way to place the copies
+            (((u, _), copies),) = ids.items()
+            for spot, i in zip(spots, copies, strict=True):
+                base[spot] = i
+                if u != HAND:
+                    fixed[(spot[0], u)] += 1
             continue
+        labels = [label for label, v in ids.items() for _ in v]
+        wild = is_wild(kind)
         by_class: dict[tuple[int, ...], int] = {}
         for m, p in spots:
-            key = (m, p) if wild[kind] else (m,)
+            key = (m, p) if wild else (m,)
             by_class[key] = by_class.get(key, 0) + 1
         classes = list(by_class)
+        if len(classes) == 1:  # every copy in one meld (or one place): nothing to choose
+            sources = {u for u, _ in labels if u != HAND}
+            for u in sources:
+                fixed[(spots[0][0], u)] += sum(len(v) for (w, _), v in ids.items() if w == u)
+            whole = (tuple(sorted(labels, key=_label_key)),)
+            _place(base, _Kind(kind, spots, classes, labels, ids, [whole]), whole)
+            continue
         sizes = [by_class[c] for c in classes]
         options: list[tuple[tuple[Label, ...], ...]] = []
         for option in _distributions(sorted(labels, key=_label_key), sizes):
             if len(options) % 256 == 0:
                 _time_left()  # many wilds of one kind have thousands of distributions
             options.append(option)
-        out.append(_Kind(kind, spots, classes, labels, ids, options))
-    return out
+        loose.append(_Kind(kind, spots, classes, labels, ids, options))
+    return loose, fixed, base
 
 
 def _label_key(label: Label) -> tuple[int, str]:
@@ -456,23 +463,30 @@ def _solve_in_time(solver: Any, model: Any, must: bool) -> bool:
 
 
 def _build(
-    final: Sequence[TableMeld], kinds: list[_Kind], chosen: dict[int, tuple[tuple[Label, ...], ...]]
+    final: Sequence[TableMeld],
+    base: dict[tuple[int, int], int],
+    loose: list[_Kind],
+    chosen: dict[int, tuple[tuple[Label, ...], ...]],
 ) -> tuple[TableMeld, ...]:
-    ids: dict[tuple[int, int], int] = {}
-    for k in kinds:
-        option = chosen.get(k.kind, k.options[0])
-        if len(k.places) == 1:
-            ids[k.places[0]] = k.ids[option[0][0]][0]
-            continue
-        pools = {label: list(v) for label, v in k.ids.items()}
-        classes = set(k.classes)
-        places: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
-        for m, p in k.places:
-            places[(m, p) if (m, p) in classes else (m,)].append((m, p))
-        for cls, labels in zip(k.classes, option, strict=True):
-            for spot, label in zip(places[cls], labels, strict=True):
-                ids[spot] = pools[label].pop(0)
+    """`final` with a physical id at every place: `base` for the kinds with one way to go, the
+    chosen distribution for the others."""
+    ids = dict(base)
+    for k in loose:
+        _place(ids, k, chosen[k.kind])
     return tuple(
         TableMeld(tuple(ids[(m, p)] for p in range(len(meld.ids))), meld.meanings)
         for m, meld in enumerate(final)
     )
+
+
+def _place(ids: dict[tuple[int, int], int], k: _Kind, option: tuple[tuple[Label, ...], ...]) -> None:
+    """Write the physical ids of kind `k` dealt as `option` (labels per class) into `ids`: each
+    label's copies in order, over each class's places in table order."""
+    pools = {label: list(v) for label, v in k.ids.items()}
+    classes = set(k.classes)
+    places: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
+    for m, p in k.places:
+        places[(m, p) if (m, p) in classes else (m,)].append((m, p))
+    for cls, labels in zip(k.classes, option, strict=True):
+        for spot, label in zip(places[cls], labels, strict=True):
+            ids[spot] = pools[label].pop(0)
