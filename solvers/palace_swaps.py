@@ -21,7 +21,7 @@ a joker out and put it back: the table is the same, and the plain reading needs 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, permutations
 from typing import NamedTuple
 
@@ -106,27 +106,69 @@ def read_swaps(
         )
     if not taken:
         return (), {}
-    spots, parts = _destinations(position, new, fresh, len(taken))
-    pairs = _in_order(list(zip(taken, spots, strict=True)))
-    into: dict[int, list[int]] = {}  # meld -> the pairs laying a joker into it, in order
-    for n, (_, (j, _)) in enumerate(pairs):
-        into.setdefault(j, []).append(n)
-    for j, ns in into.items():
-        if len(ns) > 1:  # which of its fresh slots each joker takes: each lay-off must leave a meld
-            there = set(parts.get(j, ()))
-            if j < len(start):
-                there = _start_slots(
-                    start[j], new[j], {pairs[n][1][1] for n in ns}, [c for (i, _, c), _ in pairs if i == j]
-                )
-            order = _feasible(variant, new[j], there, [pairs[n][1][1] for n in ns])
-            for n, k in zip(ns, order, strict=True):
-                pairs[n] = (pairs[n][0], (j, k))
+    opening_met = False
+    for spots, parts in _destinations(position, new, fresh, len(taken)):
+        opening_met = True
+        pairs = _in_order(list(zip(taken, spots, strict=True)))
+        if _lay_in_order(variant, start, new, pairs, parts):
+            break
+    else:
+        table = " | ".join(meld_str(m.slots) for m in new)
+        if not opening_met:
+            raise SwapOrderError(
+                "the move swaps jokers on an opening turn, but no new melds without a swapped joker "
+                f"are worth the opening's {variant.opening_points} points: {table}"
+            )
+        raise SwapOrderError(
+            "the move needs two swapped jokers in one meld at once, but each swap puts its joker "
+            f"back on the table on its own (rules 4.5): {table}"
+        )
     swaps: list[JokerSwap] = []
     laid = set(range(len(start))) | set(parts)  # melds on the table before a joker joins them
     for (i, slot, card), (j, k) in pairs:
         swaps.append(JokerSwap(i, slot, card, j, new[j].slots[k], j in laid))
         laid.add(j)
     return tuple(swaps), {j: tuple(new[j].slots[k] for k in piece) for j, piece in parts.items()}
+
+
+class SwapOrderError(RummyError):
+    """A table that only several swapped jokers laid at once could make: no legal Palace move."""
+
+
+def swaps_in_order(position: Position, solution: Solution) -> bool:
+    """Whether the joker swaps `solution`'s table shows can be made one at a time, each joker
+    going straight back on the table with hand cards beside it (the engine's atomic SWAP, §4.5)."""
+    try:
+        read_swaps(position, solution)
+    except SwapOrderError:
+        return False
+    return True
+
+
+def _lay_in_order(
+    variant: Variant,
+    start: Sequence[MeldInfo],
+    new: Sequence[MeldInfo],
+    pairs: list[Pair],
+    parts: dict[int, list[int]],
+) -> bool:
+    """Order the swapped jokers going into one meld so that each lay-off leaves a valid meld
+    (`pairs` rewritten in place); False when some meld has no such order."""
+    into: dict[int, list[int]] = {}  # meld -> the pairs laying a joker into it, in order
+    for n, (_, (j, _)) in enumerate(pairs):
+        into.setdefault(j, []).append(n)
+    for j, ns in into.items():
+        there = set(parts.get(j, ()))
+        if j < len(start):
+            there = _start_slots(
+                start[j], new[j], {pairs[n][1][1] for n in ns}, [c for (i, _, c), _ in pairs if i == j]
+            )
+        order = _feasible(variant, new[j], there, [pairs[n][1][1] for n in ns])
+        if order is None:
+            return False
+        for n, k in zip(ns, order, strict=True):
+            pairs[n] = (pairs[n][0], (j, k))
+    return True
 
 
 def _start_slots(before: MeldInfo, after: MeldInfo, fresh: set[int], replacements: list[int]) -> set[int]:
@@ -138,17 +180,17 @@ def _start_slots(before: MeldInfo, after: MeldInfo, fresh: set[int], replacement
     }
 
 
-def _feasible(variant: Variant, info: MeldInfo, there: set[int], slots: list[int]) -> list[int]:
+def _feasible(variant: Variant, info: MeldInfo, there: set[int], slots: list[int]) -> list[int] | None:
     """An order for laying jokers into `slots` of `info` (whose slots `there` lie on the table
     already) in which each joker, with hand cards beside it, leaves a valid meld: a run grows
-    from the inside out. `slots` itself when no order does (the rules then need them at once)."""
+    from the inside out. None when no order does (the jokers would have to come at once)."""
     for order in permutations(slots):
         if all(
             _layable(variant, info, there | set(order[: t + 1]), set(order[t + 1 :]))
             for t in range(len(order))
         ):
             return list(order)
-    return slots
+    return None
 
 
 def _layable(variant: Variant, info: MeldInfo, need: set[int], later: set[int]) -> bool:
@@ -244,11 +286,15 @@ def _inside_out(new: Sequence[MeldInfo], fresh: list[tuple[int, int]]) -> list[t
 
 def _destinations(
     position: Position, new: Sequence[MeldInfo], fresh: list[tuple[int, int]], count: int
-) -> tuple[list[tuple[int, int]], dict[int, list[int]]]:
-    """The `count` fresh joker slots the swapped jokers go to, and the opening's parts (slot
-    indexes) of new melds that receive one later (none on an opened turn)."""
+) -> Iterator[tuple[list[tuple[int, int]], dict[int, list[int]]]]:
+    """The choices of `count` fresh joker slots for the swapped jokers (the hand's jokers fill the
+    others), with the opening's parts (slot indexes) of new melds that receive one later (none on
+    an opened turn): on an opening turn only choices that leave melds worth the opening without a
+    swapped joker, whole ones first. Nearest slots first (`fresh` is in `_inside_out` order)."""
     if position.opened:
-        return fresh[:count], {}
+        for chosen in combinations(fresh, count):
+            yield list(chosen), {}
+        return
     variant = position.variant
     need = variant.opening_points
     for lay_off in (False, True):
@@ -263,11 +309,7 @@ def _destinations(
                     values.append(opening_value(variant, part[0]))
                     parts[j] = part[1]
             if max(values, default=0) >= need if variant.opening_single_meld else sum(values) >= need:
-                return list(chosen), parts
-    raise RummyError(
-        "the move swaps jokers on an opening turn, but no new melds without a swapped joker are "
-        f"worth the opening's {need} points: " + " | ".join(meld_str(m.slots) for m in new)
-    )
+                yield list(chosen), parts
 
 
 def _best_part(variant: Variant, info: MeldInfo, skip: set[int]) -> tuple[MeldInfo, list[int]] | None:

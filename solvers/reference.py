@@ -20,6 +20,7 @@ from rummyai.cards import JOKER, Meaning, Slot, make_card
 from rummyai.errors import IllegalMoveError, MeldError, RummyError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.solvers.check import judged_legal
+from rummyai.solvers.palace_swaps import swaps_in_order
 from rummyai.solvers.position import (
     HandInput,
     Position,
@@ -281,6 +282,14 @@ def _grown(info: MeldInfo, form: MeldInfo, swaps_ok: bool) -> int | None:
     return swaps
 
 
+def _swaps_in_order(position: Position, played: list[int], infos: list[MeldInfo]) -> bool:
+    """Whether the Palace joker swaps this table shows can be made one at a time (§4.5)."""
+    melds = tuple(tuple(info.slots) for info in infos)
+    return swaps_in_order(
+        position, Solution(tuple(played), melds, "optimal", "cards", 0, len(played), 0, 0.0)
+    )
+
+
 def _open_then_swap(
     position: Position, objective: str, cap: int, accept: Accept
 ) -> tuple[tuple[int, int], list[int], list[MeldInfo]]:
@@ -355,7 +364,10 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None, acce
             return
         score = score_key(position, objective, played)
         if score > best[0]:
-            best = (score, played, [c.info for c in chosen + new])
+            infos = [c.info for c in chosen + new]
+            if swaps_ok and not _swaps_in_order(position, played, infos):
+                return  # two swapped jokers needed in one meld at once (§4.5)
+            best = (score, played, infos)
 
     def add_new(index: int, used: list[int], chosen: list[_Candidate], new: list[_Candidate]) -> None:
         finish(used, chosen, new)

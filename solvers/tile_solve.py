@@ -6,15 +6,17 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
 from rummyai.cards import JOKER, Slot
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.solvers.check import judged_legal
+from rummyai.solvers.palace_swaps import swaps_in_order
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
 from rummyai.solvers.reference import reference_solve
-from rummyai.solvers.rhine_repair import VERIFY_GRACE, rhine_repair
+from rummyai.solvers.rhine_repair import VERIFY_GRACE, cut, rhine_repair
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 
@@ -23,6 +25,8 @@ from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 # proof instead of ``feasible``. At 12 cards the reference took 8 ms median, 0.45 s at most over
 # 600 random rhine and official-joker positions (jokers in 40% of places; 1.0 s at most at 14).
 CERTIFY_CARDS = 12
+# Rummy Palace tables needing two swapped jokers at once cut off before the solver gives up
+SWAP_CUTS = 20
 
 
 def solve_tile(
@@ -88,6 +92,8 @@ def solve_tile(
                 )
             if Counter(committed) - Counter(played):  # the judged-legal plays leave it in hand
                 raise IllegalMoveError("5.2", "no legal play of the committed card was found this turn")
+        if rules.joker_rules.exact_swaps and position.opened and played:
+            played, melds, label = _swaps_in_order(position, tm, solver, label, start, time_limit, work_limit)
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     else:
@@ -98,6 +104,52 @@ def solve_tile(
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _swaps_in_order(
+    position: Position,
+    tm: TileModel,
+    solver: cp_model.CpSolver,
+    label: str,
+    start: float,
+    time_limit: float | None,
+    work_limit: float | None,
+) -> tuple[list[int], list[tuple[Slot, ...]], str]:
+    """Rummy Palace: the model lets several swapped jokers enter one meld together, but each swap
+    puts its joker back on the table by itself (§4.5). A table whose swaps cannot be made one at a
+    time (in either layout of its runs) is cut off and the model solved again: the first table
+    that can is optimal when every search was. After `SWAP_CUTS` cuts, or when a limit stops a
+    search, the best play without swaps answers, ``feasible``."""
+    for _ in range(SWAP_CUTS):
+        for merge in (True, False):
+            melds = decode(tm, solver, merge=merge)[1]
+            played = _played_from_table(position, melds)
+            shown = Solution(tuple(played), tuple(melds), "feasible", tm.objective, 0, len(played), 0, 0.0)
+            if swaps_in_order(position, shown):
+                return played, melds, label
+        cut(tm, solver)
+        solver, status = solve_model(tm, _left(start, time_limit), work_limit)
+        if status == cp_model.INFEASIBLE:
+            return [], [], label  # every play the model holds needs jokers laid at once
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        if status != cp_model.OPTIMAL:
+            label = "feasible"
+    plain = replace(position.variant, joker_rules=replace(position.variant.joker_rules, exact_swaps=False))
+    without = TileModel(
+        replace(position, variant=plain),
+        tm.objective,
+        tm.max_cards,
+        False,
+        tm.opening,
+        tm.committed,
+        tm.taken,
+    )
+    solver, status = solve_model(without, _left(start, time_limit), work_limit)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return [], [], "feasible"
+    melds = decode(without, solver)[1]
+    return _played_from_table(position, melds), melds, "feasible"
 
 
 def _left(start: float, time_limit: float | None) -> float | None:

@@ -20,13 +20,15 @@ from rummyai.engine.discard_melds import analyze
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_meld
 from rummyai.engine.game import apply, validate
 from rummyai.engine.state import GameState, TableMeld
+from rummyai.errors import RummyError
 from rummyai.hint import hint
 from rummyai.hint.api import solve_request_json
 from rummyai.melds import analyze_meld, opening_value
 from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
-from rummyai.solvers.palace_swaps import joker_swaps, read_swaps
+from rummyai.solvers.palace_swaps import joker_swaps, read_swaps, swaps_in_order
 from rummyai.solvers.position import Solution
+from rummyai.solvers.reference import reference_solve
 from rummyai.variants import get_variant
 
 PALACE = get_variant("rummy-palace")
@@ -360,23 +362,33 @@ def test_a_move_without_swaps_has_no_swaps_key(hand: str, table: str, opened: bo
     assert all(s.action != "swap" for s in best.plan.steps)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solver/engine gap: §4.5 lets a swapped joker wait in the hand until later in the turn, and "
-    "the solver lays 7H JK JK TH with two swapped jokers at once; the engine's atomic SWAP ([D]) must "
-    "place each joker in its own action, and 7H JK=8H alone is no meld",
-)
-def test_two_swapped_jokers_needed_at_once_replay() -> None:
+def test_a_meld_needing_two_swapped_jokers_at_once_is_not_an_answer() -> None:
+    # 7H JK=8H JK=9H TH would play four cards, but each swap puts its joker back on the table by
+    # itself (§4.5) and neither 7H JK TH nor JK TH is a meld; the best move the engine can make
+    # lays both jokers off on the spade run instead
     hand, table = "AS 5S 7H TH 2D", "JK=A AC AD | 4S JK=5S 6S"
     answer = solve_json({"variant": "rummy-palace", "hand": hand, "table": table})
-    assert answer["melds"][2] == ["7H", "JK=8H", "JK=9H", "TH"]
-    assert answer["swaps"] == _expected([(0, "AS", 2, "JK=8H", False), (1, "5S", 2, "JK=9H", True)])
+    assert sorted(answer["played"]) == ["5S", "AS"]
+    assert answer["status"] == "optimal"
+    assert reference_solve("rummy-palace", hand, table).cards_played == 2
     replay(hand, table, True, answer)
 
 
-def test_joker_swaps_is_empty_outside_palace_and_refuses_a_foreign_table() -> None:
-    from rummyai.errors import RummyError
+def test_a_table_needing_two_swapped_jokers_at_once_is_refused_by_name() -> None:
+    position = make_position(PALACE, "AS 5S 7H TH 2D", "JK=A AC AD | 4S JK=5S 6S")
+    melds = (
+        tuple(parse_meld("AS AC AD")),
+        tuple(parse_meld("4S 5S 6S")),
+        tuple(parse_meld("7H JK=8H JK=9H TH")),
+    )
+    played = tuple(parse_cards("AS 5S 7H TH"))
+    solution = Solution(played, melds, "optimal", "cards", 4, 4, 0, 0.0)
+    assert not swaps_in_order(position, solution)
+    with pytest.raises(RummyError, match="two swapped jokers in one meld at once"):
+        joker_swaps(position, solution)
 
+
+def test_joker_swaps_is_empty_outside_palace_and_refuses_a_foreign_table() -> None:
     rummikub = make_position("rummikub", "7H", "5H 6H JK=7H 8H")
     assert joker_swaps(rummikub, solve("rummikub", "7H", "5H 6H JK=7H 8H")) == ()
     position = make_position("rummy-palace", "7H 2C 3C 9D", "5H 6H JK=7H 8H")
