@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections import Counter
 from itertools import combinations
 from typing import Any
 
 import pytest
 
-from rummyai.cards import JOKER, card_str, parse_card, parse_cards, parse_meld
+from rummyai.cards import JOKER, card_str, meld_str, parse_card, parse_cards, parse_meld
 from rummyai.cli import main
 from rummyai.engine.discard import Discard, JokerSwap, LayOff, MeldCards, Opening
 from rummyai.engine.discard_melds import analyze
@@ -28,6 +29,7 @@ from rummyai.solvers import make_position, solve, solve_json
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.palace_swaps import joker_swaps, read_swaps, swaps_in_order
 from rummyai.solvers.position import Solution
+from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import reference_solve
 from rummyai.variants import get_variant
 
@@ -386,6 +388,30 @@ def test_a_table_needing_two_swapped_jokers_at_once_is_refused_by_name() -> None
     assert not swaps_in_order(position, solution)
     with pytest.raises(RummyError, match="two swapped jokers in one meld at once"):
         joker_swaps(position, solution)
+
+
+@pytest.mark.parametrize("opened", [True, False])
+def test_answers_on_random_tables_with_jokers_replay_in_the_engine(opened: bool) -> None:
+    """Seeded positions rich in table jokers: every answer that plays cards replays through the
+    engine one operation at a time (swaps each with its own placement), so no answer needs a
+    move the engine refuses; the swaps actually exercised are counted so the test cannot pass
+    on positions without any."""
+    rng = random.Random(4501 if opened else 4502)
+    swapped = 0
+    for _ in range(60 if opened else 40):
+        seed = rng.randrange(10**9)
+        hand_kinds, table_melds = random_position(
+            PALACE, seed, rng.randint(6, 12), rng.randint(4 if opened else 8, 12), 0.5, 0.9
+        )
+        if not any(slot.card == JOKER for meld in table_melds for slot in meld):
+            continue
+        hand = " ".join(card_str(c) for c in hand_kinds)
+        table = " | ".join(meld_str(meld) for meld in table_melds)
+        answer = solve_json({"variant": "rummy-palace", "hand": hand, "table": table, "opened": opened})
+        if answer["played"] and len(answer["played"]) < len(hand_kinds):  # a card is left to discard
+            replay(hand, table, opened, answer)
+            swapped += len(answer.get("swaps", []))
+    assert swapped >= (10 if opened else 2)
 
 
 def test_joker_swaps_is_empty_outside_palace_and_refuses_a_foreign_table() -> None:
