@@ -13,7 +13,8 @@ The model (`ValueModel`) is a small numpy network (standardised features, option
 layers, a sigmoid output) stored as an ``.npz`` file (`DEFAULT_WEIGHTS`, written by
 ``experiments/training/train_value.py``); play time needs numpy alone.
 
-How it plays against `greedy` is measured by the studies in ``docs/results.md``.
+Against `greedy` in 2-player rummikub it plays level (``studies/value-agent``: win rate 0.504,
+95% interval 0.487 to 0.522, over 1,000 duplicate sets).
 """
 
 from __future__ import annotations
