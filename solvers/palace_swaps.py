@@ -135,11 +135,13 @@ class SwapOrderError(RummyError):
     """A table that only several swapped jokers laid at once could make: no legal Palace move."""
 
 
-def swaps_in_order(position: Position, solution: Solution) -> bool:
-    """Whether the joker swaps `solution`'s table shows can be made one at a time, each joker
-    going straight back on the table with hand cards beside it (the engine's atomic SWAP, §4.5)."""
+def swaps_in_order(position: Position, played: Sequence[int], melds: Sequence[Sequence[Slot]]) -> bool:
+    """Whether the joker swaps that turn `position`'s table into `melds` (playing the hand cards
+    `played`) can be made one at a time, each joker going straight back on the table with hand
+    cards beside it (the engine's atomic SWAP, §4.5)."""
+    table = tuple(tuple(meld) for meld in melds)
     try:
-        read_swaps(position, solution)
+        read_swaps(position, Solution(tuple(played), table, "feasible", "cards", 0, len(played), 0, 0.0))
     except SwapOrderError:
         return False
     return True

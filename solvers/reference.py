@@ -282,14 +282,6 @@ def _grown(info: MeldInfo, form: MeldInfo, swaps_ok: bool) -> int | None:
     return swaps
 
 
-def _swaps_in_order(position: Position, played: list[int], infos: list[MeldInfo]) -> bool:
-    """Whether the Palace joker swaps this table shows can be made one at a time (§4.5)."""
-    melds = tuple(tuple(info.slots) for info in infos)
-    return swaps_in_order(
-        position, Solution(tuple(played), melds, "optimal", "cards", 0, len(played), 0, 0.0)
-    )
-
-
 def _open_then_swap(
     position: Position, objective: str, cap: int, accept: Accept
 ) -> tuple[tuple[int, int], list[int], list[MeldInfo]]:
@@ -365,7 +357,7 @@ def _fixed_table(position: Position, objective: str, max_cards: int | None, acce
         score = score_key(position, objective, played)
         if score > best[0]:
             infos = [c.info for c in chosen + new]
-            if swaps_ok and not _swaps_in_order(position, played, infos):
+            if swaps_ok and not swaps_in_order(position, played, [info.slots for info in infos]):
                 return  # two swapped jokers needed in one meld at once (§4.5)
             best = (score, played, infos)
 

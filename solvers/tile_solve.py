@@ -124,8 +124,7 @@ def _swaps_in_order(
         for merge in (True, False):
             melds = decode(tm, solver, merge=merge)[1]
             played = _played_from_table(position, melds)
-            shown = Solution(tuple(played), tuple(melds), "feasible", tm.objective, 0, len(played), 0, 0.0)
-            if swaps_in_order(position, shown):
+            if swaps_in_order(position, played, melds):
                 return played, melds, label
         cut(tm, solver)
         solver, status = solve_model(tm, _left(start, time_limit), work_limit)
