@@ -423,8 +423,8 @@ LIMITS: list[dict[str, Any]] = [
 )
 def test_cut_search_gives_a_legal_move(variant: str) -> None:
     """A time or work limit that stops the search early gives a legal move (``feasible`` when not
-    proven), the same one on every run for a work limit; a committed card is still played (a
-    cut search used to answer "play nothing", which leaves it in hand)."""
+    proven), the same one on every run for a work limit; a committed card is still played ("play
+    nothing" would leave it in hand)."""
     v = get_variant(variant)
     config = Config(variant, v, (), 0, 0)
     statuses = set()
