@@ -92,7 +92,8 @@ def solve_tile(
                 )
             if Counter(committed) - Counter(played):  # the judged-legal plays leave it in hand
                 raise IllegalMoveError("5.2", "no legal play of the committed card was found this turn")
-        if rules.joker_rules.exact_swaps and position.opened and played:
+        swapping = rules.joker_rules.exact_swaps and position.opened and played
+        if swapping and not swaps_in_order(position, _played_from_table(position, melds), melds):
             played, melds, label = _swaps_in_order(position, tm, solver, label, start, time_limit, work_limit)
     if not played:
         melds = [tuple(info.slots) for info in position.table]
@@ -116,12 +117,14 @@ def _swaps_in_order(
     work_limit: float | None,
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """Rummy Palace: the model lets several swapped jokers enter one meld together, but each swap
-    puts its joker back on the table by itself (§4.5). A table whose swaps cannot be made one at a
-    time (in either layout of its runs) is cut off and the model solved again: the first table
-    that can is optimal when every search was. After `SWAP_CUTS` cuts, or when a limit stops a
-    search, the best play without swaps answers, ``feasible``."""
+    puts its joker back on the table by itself (§4.5). Called when the solved table's swaps (its
+    merged layout, as decoded) cannot be made one at a time: a table whose swaps cannot be in
+    either layout of its runs is cut off and the model solved again; the first table that can is
+    optimal when every search was. After `SWAP_CUTS` cuts, or when a limit stops a search, the
+    best play without swaps answers, ``feasible``."""
+    layouts: tuple[bool, ...] = (False,)  # the caller has judged the merged layout of this table
     for _ in range(SWAP_CUTS):
-        for merge in (True, False):
+        for merge in layouts:
             melds = decode(tm, solver, merge=merge)[1]
             played = _played_from_table(position, melds)
             if swaps_in_order(position, played, melds):
@@ -134,6 +137,7 @@ def _swaps_in_order(
             break
         if status != cp_model.OPTIMAL:
             label = "feasible"
+        layouts = (True, False)
     plain = replace(position.variant, joker_rules=replace(position.variant.joker_rules, exact_swaps=False))
     without = TileModel(
         replace(position, variant=plain),
