@@ -16,7 +16,9 @@ kept. "Cards played" is the net count of cards leaving the hand: a swap whose di
 one card out and one in, so it counts 0 (points likewise count the diamond's value against it).
 Swaps alone do not open; a committed card used in a swap passes its duty to the diamond; the
 diamonds that serve other swaps (as replacement or new escort) must be freed in an order without
-cycles. Ties go to the play with fewer swaps.
+cycles. A swap's freed diamond may escort its own replacement when another diamond can stand in
+its place for a moment (diamond for stand-in, then stand-in for the escorted replacement: two swaps
+back to back). Ties go to the play with fewer swaps.
 """
 
 from __future__ import annotations
@@ -338,16 +340,32 @@ def swap_states(variant: Variant, info: MeldInfo, avail: Sequence[int]) -> list[
     return states
 
 
-def swap_order(swaps: Sequence[tuple[int, int, int, int | None]]) -> list[tuple[int, int, int, int | None]]:
-    """`swaps` ordered so that a diamond used as another swap's replacement or escort is taken
-    back first (the model forbids cycles, so an order exists)."""
-    left = list(swaps)
-    done: list[tuple[int, int, int, int | None]] = []
+Swap = tuple[int, int, int, int | None]  # (table meld, diamond, replacement, new escort or None)
+
+
+def swap_order(units: Sequence[Sequence[Swap]]) -> list[Swap]:
+    """The swaps of `units` (each one swap, or a stand-in pair made back to back) in an order
+    where a diamond serving as a replacement or escort is taken back before it is needed (the
+    model forbids cycles, so an order exists)."""
+
+    def needs(unit: Sequence[Swap]) -> set[int]:
+        own: set[int] = set()
+        out: set[int] = set()
+        for _, diamond, replacement, escort in unit:
+            out |= {c for c in (replacement, escort) if c is not None and c not in own}
+            own.add(diamond)
+        return out
+
+    left = [tuple(unit) for unit in units]
+    done: list[Swap] = []
     while left:
-        waiting = {d for _, d, _, _ in left}
-        ready = next(s for s in left if s[2] not in waiting and s[3] not in waiting)
+        ready = next(
+            unit
+            for unit in left
+            if not needs(unit) & {d for other in left if other is not unit for _, d, _, _ in other}
+        )
         left.remove(ready)
-        done.append(ready)
+        done += ready
     return done
 
 
@@ -402,6 +420,22 @@ class _Model:
                 for t, step in enumerate(st.steps):
                     yield j, s, t, step
 
+    def _stand_ins(self, j: int, step: SwapStep) -> list[int]:
+        """Diamonds that can take the place of `step`'s diamond for a moment (a swap of their own,
+        no escort needed) so that the freed diamond can escort the swap's black court card: the
+        swap then comes as two, diamond for stand-in and stand-in for replacement (§6.5)."""
+        info = self.position.table[j]
+        out = []
+        for other in _swap_steps(self.v, info, step.index, self.ext):
+            if other.as_escort or other.new_escort or not self.v.is_wild(other.replacement):
+                continue
+            try:
+                analyze_meld(self.v, tuple(swapped_slots(self.v, info.slots, [other], [])))
+            except MeldError:
+                continue
+            out.append(other.replacement)
+        return out
+
     def _usage(self) -> None:
         """Cards used per kind (placements, swap replacements, swap escorts) within the hand plus
         the diamonds swapped back; the swap order's cycles forbidden."""
@@ -422,6 +456,8 @@ class _Model:
         swapped: dict[int, list[Any]] = {}
         edges: dict[tuple[int, int], list[Any]] = {}
         self.z: dict[tuple[int, int, int], dict[int, Any]] = {}
+        self.via: dict[tuple[int, int, int], dict[int, Any]] = {}
+        needs_freed: list[tuple[int, Any]] = []
         for j, s, t, step in self.swap_steps():
             st = self.st_var[j][s]
             swapped.setdefault(step.diamond, []).append(st)
@@ -432,14 +468,27 @@ class _Model:
                 continue
             kinds = [e for e in self.escort_kinds if self.ext[e] > 0 and e != step.diamond]
             options = {e: m.new_bool_var(f"z{j}_{s}_{t}_{e}") for e in kinds}
+            stand_ins = self._stand_ins(j, step) if step.diamond in self.escort_kinds else []
+            if stand_ins:  # the freed diamond escorts its own replacement, by way of a stand-in
+                options[step.diamond] = m.new_bool_var(f"z{j}_{s}_{t}_self")
+                via = {w: m.new_bool_var(f"v{j}_{s}_{t}_{w}") for w in stand_ins}
+                m.add(sum(via.values()) == options[step.diamond])
+                self.via[j, s, t] = via
+                for w, var in via.items():
+                    if not self.hand[w]:  # a stand-in from the table is freed first
+                        needs_freed.append((w, var))
+                    if self.loose[w]:
+                        edges.setdefault((w, step.diamond), []).append(var)
             m.add(sum(options.values()) == st)
             self.z[j, s, t] = options
             for e, var in options.items():
                 by_swap.setdefault(e, []).append(var)
-                if self.loose[e]:
+                if self.loose[e] and e != step.diamond:
                     edges.setdefault((e, step.diamond), []).append(var)
         self.nonswap = {c: sum(terms) for c, terms in nonswap.items()}
         self.swapped = {d: sum(terms) for d, terms in swapped.items()}
+        for w, var in needs_freed:
+            m.add(self.swapped.get(w, 0) >= var)
         self.by_swap = by_swap
         self.played: dict[int, Any] = {}
         for c in range(len(self.hand)):
@@ -524,7 +573,7 @@ class _Model:
         v, val, position = self.v, solver.value, self.position
         pool = [c for c in self.esc for _ in range(val(self.esc[c]))]
         melds: list[tuple[Slot, ...]] = []
-        swaps: list[tuple[int, int, int, int | None]] = []
+        swaps: list[tuple[Swap, ...]] = []
         for j, info in enumerate(position.table):
             s = next(s for s, var in enumerate(self.st_var[j]) if val(var))
             state = self.states[j][s]
@@ -533,7 +582,13 @@ class _Model:
                 options = self.z.get((j, s, t), {})
                 escorts.append(next((e for e, var in options.items() if val(var)), None))
             fresh = [Slot(e) for e in escorts if e is not None]
-            swaps += [(j, st.diamond, st.replacement, e) for st, e in zip(state.steps, escorts, strict=True)]
+            for t, (step, e) in enumerate(zip(state.steps, escorts, strict=True)):
+                via = self.via.get((j, s, t), {})
+                w = next((w for w, var in via.items() if val(var)), None)
+                if w is None or e != step.diamond:
+                    swaps.append(((j, step.diamond, step.replacement, e),))
+                else:  # the stand-in first, then the replacement escorted by the freed diamond
+                    swaps.append(((j, step.diamond, w, None), (j, w, step.replacement, e)))
             chosen = [core for core, var in zip(self.lay[j][s], self.lay_var[j][s], strict=True) if val(var)]
             slots = swapped_slots(v, info.slots, state.steps, fresh)
             slots += _escorted(v, chosen[0].slots, pool) if chosen else ()
