@@ -98,6 +98,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         safe_fixed: bool = False,
         witnesses: bool = False,
         strict: bool = False,
+        swaps: bool = True,
     ) -> None:
         self.safe = safe or safe_fixed
         # Rhine witness melds (`_run_witnesses`): a tighter relaxation, built for the repair only
@@ -148,7 +149,8 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         self.qualified: IntVar | None = None
         # draw-and-discard family: the table is never rearranged, melds only grow
         self.fixed_table = not v.manipulation or safe_fixed
-        self.swaps_allowed = self.fixed_table and v.joker_rules.exact_swaps and position.opened
+        # `swaps` False: the best play that leaves every table joker in place (Palace's fallback)
+        self.swaps_allowed = swaps and self.fixed_table and v.joker_rules.exact_swaps and position.opened
         self.count_open = opening or (self.fixed_table and v.opening == "points" and not position.opened)
         self.usage: list[list[LinearExpr]] = [[] for _ in range(53)]
         self.runs: list[_Run] = []

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
@@ -138,15 +137,8 @@ def _swaps_in_order(
         if status != cp_model.OPTIMAL:
             label = "feasible"
         layouts = (True, False)
-    plain = replace(position.variant, joker_rules=replace(position.variant.joker_rules, exact_swaps=False))
     without = TileModel(
-        replace(position, variant=plain),
-        tm.objective,
-        tm.max_cards,
-        False,
-        tm.opening,
-        tm.committed,
-        tm.taken,
+        position, tm.objective, tm.max_cards, False, tm.opening, tm.committed, tm.taken, swaps=False
     )
     solver, status = solve_model(without, _left(start, time_limit), work_limit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -25,7 +25,7 @@ from rummyai.errors import RummyError
 from rummyai.hint import hint
 from rummyai.hint.api import solve_request_json
 from rummyai.melds import analyze_meld, opening_value
-from rummyai.solvers import make_position, solve, solve_json
+from rummyai.solvers import make_position, solve, solve_json, tile_solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.palace_swaps import joker_swaps, read_swaps, swaps_in_order
 from rummyai.solvers.position import Solution
@@ -421,3 +421,17 @@ def test_joker_swaps_is_empty_outside_palace_and_refuses_a_foreign_table() -> No
     other = solve("rummy-palace", "6C 2S", "3C 4C 5C")
     with pytest.raises(RummyError, match="does not continue"):
         joker_swaps(position, other)
+
+
+def test_past_the_cut_budget_the_answer_is_the_best_play_without_swaps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no cuts left, the table that needs two swapped jokers at once is not repaired: the
+    answer leaves every table joker in place, is labelled feasible, and the engine takes it."""
+    monkeypatch.setattr(tile_solve, "SWAP_CUTS", 0)
+    hand, table = "AS 5S 7H TH 2D", "JK=A AC AD | 4S JK=5S 6S"
+    answer = solve_json({"variant": "rummy-palace", "hand": hand, "table": table})
+    assert answer["status"] == "feasible"
+    assert answer["played"] == ["AS"]
+    assert "swaps" not in answer
+    replay(hand, table, True, answer)
