@@ -212,11 +212,14 @@ def _dispatch(
             return proven
     from rummyai.solvers.tile_solve import solve_tile  # CP-SAT: OR-Tools loads on first use
 
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+
     def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
+        left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
         return solve_tile(
             at,
             objective,
-            time_limit,
+            left,
             cap,
             minimize_changes,
             committed=committed,
@@ -226,7 +229,7 @@ def _dispatch(
 
     solution = tile(position, max_cards, must)
     if opening_swaps_possible(position):  # Rummy Palace: swaps after the opening's 30
-        solution = with_opening_swaps(position, solution, objective, max_cards, tile, must)
+        solution = with_opening_swaps(position, solution, objective, max_cards, tile, must, deadline)
     return solution
 
 

@@ -152,15 +152,20 @@ def with_opening_swaps(
     cap: int | None,
     solve_opened: OpenedSolve,
     committed: Sequence[int] = (),
+    deadline: float | None = None,
 ) -> Solution:
     """The better of `base` (the model's best opening turn without swaps) and every turn that
-    opens with a minimal set of hand melds and then swaps; ``optimal`` when every part was."""
+    opens with a minimal set of hand melds and then swaps; ``optimal`` when every part was.
+    Past `deadline` (a `time.perf_counter` instant) no further opening is tried: ``feasible``."""
     start = time.perf_counter()
     best = base
     best_score = score_key(position, objective, base.played)
     proven = base.status == "optimal"
     hand = Counter(position.hand)
     for opening in minimal_openings(position, swap_cards(position)):
+        if deadline is not None and time.perf_counter() >= deadline:
+            proven = False
+            break
         laid = Counter(c for info in opening for c in info.cards)
         count = sum(laid.values())
         if cap is not None and count > cap:

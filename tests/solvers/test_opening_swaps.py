@@ -7,7 +7,9 @@ opened turn exhaustively. Positions hold a table joker and a hand card that can 
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import assume, given, settings
@@ -15,9 +17,14 @@ from hypothesis import strategies as st
 from solver_checks import start_melds_grow
 
 from rummyai.cards import card_str, make_card, parse_cards, rank_str
-from rummyai.solvers import make_position, solve
+from rummyai.solvers import Position, Solution, make_position, solve
 from rummyai.solvers.check import check_solution
-from rummyai.solvers.opening_swaps import minimal_openings, opening_swaps_possible, swap_cards
+from rummyai.solvers.opening_swaps import (
+    minimal_openings,
+    opening_swaps_possible,
+    swap_cards,
+    with_opening_swaps,
+)
 from rummyai.solvers.reference import reference_solve
 
 SUITS = "SHDC"
@@ -97,3 +104,20 @@ def test_swap_cards_and_minimal_openings() -> None:
     )
     assert not opening_swaps_possible(make_position("rummy-palace", "5C", "5S 5H JK=5", True))
     assert not opening_swaps_possible(make_position("standard", "5C", "5S 5H 5D", False))
+
+
+def test_past_the_deadline_no_opening_is_tried() -> None:
+    """A time limit's deadline stops the search over openings: the base answer comes back,
+    labelled feasible, and no opened turn is solved after the deadline."""
+    position = make_position("rummy-palace", "KS KH KD 6C 2D 9S", "5C JK=6C 7C", False)
+    base = solve("rummy-palace", "KS KH KD 6C 2D 9S", "5C JK=6C 7C", opened=False)
+    calls: list[Position] = []
+
+    def solve_opened(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
+        calls.append(at)
+        return base
+
+    late = with_opening_swaps(position, base, "cards", None, solve_opened, deadline=time.perf_counter())
+    assert (late.played, late.status, calls) == (base.played, "feasible", [])
+    on_time = with_opening_swaps(position, base, "cards", None, solve_opened, deadline=None)
+    assert calls and on_time.status == base.status
