@@ -207,7 +207,8 @@ def _dispatch(
 
     if not must and taken_card is None and locked_dp_applies(position, max_cards):
         # Tile Rummy's locked joker melds: the program proves most positions; CP-SAT the rest
-        proven = solve_locked_dp(position, objective, minimize_changes)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        proven = solve_locked_dp(position, objective, minimize_changes, deadline)
         if proven is not None:
             return proven
     from rummyai.solvers.tile_solve import solve_tile  # CP-SAT: OR-Tools loads on first use

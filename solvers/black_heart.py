@@ -38,6 +38,8 @@ from rummyai.solvers.position import Position, Solution
 from rummyai.variants import Variant
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+#: seconds past the time limit allowed to find any play that places a committed card
+COMMITTED_GRACE = 0.1
 
 
 @dataclass(frozen=True)
@@ -105,12 +107,12 @@ def _fill(
 ) -> Iterator[tuple[Slot, ...]]:
     """Every way to lay the exact `cards` (run positions) with hand naturals and wilds."""
     n = len(cards)
+    fits = {w: [i for i in range(n) if cards[i] in variant.wild_map[w].stands_for] for w in wilds}
     for k in range(min(len(wilds), n) + 1):
         for chosen in combinations(wilds, k):
-            for spots in permutations(range(n), k):
-                if any(
-                    cards[i] not in variant.wild_map[w].stands_for for w, i in zip(chosen, spots, strict=True)
-                ):
+            # the positions each chosen wild may take, distinct (in the order of `permutations`)
+            for spots in product(*(fits[w] for w in chosen)):
+                if len(set(spots)) < k:
                     continue
                 by = dict(zip(spots, chosen, strict=True))
                 need: dict[int, int] = {}
@@ -627,19 +629,28 @@ def solve_black_heart(
     model.commit(committed)
     model.opening(None if position.opened else requirement(v, score), max_cards)
     model.objective(objective)
+
+    def left() -> float:
+        """Seconds of the time limit left (at least a millisecond): the model's build counts."""
+        assert time_limit is not None
+        return max(time_limit - (time.perf_counter() - start_time), 0.001)
+
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+        solver.parameters.max_time_in_seconds = left()
     if work_limit is not None:
         solver.parameters.max_deterministic_time = float(work_limit)
     status = solver.solve(model.m)
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
-        # card in hand, which is no legal turn; any play that places it is (first one found)
+        # card in hand, which is no legal turn; any play that places it is (the first one found,
+        # within what is left of the time limit plus a grace of COMMITTED_GRACE seconds)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.stop_after_first_solution = True
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = left() + COMMITTED_GRACE
         status = solver.solve(model.m)
     if status == cp_model.INFEASIBLE:  # only a committed card can make the empty play illegal
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")

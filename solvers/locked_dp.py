@@ -75,13 +75,16 @@ def locked_dp_applies(position: Position, max_cards: int | None) -> bool:
     return dp_supported(free) and fast_path_ok(Position(free, position.hand, (), True), None)
 
 
-def solve_locked_dp(position: Position, objective: str, minimize_changes: bool = True) -> Solution | None:
+def solve_locked_dp(
+    position: Position, objective: str, minimize_changes: bool = True, deadline: float | None = None
+) -> Solution | None:
     """The best play of a position `locked_dp_applies` to, proven optimal; None when the program
-    cannot prove one (the caller's CP-SAT model answers then)."""
+    cannot prove one, or `deadline` (a `time.perf_counter` instant) passes first: the caller's
+    CP-SAT model answers then."""
     start = time.perf_counter()
     free = twin(position.variant, joker_rules=False)
     warm(free)
-    found = _search(position, free, objective, minimize_changes)
+    found = _search(position, free, objective, minimize_changes, deadline)
     if found is None:
         return None
     played, melds = found
@@ -104,7 +107,9 @@ def solve_locked_dp(position: Position, objective: str, minimize_changes: bool =
 _Play = tuple[list[int], list[tuple[Slot, ...]]]
 
 
-def _search(position: Position, free: Variant, objective: str, tidy: bool) -> _Play | None:
+def _search(
+    position: Position, free: Variant, objective: str, tidy: bool, deadline: float | None = None
+) -> _Play | None:
     """Best-first branch-and-bound over the joker melds' choices (see the module's docstring),
     without the tie-break; the combination found is solved once more with it (`tidy`)."""
     jokered = [k for k, info in enumerate(position.table) if info.wild_count]
@@ -164,6 +169,8 @@ def _search(position: Position, free: Variant, objective: str, tidy: bool) -> _P
         order = 0
         bound: tuple[int, int] | None = None  # the first full combination's score: no play beats it
         while heap:
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
             score, depth, takes, _, _, combo, play = heapq.heappop(heap)
             if bound is not None and score != bound:
                 return None  # the plays at the bound broke the joker rules: not proven here
@@ -175,7 +182,7 @@ def _search(position: Position, free: Variant, objective: str, tidy: bool) -> _P
                 continue
             full = -depth == len(jokered)
             if full or _kept_whole(locked, play[1]):  # a relaxed play may keep every joker meld
-                chosen = _settle(position, locked, play, tidy, partial(solve, combo, True))
+                chosen = _settle(position, locked, play, tidy, partial(solve, combo, True), deadline)
                 if chosen is not None:
                     return chosen
                 if full:
@@ -200,6 +207,7 @@ def _settle(
     play: _Play,
     tidy: bool,
     tidied: Callable[[], tuple[tuple[int, int], _Play] | None],
+    deadline: float | None = None,
 ) -> _Play | None:
     """The legal play at the bound: the program's play or the same cards laid out with the
     tie-break (`tidied`), the latter first when `tidy` asks for it, and tried when the judge
@@ -209,7 +217,7 @@ def _settle(
         return play
     tidy = tidy and count_broken(position, play[1]) > 0  # no start meld broken: nothing to tidy
     whole = _legal(position, locked, play, judge=False)
-    if not tidy and (whole or _legal(position, locked, play)):
+    if not tidy and (whole or _legal(position, locked, play, deadline=deadline)):
         return play
     try:
         found = tidied()
@@ -217,9 +225,9 @@ def _settle(
         found = None
     # the judge is asked about the tidied layout only when the program's play needs it too
     same = found is not None and sorted(found[1][0]) == sorted(play[0])
-    if found is not None and same and _legal(position, locked, found[1], judge=not whole):
+    if found is not None and same and _legal(position, locked, found[1], judge=not whole, deadline=deadline):
         return found[1]
-    return play if tidy and (whole or _legal(position, locked, play)) else None
+    return play if tidy and (whole or _legal(position, locked, play, deadline=deadline)) else None
 
 
 class _Overflow(Exception):
@@ -230,7 +238,9 @@ def _neg(score: tuple[int, int]) -> tuple[int, int]:
     return (-score[0], -score[1])
 
 
-def _legal(position: Position, locked: list[MeldInfo], play: _Play, judge: bool = True) -> bool:
+def _legal(
+    position: Position, locked: list[MeldInfo], play: _Play, judge: bool = True, deadline: float | None = None
+) -> bool:
     """Whether a play is legal: no meld with two jokers (T2), and every joker meld kept whole
     with its joker's meaning (T3, nothing taken) where no other start meld holds a copy of its
     naturals; else (with `judge`) the engine's judge says.
@@ -248,7 +258,7 @@ def _legal(position: Position, locked: list[MeldInfo], play: _Play, judge: bool 
         return False
     if _kept_whole(locked, melds) and _single_copies(position, locked):
         return True
-    return judge and judged_legal(position, melds)
+    return judge and judged_legal(position, melds, deadline)
 
 
 def _single_copies(position: Position, locked: list[MeldInfo]) -> bool:
