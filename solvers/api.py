@@ -64,10 +64,10 @@ def solve(
         ("time_limit", time_limit, "seconds"),
         ("work_limit", work_limit, "work units"),
     ):
-        if limit is not None and not (limit > 0 and math.isfinite(limit)):
+        if limit is not None and not _positive_finite(limit):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
-    _check_duties(position.variant, committed, taken, score)
     must = sorted(make_position(position.variant, committed).hand) if committed else []
+    _check_duties(position.variant, must, taken, score)
     held = position.hand_counts()
     for card in set(must):
         if must.count(card) > held[card]:
@@ -162,12 +162,23 @@ def _checked_table(table: TableInput) -> TableInput:
     return melds
 
 
+def _positive_finite(value: float) -> bool:
+    """Whether a number is above 0 and finite (an integer past the float range is not)."""
+    try:
+        return value > 0 and math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _check_numbers(**values: object) -> None:
-    """Limits are real numbers, `max_cards` and `score` integers (None where optional)."""
+    """Limits are real numbers, `max_cards` and `score` integers (None where optional: all but
+    `score`)."""
     for name, value in values.items():
         integer = name in ("max_cards", "score")
         kind = Integral if integer else Real
-        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+        if (value is None and name == "score") or (
+            value is not None and (isinstance(value, bool) or not isinstance(value, kind))
+        ):
             raise RummyError(f"{name} must be {'an integer' if integer else 'a number'}, got {value!r}")
 
 
@@ -319,7 +330,8 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             raise RummyError("missing field(s): hand")
         _check_types(obj)
         limit, work, cards = obj.get("time_limit"), obj.get("work_limit"), obj.get("max_cards")
-        rules = get_variant(obj.get("variant") or variant or "rummikub", obj.get("options"))
+        named = obj.get("variant")  # an empty name is an unknown variant, not the default
+        rules = get_variant(variant or "rummikub" if named is None else named, obj.get("options"))
         opened = obj.get("opened", True)
         solution = solve(
             rules,
@@ -327,8 +339,8 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             obj.get("table", []),
             opened=opened,
             objective=obj.get("objective", "cards"),
-            time_limit=None if limit is None else float(limit),
-            work_limit=None if work is None else float(work),
+            time_limit=limit,
+            work_limit=work,
             max_cards=cards,
             score=obj.get("score", 0),
             committed=obj.get("committed", ()),

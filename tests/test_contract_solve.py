@@ -81,6 +81,13 @@ def test_hint_score_must_be_an_integer() -> None:
         ({"hand": "7H", "options": [2]}, "'options'"),
         ({"hand": "7H", "work_limit": "soon"}, "'work_limit' must be a number"),
         ({"hand": "7H", "score": 2.5}, "'score' must be an integer"),
+        (
+            {"variant": "black-heart", "hand": "7H", "opened": False, "score": None},
+            "score must be an integer",
+        ),
+        ({"hand": "7H", "variant": ""}, "unknown variant ''"),
+        ({"hand": "7H", "time_limit": 10**400}, "time_limit must be a positive number"),
+        ({"hand": "7H", "work_limit": 10**400}, "work_limit must be a positive number"),
         ({"table": "3C 4C 5C"}, "missing field(s): hand"),
         ({"variant": "rummy-palace", "hand": "7H", "score": -40}, "'score'"),
         (
@@ -116,6 +123,8 @@ def test_solve_json_takes_options() -> None:
         (lambda: ANY_SOLVE("rummikub", ["7H"], time_limit="1"), "time_limit must be a number"),
         (lambda: ANY_SOLVE("rummikub", ["7H"], max_cards="1"), "max_cards must be an integer"),
         (lambda: ANY_SOLVE("black-heart", ["7H"], score=1.0), "score must be an integer"),
+        (lambda: ANY_SOLVE("black-heart", ["7H"], opened=False, score=None), "score must be an integer"),
+        (lambda: ANY_SOLVE("rummikub", ["7H"], time_limit=10**400), "time_limit must be a positive"),
         (lambda: ANY_HINT("rummikub", None), "the hand must be"),
         (lambda: ANY_HINT("rummikub", "7H", 5), "the table must be"),
         (lambda: ANY_HINT("rummikub", "7H", [["3C", 4, "5C"]]), "mixes card tokens with 4"),
@@ -125,7 +134,7 @@ def test_solve_json_takes_options() -> None:
     ],
 )
 def test_python_api_wrong_types_raise_typed_errors(call: Any, needle: str) -> None:
-    with pytest.raises(RummyError, match=needle):  # was TypeError, or a silent answer for True
+    with pytest.raises(RummyError, match=needle):
         call()
 
 

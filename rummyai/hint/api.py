@@ -125,6 +125,7 @@ class _Move:
     swaps: tuple[Swap, ...] = ()  # Black Heart diamond swaps made first (`Solution.swaps`)
     joker_swaps: tuple[JokerSwap, ...] = ()  # Rummy Palace joker swaps (`palace_swaps.read_swaps`)
     opening_parts: dict[int, Meld] = field(default_factory=dict)  # and the opening's parts of melds
+    points: int | None = None  # the solver's points played (a Black Heart Royale counts its table value)
 
 
 def _solve(
@@ -157,7 +158,15 @@ def _solve(
         start = solver.make_position(position.variant, cards, melds, position.opened)
         jokers, parts = import_module("rummyai.solvers.palace_swaps").read_swaps(start, solution)
     melds_after = tuple(tuple(m) for m in solution.melds)
-    return _Move(played, melds_after, str(solution.status), solution.swaps, tuple(jokers), dict(parts))
+    return _Move(
+        played,
+        melds_after,
+        str(solution.status),
+        solution.swaps,
+        tuple(jokers),
+        dict(parts),
+        solution.points_played,
+    )
 
 
 def solver_module() -> Any:
@@ -200,12 +209,31 @@ def _judge(position: HintPosition, melds: Sequence[Meld]) -> bool | None:
     return bool(answer.get("legal"))
 
 
+def seconds(limit: object) -> float | None:
+    """A time limit as float seconds (None stays None); RummyError unless it is a positive finite
+    number (booleans, strings, infinities and integers past the float range are not)."""
+    if limit is None:
+        return None
+    try:
+        value = float(limit) if isinstance(limit, Real) and not isinstance(limit, bool) else math.nan
+    except OverflowError:
+        value = math.inf
+    if not 0 < value < math.inf:
+        raise RummyError(f"'time_limit' must be a positive number of seconds, got {limit!r}")
+    return value
+
+
 def _plainly_safe(position: HintPosition) -> bool:
     """Whether a move built here is legal as soon as its melds are valid: the player has opened
     and the variant lets jokers move freely, so no joker or opening rule can bite. Elsewhere the
     engine's judge decides (and without a judge such moves are not offered)."""
     v = position.variant
-    return v.tile_style and position.opened and v.joker_rules.free_table_jokers
+    return (
+        v.tile_style
+        and position.opened
+        and v.joker_rules.free_table_jokers
+        and v.max_hand_cards_per_turn is None
+    )
 
 
 # ------------------------------------------------------------------------------ suggestions
@@ -221,7 +249,7 @@ def _suggest(
         opening_parts=move.opening_parts,
     )
     values = position.variant.hand_values
-    points = sum(values[c] for c in move.played)
+    points = sum(values[c] for c in move.played) if move.points is None else move.points
     if not move.played:
         # tile-style turns draw instead of playing; draw-and-discard hands are after the draw
         end = "draw" if position.variant.tile_style else "just discard"
@@ -283,7 +311,8 @@ def _hold_back(position: HintPosition, best: Suggestion) -> _Move | None:
                 break
     if not held:
         return None
-    return _Move(tuple(sorted_cards(played.elements())), tuple(melds), "feasible")
+    points = best.points - sum(variant.hand_values[c] for c in held)
+    return _Move(tuple(sorted_cards(played.elements())), tuple(melds), "feasible", points=points)
 
 
 def _lay_offs_only(position: HintPosition, objective: str, time_limit: float | None) -> _Move | None:
@@ -295,10 +324,13 @@ def _lay_offs_only(position: HintPosition, objective: str, time_limit: float | N
     melds = list(position.table) + [m for m in own.melds]
     left = Counter(position.hand) - Counter(own.played)
     played = Counter(own.played)
+    cap = variant.max_hand_cards_per_turn
     added = True
     while added:
         added = False
         for card in sorted(left, key=lambda c: (-variant.hand_values[c], c)):
+            if cap is not None and played.total() >= cap:
+                break  # the variant's cap on hand cards per turn (rummy-board: 12)
             if card == JOKER or variant.is_wild(card):
                 continue  # a wild laid off is where joker rules differ most; keep it simple
             for j, meld in enumerate(melds):
@@ -352,10 +384,7 @@ def hint_position(
         raise RummyError(f"'alternatives' must be an integer 0..{MAX_ALTERNATIVES}, got {alternatives!r}")
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be between 0 and {MAX_ALTERNATIVES}, got {alternatives}")
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not 0 < time_limit < math.inf
-    ):
-        raise RummyError(f"'time_limit' must be a positive number of seconds, got {time_limit!r}")
+    time_limit = seconds(time_limit)
     solver_module()  # imported before the clock starts: `ms` is the time spent on this position
     judge_function()
     start = time.perf_counter()
@@ -504,10 +533,7 @@ def read_hint_request(obj: object) -> tuple[HintPosition, str, int, float | None
     count = extra.get("alternatives", 3)
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be an integer 0..{MAX_ALTERNATIVES}, got {count!r}")
-    limit = extra.get("time_limit")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0):
-        raise RummyError(f"'time_limit' must be a positive number of seconds, got {limit!r}")
-    return position, str(objective), count, None if limit is None else float(limit)
+    return position, str(objective), count, seconds(extra.get("time_limit"))
 
 
 def hint_json(obj: object) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rummyai.cards import card_str, parse_cards
 from rummyai.engine.judge import judge_json
-from rummyai.errors import CardError, DeckError, MeldError, VariantError
+from rummyai.errors import CardError, DeckError, MeldError, RummyError, VariantError
 from rummyai.hint import Hint, format_hint, hint, hint_json
 from rummyai.hint.api import Suggestion, position_json
 from rummyai.hint.position import read_position
@@ -218,3 +218,41 @@ def test_an_alternative_beating_a_cut_search_is_shown_as_the_best_move() -> None
     proven = replace(cut, status="optimal")
     assert _promote(proven, [better], "cards", []) == (proven, [better])  # a proven best stays
     assert isinstance(best, Suggestion)
+
+
+def test_built_alternatives_keep_the_cap_on_hand_cards_per_turn() -> None:
+    """Rummy Board plays at most 12 hand tiles a turn: the fewest-changes alternative stops there
+    too, and every move offered passes the engine's judge."""
+    hand = "KS 2H 3H 4H 6H 6D JD KD 6C 7C 9C KC KC"
+    table = "6D 7D 8D 9D TD | JK=4C JK=5C 6C | TC JC QC"
+    result = hint("rummy-board", hand, table, alternatives=5)
+    check_hint("rummy-board", hand, table, True, result)
+    assert {a.label for a in result.alternatives} >= {"fewest_changes"}
+    for move in [result.best, *result.alternatives]:
+        assert move.cards_played <= 12
+        verdict = judge_json(
+            {
+                "variant": "rummy-board",
+                "hand": hand,
+                "table": table,
+                "new_table": [[str(s) for s in m] for m in move.melds],
+            }
+        )
+        assert verdict["legal"] is True, (move.label, verdict)
+
+
+def test_a_royale_counts_its_table_value_in_the_hint_as_in_the_solver() -> None:
+    """Black Heart's Diamond Royale is worth 150 on the table: the hint reports the solver's points."""
+    best = hint("black-heart", "JD QD KD 2C", "", objective="points").best
+    assert best.points == solve("black-heart", "JD QD KD 2C", objective="points").points_played == 150
+    result = hint("black-heart", "QS JD QD KD TC QC", "AH 2H 3H", objective="points")
+    assert all(alt.points <= result.best.points for alt in result.alternatives)
+
+
+@pytest.mark.parametrize(
+    "limit", [10**400, float("inf"), 0, -1, True, "1"], ids=["huge", "inf", "0", "-1", "bool", "str"]
+)
+def test_a_time_limit_that_is_no_positive_finite_number_is_refused(limit: object) -> None:
+    with pytest.raises(RummyError, match="time_limit"):
+        hint("rummikub", "7H 8H 9H", time_limit=limit)  # type: ignore[arg-type]
+    assert "time_limit" in hint_json({"hand": "7H 8H 9H", "time_limit": limit})["error"]
