@@ -30,6 +30,7 @@ from rummyai.envs.candidates import (
     rank_moves,
 )
 from rummyai.envs.encoding import ObservationEncoder
+from rummyai.envs.policy_agent import PolicyAgent
 from rummyai.envs.rummy_env import RummyEnv
 from rummyai.envs.solver_candidates import SolverCandidates, solution_play
 from rummyai.envs.variant_envs import ENV_CLASSES
@@ -49,6 +50,7 @@ __all__ = [
     "CandidateBuilder",
     "EngineCandidates",
     "ObservationEncoder",
+    "PolicyAgent",
     "RummyAECEnv",
     "RummyEnv",
     "SolverCandidates",

@@ -188,6 +188,12 @@ class OpponentPool:
         else:
             self.agents = build_opponents(opponents, count)
 
+    def every(self) -> list[tuple[str, Agent]]:
+        """Every agent an episode may seat, with the name or spec it came from."""
+        if self.mix:
+            return [(name, agent) for name, agents in self.bench.items() for agent in agents]
+        return [(getattr(agent, "name", type(agent).__name__), agent) for agent in self.agents]
+
     def draw(self, rng: np.random.Generator) -> list[Agent]:
         """This episode's agents, one per opponent seat (the mix drawn anew, then reseeded)."""
         if self.mix:

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from rummyai.engine.moves import Draw, Move
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, hand_cards_used, make_builder, move_kind
-from rummyai.envs.core import DEFAULT_CANDIDATES, observation
+from rummyai.envs.core import DEFAULT_CANDIDATES, observation, observation_space
 from rummyai.envs.encoding import ObservationEncoder
 from rummyai.envs.history import PublicHistory
 from rummyai.errors import RummyError
@@ -144,6 +144,22 @@ class PolicyAgent:
         self.history: ViewHistory | None = None
         self.last_candidates: list[Candidate] = []
 
+    def check_game(self, variant: Variant, players: int) -> None:
+        """Refuse a game whose observations differ in shape from those a saved model was trained
+        on (another variant family, player count or number of slots); callables are not checked."""
+        trained = getattr(self.policy, "observation_space", None)
+        if trained is None:
+            return
+        wanted = observation_space(ObservationEncoder(variant, players), self.slots)
+        for key, space in wanted.spaces.items():
+            have = trained.spaces.get(key) if hasattr(trained, "spaces") else None
+            if have is None or have.shape != space.shape:
+                got = "none" if have is None else have.shape
+                raise RummyError(
+                    f"the model was trained on observations where {key!r} has shape {got}, "
+                    f"not {space.shape} as in {players}-player {variant.id}"
+                )
+
     def reset(self, seed: int) -> None:
         """A new game: reseed the determinizations and forget the history."""
         self.rng = np.random.default_rng(seed)
@@ -246,6 +262,7 @@ def load_sb3(path: str | Path) -> Policy:
         action, _ = model.predict(obs, deterministic=True, **kwargs)
         return int(np.asarray(action).reshape(-1)[0])
 
+    policy.observation_space = model.observation_space  # type: ignore[attr-defined]  # for check_game
     return policy
 
 

@@ -13,6 +13,7 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
+from rummyai.agents.base import check_agent_fits
 from rummyai.engine.game import apply, legal_moves, new_match
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
@@ -63,6 +64,15 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         candidates: str | CandidateBuilder = "auto",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
+        for name, value in (
+            ("num_players", num_players),
+            ("seat", seat),
+            ("max_candidates", max_candidates),
+            ("max_turns", max_turns),
+        ):
+            optional = name in ("seat", "max_turns")
+            if not (optional and value is None) and not _is_integer(value):
+                raise RummyError(f"{name} must be an integer{' or None' if optional else ''}, got {value!r}")
         if not self.variant.min_players <= num_players <= self.variant.max_players:
             raise RummyError(
                 f"{self.variant.id} is played by {self.variant.min_players} to "
@@ -84,6 +94,8 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         self.slots = max_candidates
         self.builder: CandidateBuilder = make_builder(candidates, self.variant.tile_style)
         self.pool = OpponentPool(opponents, num_players - 1)
+        for label, agent in self.pool.every():
+            check_agent_fits(agent, label, self.variant, num_players)
         self.opponents: list[Agent] = self.pool.agents
         self.encoder = ObservationEncoder(self.variant, num_players)
         self.history = PublicHistory(num_players)
@@ -210,3 +222,8 @@ class RummyEnv(gym.Env[Observation, np.int64]):
             "scores": tuple(int(s) for s in state.scores),
             "winners": tuple(state.winners),
         }
+
+
+def _is_integer(value: object) -> bool:
+    """An integer (numpy's too), not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)

@@ -25,7 +25,8 @@ _SHARED = """
     exact solver's whole-table plays: most cards, most points, jokers held back, one card
     fewer; answers cached by playable hand and table) or any `CandidateBuilder`. Greedy's move
     (the most-cards play, as the `greedy` agent would make it) and the most-points move are
-    always among the candidates, flagged in the `is_greedy` and `is_most_points` columns.
+    always among the candidates, flagged in the `is_greedy` and `is_most_points` columns (with
+    `max_candidates` of 3 or more: two slots hold the fallback and greedy's move first).
 
     ## Observation Space
     A flat `Dict` of `Box` arrays (no nested spaces, so SB3's `MultiInputPolicy` takes it as it

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypedDict, cast
 
-from rummyai.agents.base import Agent, make_agent_from_spec
+from rummyai.agents.base import Agent, check_agent_fits, make_agent_from_spec
 from rummyai.engine.game import play_match as play_engine_match
 from rummyai.engine.game import view
 from rummyai.engine.selfplay import match_record
@@ -67,10 +67,9 @@ def play_match(
             f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(agents)}"
         )
     players = [build_agent(spec) for spec in agents]
-    for spec, agent in zip(agents, players, strict=True):
-        if getattr(agent, "tile_style_only", False) and not rules.tile_style:
-            raise RummyError(f"agent {spec!r} plays the tile-style variants only, not {rules.id}")
     names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in agents]
+    for name, agent in zip(names, players, strict=True):
+        check_agent_fits(agent, name, rules, len(players))
     for seat, agent in enumerate(players):
         agent.reset(seed * 1000 + seat)
     moves = 0

@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from rummyai.engine.moves import Move
 from rummyai.errors import RummyError
+from rummyai.variants import Variant
 
 View = Mapping[str, Any]
 
@@ -39,6 +40,24 @@ class Agent(Protocol):
     def act(self, view: View, legal: Sequence[Move]) -> Move:
         """The move to play from this view."""
         ...
+
+
+def check_agent_fits(agent: Agent, label: str, variant: Variant, players: int) -> None:
+    """Refuse, naming the agent, a game it cannot play: an agent marked `tile_style_only` on a
+    draw-and-discard variant, or one whose own `check_game(variant, players)` objects (a trained
+    policy built for another observation shape). Matches, tournaments and the environments'
+    opponents all ask this before the first move."""
+    if getattr(agent, "tile_style_only", False) and not variant.tile_style:
+        raise RummyError(
+            f"agent {label!r} plays the tile-style variants only (rummikub, rummy-tiles, rummy-board, "
+            f"rhine), not {variant.id}"
+        )
+    check = getattr(agent, "check_game", None)
+    if callable(check):
+        try:
+            check(variant, players)
+        except RummyError as error:
+            raise RummyError(f"agent {label!r} cannot play this game: {error}") from None
 
 
 @dataclass(frozen=True)

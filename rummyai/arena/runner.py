@@ -236,18 +236,14 @@ def _check_arguments(
     if len(set(agents)) < 2 and players > 1:
         raise RummyError(f"a tournament needs two different agents, got {', '.join(agents) or 'none'}")
     if game_fn is None:
-        from rummyai.agents import make_agent_from_spec
+        from rummyai.agents import check_agent_fits, make_agent_from_spec
 
         for spec in dict.fromkeys(agents):
             try:
                 agent = make_agent_from_spec(spec)
             except (TypeError, ValueError) as error:  # a parameter of the wrong type
                 raise RummyError(f"agent spec {spec!r} cannot be built: {error}") from error
-            if getattr(agent, "tile_style_only", False) and not rules.tile_style:
-                raise RummyError(
-                    f"agent {spec!r} plays the tile-style variants only (rummikub, rummy-tiles, "
-                    f"rummy-board, rhine), not {variant}"
-                )
+            check_agent_fits(agent, spec, rules, players)
 
 
 class _progress:

@@ -157,6 +157,16 @@ def test_policy_agent_plays_an_sb3_model(tmp_path: Path) -> None:
     agent = make_agent_from_spec(f"policy:path={path}")
     moves, scores = play([agent, make_agent_from_spec("random")], seed=2)
     assert moves and sum(scores) == 0
+    # a game whose observations have another shape is refused before the first move, by name
+    from rummyai import play_match
+
+    spec = f"policy:path={path}"
+    with pytest.raises(RummyError, match=r"trained on observations where .* 3-player rummikub"):
+        play_match("rummikub", [spec, "greedy", "greedy"], seed=1, options={"rounds": 1})
+    with pytest.raises(RummyError, match="standard"):
+        play_match("standard", [spec, "greedy"], seed=1, options={"max_deals": 1})
+    with pytest.raises(RummyError, match="3-player rummikub"):
+        gym.make("rummyai/Rummikub-v1", num_players=3, opponents=spec)
 
 
 def test_greedy_scorer_replays_greedy() -> None:

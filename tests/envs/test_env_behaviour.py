@@ -201,6 +201,16 @@ def test_bad_arguments_raise_typed_errors() -> None:
         gym.make("rummyai/Rummikub-v1", num_players=3, opponents=["random"])
     with pytest.raises(RummyError, match="render_mode"):
         rummyai.envs.RummyEnv("rummikub", render_mode="human")
+    for bad in ({"seat": 1.5}, {"seat": True}, {"num_players": "2"}, {"max_candidates": 2.5}):
+        with pytest.raises(RummyError, match=f"{next(iter(bad))} must be an integer"):
+            gym.make("rummyai/Rummikub-v1", **bad)
+
+
+@pytest.mark.parametrize("opponents", ["value", {"value": 1, "random": 1}])
+def test_opponents_that_play_tile_games_only_are_refused_elsewhere(opponents: object) -> None:
+    """As in matches and tournaments, before the first move (not when the opponent first acts)."""
+    with pytest.raises(RummyError, match="'value' plays the tile-style variants only"):
+        gym.make("rummyai/StandardRummy-v1", opponents=opponents)
 
 
 def test_opponent_objects_and_random_seat() -> None:
