@@ -109,12 +109,19 @@ def canonical_tables(
     start: Sequence[TableMeld],
     hand: Sequence[int],
     final: Sequence[TableMeld],
+    wild_ties_only: bool = False,
 ) -> list[tuple[TableMeld, ...]] | ConservationProblem:
     """The canonical assignments of copies to `final` (its ids are read as card kinds only).
 
     `start` is the table at the start of the turn (with its wilds' meanings), `hand` the hand's
     physical ids. Each returned table keeps `final`'s meanings and order and names, for each
     place, a physical copy from the start table or the hand.
+
+    `wild_ties_only`: the caller's rules read origins only in melds that hold a wild, at the
+    start or at the end (the joker rules of an opened turn). Ties within a group of kinds that
+    has no place in a final meld with a wild and no copy from a start meld with one cannot change
+    such a verdict, so only the first is returned: the `MAX_ALTERNATIVES` tied tables are spent
+    on the ties that matter (six independent ties among plain groups are 64 tables, not one).
     """
     before = Counter(deck[i] for m in start for i in m.ids)
     in_hand = Counter(deck[i] for i in hand)
@@ -127,8 +134,21 @@ def canonical_tables(
     settled = _settle(loose, fixed)
     loose = [k for k in loose if k.kind not in settled]
     picks: list[list[dict[int, tuple[tuple[Label, ...], ...]]]] = [[settled]]
+    wild_final = {m for m, meld in enumerate(final) if any(is_wild(deck[i]) for i in meld.ids)}
+    wild_start = {
+        u
+        for u, meld in enumerate(start)
+        if any(
+            is_wild(deck[i]) or meaning is not None
+            for i, meaning in zip(meld.ids, meld.meanings, strict=True)
+        )
+    }
     for group in _coupled(loose):
-        picks.append(_best(group, fixed))
+        winners = _best(group, fixed)
+        touches = any(m in wild_final for k in group for m, _ in k.places) or any(
+            u in wild_start for k in group for u, _ in k.labels
+        )
+        picks.append(winners if touches or not wild_ties_only else winners[:1])
     tables: list[tuple[TableMeld, ...]] = []
     for combo in islice(product(*picks), MAX_ALTERNATIVES):
         chosen: dict[int, tuple[tuple[Label, ...], ...]] = {}

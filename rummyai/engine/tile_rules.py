@@ -147,7 +147,7 @@ def check_play(
     and the rules that ask where a card came from read the canonical copy assignment
     (`copies.canonical_tables`); of tied assignments, the first that passes is the one returned.
     """
-    assignments = _assignments(variant, table, hand, new_table, opening)
+    assignments = _assignments(variant, table, hand, new_table, opening, opened)
     if isinstance(assignments, Violation):
         return PlayCheck(assignments)
     first: PlayCheck | None = None
@@ -166,16 +166,18 @@ def _assignments(
     hand: Sequence[int],
     new_table: Sequence[TableMeld],
     opening: Sequence[TableMeld],
+    opened: bool,
 ) -> Sequence[Sequence[TableMeld]] | Violation:
     """The physical new tables to judge: `new_table` itself where no rule reads card origins and its
-    ids are a possible assignment, else the canonical assignments of its kinds."""
+    ids are a possible assignment, else the canonical assignments of its kinds (on an opened turn
+    only the joker rules read origins, so only ties that touch a meld with a wild are kept)."""
     if not variant.joker_rules.reads_origins and _ids_conserved(table, hand, new_table):
         return [new_table]
     opening_ids = {i for m in opening for i in m.ids}
     start = (*table, *opening)
     rest = tuple(i for i in hand if i not in opening_ids)
     kinds = tuple(tuple(variant.deck[i] for i in m.ids) for m in new_table)
-    found = _canonical_ids(variant, (start, rest, kinds))
+    found = _canonical_ids(variant, (start, rest, kinds, opened))
     if isinstance(found, ConservationProblem):
         return Violation(sections(variant).conservation, found.reason)
     return [
@@ -188,7 +190,7 @@ class _NeverRaised(Exception):
     """`memoized` remembers errors of one type; the canonical assignment raises none."""
 
 
-CopiesKey = tuple[tuple[TableMeld, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+CopiesKey = tuple[tuple[TableMeld, ...], tuple[int, ...], tuple[tuple[int, ...], ...], bool]
 
 
 @memoized("_canonical_copies", _NeverRaised, 20_000)
@@ -197,12 +199,12 @@ def _canonical_ids(
 ) -> list[tuple[tuple[int, ...], ...]] | ConservationProblem:
     """The canonical copy assignments of a final table's kinds (ids per meld), cached per variant:
     the judge tries many readings of the same cards, and a reading does not change the copies."""
-    start, hand, kinds = key
+    start, hand, kinds, opened = key
     pools: dict[int, list[int]] = {}
     for i in range(len(variant.deck)):
         pools.setdefault(variant.deck[i], []).append(i)
     final = [TableMeld(tuple(pools[k][0] for k in meld), (None,) * len(meld)) for meld in kinds]
-    tables = canonical_tables(variant.deck, variant.is_wild, start, hand, final)
+    tables = canonical_tables(variant.deck, variant.is_wild, start, hand, final, wild_ties_only=opened)
     if isinstance(tables, ConservationProblem):
         return tables
     return [tuple(m.ids for m in table) for table in tables]

@@ -19,6 +19,7 @@ import random
 from collections import Counter, defaultdict
 from itertools import permutations, product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -174,3 +175,21 @@ def test_copies_mixed_across_two_equal_start_melds() -> None:
     assert not verdict.legal and verdict.rule == "1.5 R5"
     # with a new natural beside it the returning joker is accompanied
     assert judge_play(RHINE, ["5H", "9H"], table, [new[0], [*new[1], "9H"], table[2]]).legal
+
+
+@pytest.mark.parametrize("joker_meld_first", [True, False])
+def test_ties_among_plain_melds_do_not_crowd_out_the_joker_melds_ties(joker_meld_first: bool) -> None:
+    # The table's 8S and 8H may stay with 8D and the joker or with 8C: a tie, and only the second
+    # reading gives the joker a new natural (R5), so the play is legal. Five pairs of identical
+    # plain groups add 2^5 more tied readings that no joker rule reads: the verdict must not
+    # depend on the order the melds are written in.
+    ranks = "9TJQK"
+    plain = [f"{r}S {r}H {r}D" for r in ranks]
+    hand = ["8H", "8S", "JK", *(c for m in plain for c in m.split())]
+    table = ["8S 8D 8C 8H", *plain]
+    eights = ["8S 8D 8H JK=8", "8C 8H 8S"]
+    if not joker_meld_first:
+        eights.reverse()
+    new = [*eights, *(m for m in plain for _ in range(2))]
+    verdict = judge_play(RHINE, hand, table, new)
+    assert verdict.legal, verdict.reason
