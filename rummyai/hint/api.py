@@ -209,7 +209,7 @@ def _judge(position: HintPosition, melds: Sequence[Meld]) -> bool | None:
     return bool(answer.get("legal"))
 
 
-def seconds(limit: object) -> float | None:
+def _seconds(limit: object) -> float | None:
     """A time limit as float seconds (None stays None); RummyError unless it is a positive finite
     number (booleans, strings, infinities and integers past the float range are not)."""
     if limit is None:
@@ -384,7 +384,7 @@ def hint_position(
         raise RummyError(f"'alternatives' must be an integer 0..{MAX_ALTERNATIVES}, got {alternatives!r}")
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be between 0 and {MAX_ALTERNATIVES}, got {alternatives}")
-    time_limit = seconds(time_limit)
+    time_limit = _seconds(time_limit)
     solver_module()  # imported before the clock starts: `ms` is the time spent on this position
     judge_function()
     start = time.perf_counter()
@@ -533,7 +533,7 @@ def read_hint_request(obj: object) -> tuple[HintPosition, str, int, float | None
     count = extra.get("alternatives", 3)
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be an integer 0..{MAX_ALTERNATIVES}, got {count!r}")
-    return position, str(objective), count, seconds(extra.get("time_limit"))
+    return position, str(objective), count, _seconds(extra.get("time_limit"))
 
 
 def hint_json(obj: object) -> dict[str, Any]:
