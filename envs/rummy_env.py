@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummyai.agents.base import check_agent_fits
-from rummyai.engine.game import apply, legal_moves, new_match
+from rummyai.engine.game import apply, check_whole, legal_moves, new_match
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
@@ -64,15 +64,11 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         candidates: str | CandidateBuilder = "auto",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
-        for name, value in (
-            ("num_players", num_players),
-            ("seat", seat),
-            ("max_candidates", max_candidates),
-            ("max_turns", max_turns),
-        ):
-            optional = name in ("seat", "max_turns")
-            if not (optional and value is None) and not _is_integer(value):
-                raise RummyError(f"{name} must be an integer{' or None' if optional else ''}, got {value!r}")
+        check_whole("num_players", num_players)
+        check_whole("max_candidates", max_candidates)
+        for name, value in (("seat", seat), ("max_turns", max_turns)):
+            if value is not None:
+                check_whole(name, value)
         if not self.variant.min_players <= num_players <= self.variant.max_players:
             raise RummyError(
                 f"{self.variant.id} is played by {self.variant.min_players} to "
@@ -222,8 +218,3 @@ class RummyEnv(gym.Env[Observation, np.int64]):
             "scores": tuple(int(s) for s in state.scores),
             "winners": tuple(state.winners),
         }
-
-
-def _is_integer(value: object) -> bool:
-    """An integer (numpy's too), not a bool."""
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)

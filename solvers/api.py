@@ -14,7 +14,15 @@ from rummyai.errors import CardError, RummyError
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.palace_swaps import JokerSwap, joker_swaps
-from rummyai.solvers.position import HandInput, Position, Solution, TableInput, check_objective, make_position
+from rummyai.solvers.position import (
+    HandInput,
+    Position,
+    Solution,
+    TableInput,
+    check_objective,
+    make_position,
+    time_left,
+)
 from rummyai.variants import BUILTINS, Variant, get_variant
 
 
@@ -216,22 +224,20 @@ def _dispatch(
 
     from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp  # numba on first use
 
+    start = time.perf_counter()  # one deadline for the program, CP-SAT and Palace's openings
+    deadline = None if time_limit is None else start + time_limit
     if not must and taken_card is None and locked_dp_applies(position, max_cards):
         # Tile Rummy's locked joker melds: the program proves most positions; CP-SAT the rest
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
         proven = solve_locked_dp(position, objective, minimize_changes, deadline)
         if proven is not None:
             return proven
     from rummyai.solvers.tile_solve import solve_tile  # CP-SAT: OR-Tools loads on first use
 
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-
     def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
-        left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
         return solve_tile(
             at,
             objective,
-            left,
+            time_left(start, time_limit),
             cap,
             minimize_changes,
             committed=committed,

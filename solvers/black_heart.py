@@ -34,7 +34,7 @@ from ortools.sat.python import cp_model
 from rummyai.cards import Meaning, Slot, make_card, rank_of, suit_of
 from rummyai.errors import IllegalMoveError, MeldError
 from rummyai.melds import MeldInfo, analyze_meld
-from rummyai.solvers.position import Position, Solution
+from rummyai.solvers.position import Position, Solution, time_left
 from rummyai.variants import Variant
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
@@ -422,13 +422,14 @@ class _Model:
                 for t, step in enumerate(st.steps):
                     yield j, s, t, step
 
-    def _stand_ins(self, j: int, step: SwapStep) -> list[int]:
-        """Diamonds that can take the place of `step`'s diamond for a moment (a swap of their own,
-        no escort needed) so that the freed diamond can escort the swap's black court card: the
-        swap then comes as two, diamond for stand-in and stand-in for replacement (§6.5)."""
+    def _stand_ins(self, j: int, k: int) -> list[int]:
+        """Diamonds that can take the place of the diamond at core slot `k` of table meld `j` for a
+        moment (a swap of their own, no escort needed) so that the freed diamond can escort its
+        swap's black court card: that swap then comes as two, diamond for stand-in and stand-in
+        for replacement (§6.5)."""
         info = self.position.table[j]
         out = []
-        for other in _swap_steps(self.v, info, step.index, self.ext):
+        for other in _swap_steps(self.v, info, k, self.ext):
             if other.as_escort or other.new_escort or not self.v.is_wild(other.replacement):
                 continue
             try:
@@ -460,6 +461,7 @@ class _Model:
         self.z: dict[tuple[int, int, int], dict[int, Any]] = {}
         self.via: dict[tuple[int, int, int], dict[int, Any]] = {}
         needs_freed: list[tuple[int, Any]] = []
+        stand_ins_at: dict[tuple[int, int], list[int]] = {}  # per (meld, slot): the same in every state
         for j, s, t, step in self.swap_steps():
             st = self.st_var[j][s]
             swapped.setdefault(step.diamond, []).append(st)
@@ -470,7 +472,11 @@ class _Model:
                 continue
             kinds = [e for e in self.escort_kinds if self.ext[e] > 0 and e != step.diamond]
             options = {e: m.new_bool_var(f"z{j}_{s}_{t}_{e}") for e in kinds}
-            stand_ins = self._stand_ins(j, step) if step.diamond in self.escort_kinds else []
+            stand_ins: list[int] = []
+            if step.diamond in self.escort_kinds:
+                if (j, step.index) not in stand_ins_at:
+                    stand_ins_at[j, step.index] = self._stand_ins(j, step.index)
+                stand_ins = stand_ins_at[j, step.index]
             if stand_ins:  # the freed diamond escorts its own replacement, by way of a stand-in
                 options[step.diamond] = m.new_bool_var(f"z{j}_{s}_{t}_self")
                 via = {w: m.new_bool_var(f"v{j}_{s}_{t}_{w}") for w in stand_ins}
@@ -629,16 +635,11 @@ def solve_black_heart(
     model.commit(committed)
     model.opening(None if position.opened else requirement(v, score), max_cards)
     model.objective(objective)
-
-    def left() -> float:
-        """Seconds of the time limit left (at least a millisecond): the model's build counts."""
-        assert time_limit is not None
-        return max(time_limit - (time.perf_counter() - start_time), 0.001)
-
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = left()
+    left = time_left(start_time, time_limit)  # the model's build counts against the limit
+    if left is not None:
+        solver.parameters.max_time_in_seconds = left
     if work_limit is not None:
         solver.parameters.max_deterministic_time = float(work_limit)
     status = solver.solve(model.m)
@@ -649,8 +650,9 @@ def solve_black_heart(
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.stop_after_first_solution = True
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = left() + COMMITTED_GRACE
+        left = time_left(start_time, time_limit)
+        if left is not None:
+            solver.parameters.max_time_in_seconds = left + COMMITTED_GRACE
         status = solver.solve(model.m)
     if status == cp_model.INFEASIBLE:  # only a committed card can make the empty play illegal
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
 from rummyai.playable import playable_cards
-from rummyai.solvers.position import Position, Solution, count_broken, objective_value
+from rummyai.solvers.position import Position, Solution, count_broken, objective_value, time_left
 from rummyai.variants import Variant
 
 if TYPE_CHECKING:  # OR-Tools (and the pandas it imports) loads only when a CP-SAT model is built
@@ -230,9 +230,7 @@ def solve_fast(
         counts = [0] * 53
         for card in played:
             counts[card] += 1
-        spent = time.perf_counter() - start
-        budget = None if time_limit is None else max(time_limit - spent, 0.001)
-        better = _keep_phase(universe, position, counts, budget, work_limit)
+        better = _keep_phase(universe, position, counts, time_left(start, time_limit), work_limit)
         if better is not None:
             melds = better
     return _solution(position, objective, played, as_written(position, melds), label, start)

@@ -7,6 +7,7 @@ valid). `Solution` is what every solver returns: the cards played and the whole 
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -187,3 +188,11 @@ def score_key(position: Position, objective: str, played: Sequence[int]) -> tupl
     objectives (least penalty left is most points played)."""
     points = sum(position.variant.hand_values[c] for c in played)
     return (len(played), points) if objective == "cards" else (points, len(played))
+
+
+def time_left(start: float, time_limit: float | None) -> float | None:
+    """Seconds of `time_limit` left since `start` (a `time.perf_counter` instant) for a search, at
+    least a millisecond; None without a limit."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.perf_counter() - start), 0.001)

@@ -13,7 +13,7 @@ from rummyai.cards import JOKER, Slot
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.palace_swaps import swaps_in_order
-from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
+from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key, time_left
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.rhine_repair import VERIFY_GRACE, cut, rhine_repair
 from rummyai.solvers.tile_decode import decode
@@ -58,7 +58,7 @@ def solve_tile(
     if rules.opening_single_meld and rules.opening == "points" and not single_meld_exact(rules):
         raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
     tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
-    solver, status = solve_model(tm, _left(start, time_limit), work_limit)
+    solver, status = solve_model(tm, time_left(start, time_limit), work_limit)
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
         # card in hand, which is no legal turn; any play that places it is (first one found)
@@ -129,7 +129,7 @@ def _swaps_in_order(
             if swaps_in_order(position, played, melds):
                 return played, melds, label
         cut(tm, solver)
-        solver, status = solve_model(tm, _left(start, time_limit), work_limit)
+        solver, status = solve_model(tm, time_left(start, time_limit), work_limit)
         if status == cp_model.INFEASIBLE:
             return [], [], label  # every play the model holds needs jokers laid at once
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -140,18 +140,11 @@ def _swaps_in_order(
     without = TileModel(
         position, tm.objective, tm.max_cards, False, tm.opening, tm.committed, tm.taken, swaps=False
     )
-    solver, status = solve_model(without, _left(start, time_limit), work_limit)
+    solver, status = solve_model(without, time_left(start, time_limit), work_limit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return [], [], "feasible"
     melds = decode(without, solver)[1]
     return _played_from_table(position, melds), melds, "feasible"
-
-
-def _left(start: float, time_limit: float | None) -> float | None:
-    """Seconds of the time limit left for a search (at least a millisecond), None without one."""
-    if time_limit is None:
-        return None
-    return max(time_limit - (time.perf_counter() - start), 0.001)
 
 
 def _certified(

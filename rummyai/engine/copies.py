@@ -143,12 +143,15 @@ def canonical_tables(
             for i, meaning in zip(meld.ids, meld.meanings, strict=True)
         )
     }
-    for group in _coupled(loose):
-        winners = _best(group, fixed)
-        touches = any(m in wild_final for k in group for m, _ in k.places) or any(
+
+    def touches_a_wild(group: list[_Kind]) -> bool:
+        return any(m in wild_final for k in group for m, _ in k.places) or any(
             u in wild_start for k in group for u, _ in k.labels
         )
-        picks.append(winners if touches or not wild_ties_only else winners[:1])
+
+    for group in _coupled(loose):
+        winners = _best(group, fixed)
+        picks.append(winners[:1] if wild_ties_only and not touches_a_wild(group) else winners)
     tables: list[tuple[TableMeld, ...]] = []
     for combo in islice(product(*picks), MAX_ALTERNATIVES):
         chosen: dict[int, tuple[tuple[Label, ...], ...]] = {}

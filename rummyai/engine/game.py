@@ -67,8 +67,8 @@ def new_match(
 ) -> GameState:
     """Start a match: the first round dealt from `seed`."""
     rules = get_variant(variant, options)
-    _check_whole("num_players", num_players)
-    _check_whole("seed", seed)
+    check_whole("num_players", num_players)
+    check_whole("seed", seed)
     if seed < 0:
         raise RummyError(f"seed must be a non-negative integer, got {seed}")
     if not rules.min_players <= num_players <= rules.max_players:
@@ -76,7 +76,7 @@ def new_match(
             f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {num_players}"
         )
     if max_turns is not None:
-        _check_whole("max_turns", max_turns)
+        check_whole("max_turns", max_turns)
     if max_turns is not None and max_turns < 1:
         raise RummyError(f"max_turns must be at least 1, got {max_turns}")
     scores = (0,) * num_players
@@ -85,7 +85,7 @@ def new_match(
     return GameState(rules, seed, num_players, 0, scores, round_state, max_turns=max_turns)
 
 
-def _check_whole(name: str, value: object) -> None:
+def check_whole(name: str, value: object) -> None:
     """Bad match settings raise a `RummyError` naming them (not numpy's or Python's own error)."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise RummyError(f"{name} must be an integer, got {value!r}")
