@@ -5,6 +5,7 @@ and every answer a legal move by the engine's judge."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -138,3 +139,12 @@ def test_a_second_copy_on_the_table_is_read_as_section_7_1_says() -> None:
     answer = solve(TILES, hand, table)
     check_solution(position, answer)
     assert len(answer.played) == len(reference_solve(TILES, hand, table).played) == 4
+
+
+def test_a_passed_deadline_leaves_the_position_to_cp_sat() -> None:
+    """The program checks the call's deadline: past it, it gives no answer (CP-SAT answers with
+    the time left) rather than a search that overruns the limit."""
+    hand, table = "6S 8H 9H", "4S 5S JK=6S"
+    position = make_position(TILES, hand, table)
+    assert solve_locked_dp(position, "cards") is not None
+    assert solve_locked_dp(position, "cards", deadline=time.perf_counter() - 1) is None
