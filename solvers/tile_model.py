@@ -142,6 +142,8 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             and not v.wilds_le_naturals
             and self.jokers <= v.min_meld - max(v.min_naturals_per_meld, 1)
             and (not opening or v.opening_group_ace == v.opening_values[1])
+            # official Rummikub's repair model tells a joker kept in a group from one moved to a run
+            and not (self.use_witnesses and v.joker_rules.replacement_takes)
         )
         self.allowance: dict[int, IntVar] = {}
         self.played: dict[int, IntVar] = {}
@@ -197,9 +199,11 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         v = self.variant
         locked = self._locked_melds()
         for k, info in enumerate(() if self.opening else self.position.table):
+            # a safe model keeps every start meld holding a wild whole (Rhine's releases do it too)
+            safe_whole = self.safe and info.wild_count > 0
             needed = k in locked or (v.joker_rules.accompaniment and info.wild_count > 0) or self.fixed_table
-            if self.minimize_changes or needed:
-                forced = (k in locked and (self.safe or not self.position.opened)) or self.fixed_table
+            if self.minimize_changes or needed or safe_whole:
+                forced = (k in locked and (self.safe or not self.position.opened)) or self.fixed_table or safe_whole
                 self._add_kept(k, info, forced=forced)
         if self.fixed_table:
             # new melds come from the hand (and jokers freed by swaps)

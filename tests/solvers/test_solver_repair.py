@@ -65,6 +65,36 @@ def test_pooled_joker_placed_in_the_other_copy() -> None:
     _legal(OFFICIAL, hand, table, sol)
 
 
+def test_official_floor_keeps_joker_melds_whole() -> None:
+    """rummikub+official, 35 table cards: the best play keeps 'JK=5 JK=5 5S 5H' whole and takes
+    5C from the other group of fives for 4C 5C 6C. Every table that moves a joker of that meld
+    is refused (the hand holds no 5D or 5C to take it); the always-legal floor that keeps joker
+    melds whole finds the 7 cards, and the repair model proves them."""
+    hand = "4S 2H 4H JD AC 2C 4C 4C QC"
+    table = (
+        "JK=5 JK=5 5S 5H | 8S 9S TS JS QS | 5S 5D 5H 5C | JS JD JH JC | QH QS QC | 3H 3C 3D | "
+        "4D 5D 6D | 6C 6S 6H | 8S 9S TS | AS 2S 3S"
+    )
+    sol = solve(OFFICIAL, hand, table)
+    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 7, 21)
+    _legal(OFFICIAL, hand, table, sol)
+
+
+def test_official_repair_tells_group_jokers_from_run_jokers() -> None:
+    """rummikub+official, 39 table cards: the group's joker in '3H 3C JK=3' cannot be taken (no
+    3S or 3D in the hand), and moving it to stand for 3D in a run takes it. The repair model
+    counts a kept group joker only where a group of threes holds it (not as any joker standing
+    for a three), so it proves 7 cards instead of cutting such tables one by one."""
+    hand = "6S 7S 7S 6H 8H 9H KH 9D 5C TC"
+    table = (
+        "JD JS JH JC | TH JH QH | 3H 3C JK=3 | 4C JK=5C 6C 7C | QD QS QC | 4H 5H 6H 7H | 2D 2C 2H | "
+        "QS QH QD | 9C TC JC | AD 2D 3D 4D 5D | 4C 4D 4S 4H"
+    )
+    sol = solve(OFFICIAL, hand, table)
+    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 7, 58)
+    _legal(OFFICIAL, hand, table, sol)
+
+
 def _legal(variant: Variant, hand: str, table: str, sol: Solution) -> None:
     """The answer passes the independent checks and the engine's judge."""
     position = make_position(variant, hand, table)
@@ -75,9 +105,11 @@ def _legal(variant: Variant, hand: str, table: str, sol: Solution) -> None:
 def test_no_good_cut_removes_only_its_own_table() -> None:
     """The repair's no-good cut forbids one decoded table: with 7C the only card played, cutting
     the first table must leave the other tables of 7C (above, the legal one differs from the
-    rejected one only in a pooled group set and joker spot)."""
+    rejected one only in a pooled group set and joker spot). The first model pools its jokers
+    (the repair model of official jokers does not)."""
     position = make_position(FROM_TABLE, "6S 6D 7C 8C", "JK=6 6S 6C 6H | JK=5C 6C 7C 8C")
-    tm = TileModel(position, "points", 1, False, witnesses=True)
+    tm = TileModel(position, "points", 1, False)
+    assert tm.pooled
     seven = parse_cards("7C")[0]
     for card, var in tm.played.items():
         tm.model.add(var == int(card == seven))
