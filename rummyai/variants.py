@@ -760,6 +760,12 @@ BLACK_HEART = replace(
     black_heart_bonus_per_player=25,
 )
 
+#: Per variant, the option that makes a match a single round (deal): what training scripts and
+#: benchmarks pass so that one episode is one round.
+ONE_ROUND: dict[str, dict[str, int]] = {
+    vid: {name: 1} for vid, named in OPTIONS.items() for name in ("rounds", "max_rounds", "max_deals") if name in named
+}
+
 BUILTINS: dict[str, Variant] = {
     v.id: v for v in (RUMMIKUB, RHINE, RUMMY_TILES, RUMMY_BOARD, RUMMY_PALACE, STANDARD, BLACK_HEART)
 }

@@ -46,15 +46,8 @@ import numpy as np
 
 from rummyai.envs import ENV_IDS, RummyEnv
 from rummyai.errors import RummyError
-from rummyai.variants import get_variant
+from rummyai.variants import ONE_ROUND, get_variant
 
-#: One-round matches (the variants that play several rounds by default).
-ONE_ROUND: dict[str, dict[str, Any]] = {
-    "rhine": {"rounds": 1},
-    "rummy-palace": {"max_rounds": 1},
-    "standard": {"max_deals": 1},
-    "black-heart": {"max_deals": 1},
-}
 ENV_OF = {variant: env_id for env_id, variant in ENV_IDS.items()}
 
 

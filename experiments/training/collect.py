@@ -34,17 +34,10 @@ from rummyai.agents.learned import CandidateScorer, load_scorer
 from rummyai.engine.game import legal_moves, view
 from rummyai.envs import RummyEnv
 from rummyai.envs.candidates import FEATURES, _dedupe_key
+from rummyai.variants import ONE_ROUND
 
 #: Observation keys kept per decision (``melds`` is left out: large, and the scorer does not read it).
 SKIP_KEYS = ("melds",)
-#: Variant options that make a match one round (the learner's episode) where it is longer.
-ONE_ROUND: dict[str, dict[str, int]] = {
-    "rummikub": {"rounds": 1},
-    "rhine": {"rounds": 1},
-    "rummy-palace": {"max_rounds": 1},
-    "standard": {"max_deals": 1},
-    "black-heart": {"max_deals": 1},
-}
 #: Base of the training deals' seeds (far from every pre-registered evaluation seed).
 SEED_BASE = 7_000_000
 IS_GREEDY = FEATURES.index("is_greedy")

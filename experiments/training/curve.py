@@ -1,8 +1,9 @@
 """Learning curve: win rate against greedy of every saved epoch of the scorer, as a plot.
 
 For each ``scorer_<epoch>.npz`` in `--scorers` the `learned` agent with those weights plays
-`--sets` duplicate sets of 2-player one-round rummikub against `greedy` (each deal twice, seats
-swapped; deals from `--seed`, the training-diagnostic stream, never the pre-registered seeds).
+`--sets` duplicate sets of 2-player one-round games of `--variant` (default rummikub) against
+`greedy` (each deal twice, seats swapped; deals from `--seed`, the training-diagnostic stream,
+never the pre-registered seeds).
 Every finished set is appended to ``<out>/curve.jsonl`` (the same command resumes), and
 ``<out>/curve.png`` plots the win rate per epoch with a 95% bootstrap interval over sets.
 
@@ -25,15 +26,16 @@ from tqdm import tqdm
 from rummyai.agents import make_agent
 from rummyai.agents.learned import LearnedAgent
 from rummyai.engine import game
+from rummyai.variants import ONE_ROUND
 
 
-def play_set(weights: Path, seed: int) -> float:
+def play_set(weights: Path, seed: int, variant: str = "rummikub") -> float:
     """The learner's share of wins over one deal played twice (seats swapped; a shared win is half)."""
     wins = 0.0
     for learner_seat in (0, 1):
         agents = [make_agent("greedy"), make_agent("greedy")]
         agents[learner_seat] = LearnedAgent(weights=str(weights))
-        state = game.new_match("rummikub", 2, seed, options=["rounds=1"])
+        state = game.new_match(variant, 2, seed, options=ONE_ROUND[variant])
         for k, agent in enumerate(agents):
             agent.reset(seed * 2 + k)
         while not state.match_over:
@@ -61,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=8_100_000)
     parser.add_argument("--every", type=int, default=1, help="evaluate every n-th epoch (and the last)")
     parser.add_argument("--out", default="", help="output folder (default: --scorers)")
+    parser.add_argument("--variant", default="rummikub", help="variant the sets are played in")
     args = parser.parse_args(argv)
     out = Path(args.out or args.scorers)
     out.mkdir(parents=True, exist_ok=True)
@@ -78,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(log, "a") as sink:
         for file, s in tqdm(todo, desc="sets", unit="set"):
             epoch = int(file.stem.split("_")[1])
-            win = play_set(file, args.seed + s)
+            win = play_set(file, args.seed + s, args.variant)
             done.setdefault(epoch, {})[s] = win
             sink.write(json.dumps({"epoch": epoch, "set": s, "seed": args.seed + s, "win": win}) + "\n")
             sink.flush()
@@ -95,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("training epoch")
     ax.set_ylabel("win rate vs greedy")
-    ax.set_title(f"learned vs greedy, 2-player rummikub, {args.sets} sets per point", fontsize=10)
+    ax.set_title(f"learned vs greedy, 2-player {args.variant}, {args.sets} sets per point", fontsize=10)
     fig.tight_layout()
     fig.savefig(out / "curve.png", dpi=120)
     for e, r, lo, hi in zip(epochs, rates, lows, highs, strict=True):

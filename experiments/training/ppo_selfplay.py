@@ -33,6 +33,7 @@ from rummyai.agents.learned import (
     STATE_FEATURES,
     CandidateScorer,
     from_torch,
+    greedy_scorer,
     inputs,
     load_scorer,
     save_scorer,
@@ -40,8 +41,9 @@ from rummyai.agents.learned import (
     to_torch,
 )
 from rummyai.engine.moves import Move
-from rummyai.envs import FEATURES, RummyEnv
+from rummyai.envs import ENV_IDS, FEATURES, RummyEnv
 from rummyai.envs.policy_agent import PolicyAgent
+from rummyai.variants import ONE_ROUND
 
 REWARD_SCALE = 50.0
 
@@ -76,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--init", default="", help="starting weights (.npz; default the shipped ones)")
+    parser.add_argument(
+        "--init", default="", help="starting weights (.npz; default the shipped ones; 'greedy': a network playing greedy's move)"
+    )
+    parser.add_argument("--env", default="rummyai/Rummikub-v1", help="environment id (2 players, one round)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--updates", type=int, default=200)
     parser.add_argument("--steps", type=int, default=512, help="learner steps per update")
@@ -97,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    policy = to_torch(load_scorer(args.init or None))
+    policy = to_torch(greedy_scorer(seed=args.seed) if args.init == "greedy" else load_scorer(args.init or None))
     value = torch.nn.Sequential(
         torch.nn.Linear(len(STATE_FEATURES), 64), torch.nn.Tanh(), torch.nn.Linear(64, 1)
     )
@@ -105,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     opponent = EpisodeOpponent(args.self_share, args.seed)
     env = cast(
         RummyEnv,
-        gym.make("rummyai/Rummikub-v1", opponents=opponent, seat=None, options={"rounds": 1}).unwrapped,
+        gym.make(args.env, opponents=opponent, seat=None, options=ONE_ROUND[ENV_IDS[args.env]]).unwrapped,
     )
     start, episodes = 0, 0
     checkpoint = out / "checkpoint.pt"
@@ -175,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                 optimiser.step()
         if (update + 1) % args.snapshot_every == 0:
             opponent.freeze(from_torch(policy, {}))
-        meta = {"update": update, "episodes": episodes, "init": args.init or "shipped"}
+        meta = {"update": update, "episodes": episodes, "init": args.init or "shipped", "env": args.env}
         save_scorer(out / f"scorer_{update:04d}.npz", from_torch(policy, meta))
         torch.save(
             {
