@@ -763,7 +763,10 @@ BLACK_HEART = replace(
 #: Per variant, the option that makes a match a single round (deal): what training scripts and
 #: benchmarks pass so that one episode is one round.
 ONE_ROUND: dict[str, dict[str, int]] = {
-    vid: {name: 1} for vid, named in OPTIONS.items() for name in ("rounds", "max_rounds", "max_deals") if name in named
+    vid: {name: 1}
+    for vid, named in OPTIONS.items()
+    for name in ("rounds", "max_rounds", "max_deals")
+    if name in named
 }
 
 BUILTINS: dict[str, Variant] = {

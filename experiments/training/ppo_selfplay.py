@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--init", default="", help="starting weights (.npz; default the shipped ones; 'greedy': a network playing greedy's move)"
+        "--init",
+        default="",
+        help="starting weights (.npz; default the shipped ones; 'greedy': a network playing greedy's move)",
     )
     parser.add_argument("--env", default="rummyai/Rummikub-v1", help="environment id (2 players, one round)")
     parser.add_argument("--out", required=True)
@@ -102,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    policy = to_torch(greedy_scorer(seed=args.seed) if args.init == "greedy" else load_scorer(args.init or None))
+    policy = to_torch(
+        greedy_scorer(seed=args.seed) if args.init == "greedy" else load_scorer(args.init or None)
+    )
     value = torch.nn.Sequential(
         torch.nn.Linear(len(STATE_FEATURES), 64), torch.nn.Tanh(), torch.nn.Linear(64, 1)
     )
