@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from rummyai.cards import JOKER
 from rummyai.engine.game import legal_moves
-from rummyai.engine.moves import Draw, Move, Play
+from rummyai.engine.moves import CARD_FIELDS, Draw, Move, Play, card_ids
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
 
@@ -105,28 +105,6 @@ def move_kind(move: Move) -> str:
 
 #: Move fields that hold physical card ids or nested placements (anything else, such as a row
 #: index, a meld index or a seat, is not a card).
-CARD_FIELDS = frozenset(
-    {"card", "cards", "ids", "table", "meld", "melds", "replacement", "escort", "escorts", "plays", "place"}
-)
-
-
-def _ids_in(value: Any) -> Iterable[int]:
-    """Physical card ids referenced by a move field (ints, TableMelds, nested moves and tuples)."""
-    if value is None or isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        yield value
-    elif isinstance(value, TableMeld):
-        yield from value.all_ids()
-    elif isinstance(value, Move) and dataclasses.is_dataclass(value):
-        for field in dataclasses.fields(value):
-            if field.name in CARD_FIELDS:
-                yield from _ids_in(getattr(value, field.name))
-    elif isinstance(value, tuple | list | frozenset):
-        for item in value:
-            yield from _ids_in(item)
-
-
 def hand_cards_used(state: GameState, move: Move, start_ids: frozenset[int] | None = None) -> list[int]:
     """Physical ids from the acting seat's hand that `move` puts on the table or discards
     (`start_ids`: the ids of the start table's meld objects, when the caller has them)."""
@@ -136,7 +114,7 @@ def hand_cards_used(state: GameState, move: Move, start_ids: frozenset[int] | No
         # melds of the start table kept as they were (the same objects) hold no hand card
         start = start_ids if start_ids is not None else {id(m) for m in rs.table}
         return sorted(i for meld in move.table if id(meld) not in start for i in meld.all_ids() if i in hand)
-    return sorted({i for i in _ids_in(move) if i in hand})
+    return sorted({i for i in card_ids(move) if i in hand})
 
 
 def canonical(move: Any, deck: Sequence[int], card_field: bool = False) -> Any:
@@ -354,7 +332,7 @@ class EngineCandidates:
         moves = legal_moves(state)
         if not moves:
             return []
-        return rank_moves(state, moves, limit)
+        return rank_moves(state, moves, limit, from_solver=False)
 
 
 def rank_moves(
@@ -437,24 +415,17 @@ def _relative_features(chosen: Sequence[Candidate], keys: Sequence[Any], marks: 
 
 
 def greedy_index(state: GameState, moves: Sequence[Move]) -> int:
-    """Index of the move the greedy agent picks among listed moves: the first placing the most
-    hand cards in a `Play` (every other move places none for that count), else the draw."""
-    hand = set(state.round.hands[state.to_act])
+    """Index of the move the greedy agent picks among listed moves (`listed_choice`)."""
+    from rummyai.agents.greedy import listed_choice
 
-    def placed(move: Move) -> int:
-        return sum(1 for m in move.table for i in m.ids if i in hand) if isinstance(move, Play) else 0
-
-    counts = [placed(m) for m in moves]
-    best = max(counts)
-    if best == 0 and state.variant.tile_style:
-        return next((i for i, m in enumerate(moves) if isinstance(m, Draw)), 0)
-    return counts.index(best)
+    return listed_choice(state.variant, state.round.hands[state.to_act], moves)
 
 
 def most_points_index(state: GameState, moves: Sequence[Move], ctx: _Context | None = None) -> int:
-    """Index of the first listed move putting the most hand points down (ties: more cards)."""
+    """Index of the first listed move putting the most hand points down (ties: more cards); where
+    every move is a discard, the discard of the card worth most (greedy's, `greedy_index`)."""
     ctx = ctx if ctx is not None else _context(state)
-    best, found = (-1, -1), 0
+    best, found = (-1, -1), -1
     for i, move in enumerate(moves):
         if move_kind(move) == "discard":
             continue
@@ -462,7 +433,7 @@ def most_points_index(state: GameState, moves: Sequence[Move], ctx: _Context | N
         score = (sum(ctx.values[k] for k in used), len(used))
         if score > best:
             best, found = score, i
-    return found
+    return found if found >= 0 else greedy_index(state, moves)
 
 
 #: Candidate builders by name, for the environments' ``candidates=`` argument.

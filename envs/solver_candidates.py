@@ -204,7 +204,7 @@ class SolverCandidates:
         if not moves:
             return []
         if not self._applies(state, moves):
-            return rank_moves(state, moves, limit)
+            return rank_moves(state, moves, limit, from_solver=False)
         key, answer = self._answer(state)
         plays, greedy, most = self._plays(state, answer)
         candidates = rank_moves(state, moves, limit, priority=plays, greedy=greedy, most_points=most)

@@ -3,12 +3,14 @@
 On tile-style variants the solver searches every rearrangement of the table the rules allow.
 Where the solver cannot help (draw-and-discard variants, the Tile Rummy mini-pool step, or a
 solution the engine would reject), the agent falls back to the legal move that puts the most hand
-cards on the table (ties: the first listed), and gives away its highest-value card to a mini-pool.
+cards on the table (ties: the first listed; `listed_choice`), discards the card worth most in
+hand when it lays none, and gives away its highest-value card to a mini-pool.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -20,8 +22,10 @@ from rummyai.agents.solver_play import (
     seat_position,
     variant_of,
 )
+from rummyai.engine.discard_moves import Discard
 from rummyai.engine.moves import Draw, Give, Move, Play
 from rummyai.errors import RummyError
+from rummyai.variants import Variant
 
 
 class GreedyAgent:
@@ -47,7 +51,7 @@ class GreedyAgent:
         if not legal:
             raise RummyError(f"{self.name} asked to act at seat {view.get('seat')} with no legal move")
         if view.get("family") != "play_or_draw":
-            return most_cards(view, legal)
+            return legal[listed_choice(variant_of(view), view.get("hand", []), legal)]
         if view.get("phase") == "give":
             return give_highest(view, legal)
         position = seat_position(view)
@@ -100,6 +104,25 @@ def most_cards(view: View, legal: Sequence[Move]) -> Move:
     """The legal move placing the most hand cards (the first listed on ties)."""
     hand = view.get("hand", [])
     return max(legal, key=lambda move: hand_cards_in(move, hand))
+
+
+def listed_choice(variant: Variant, hand: Sequence[int], legal: Sequence[Move]) -> int:
+    """Index of greedy's move among listed moves where no solver answer decides: the first placing
+    the most hand cards; when none places a card, the draw on tile-style variants, and where the
+    first listed is a discard, the discard of the card worth most in hand (the first listed of
+    equal value), so that what greedy keeps depends on the hand's cards, not their order."""
+    counts = [hand_cards_in(m, hand) for m in legal]
+    best = max(counts)
+    index = counts.index(best)
+    if best:
+        return index
+    if variant.tile_style:
+        return next((k for k, m in enumerate(legal) if isinstance(m, Draw)), index)
+    if isinstance(legal[index], Discard):
+        values, deck = variant.hand_values, variant.deck
+        discards = [k for k, m in enumerate(legal) if isinstance(m, Discard)]
+        index = max(discards, key=lambda k: (values[deck[cast(Discard, legal[k]).card]], -k))
+    return index
 
 
 def draw_or_best(view: View, legal: Sequence[Move]) -> Move:

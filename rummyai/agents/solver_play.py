@@ -14,7 +14,8 @@ from typing import Any
 
 from rummyai.cards import parse_meld, sort_key
 from rummyai.engine.bridge import play_for_table, table_slots
-from rummyai.engine.moves import Move, Play
+from rummyai.engine.discard_moves import Discard
+from rummyai.engine.moves import Give, Move, Play, card_ids
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
 from rummyai.solvers import Solution
@@ -212,8 +213,11 @@ def _best_legal_play(
 
 
 def hand_cards_in(move: Move, hand: Sequence[int]) -> int:
-    """How many of the seat's hand cards a move puts on the table (0 for draws and the like)."""
-    if not isinstance(move, Play):
-        return 0
+    """How many of the seat's hand cards a move puts on the table: a tile-style play's, or a
+    draw-meld-discard meld's, lay-off's or swap's (0 for draws, takes, discards and gives)."""
     held = set(hand)
-    return sum(1 for meld in move.table for i in meld.ids if i in held)
+    if isinstance(move, Play):
+        return sum(1 for meld in move.table for i in meld.ids if i in held)
+    if isinstance(move, Discard | Give):
+        return 0
+    return len({i for i in card_ids(move) if i in held})

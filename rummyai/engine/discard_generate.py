@@ -108,7 +108,7 @@ def play_candidates(state: GameState) -> list[Move]:
         moves.extend(_diamond_swaps(state))
     if must is None:
         kinds: set[int] = set()
-        for card in hand:
+        for card in sorted(hand):  # listed by card, not by the hand's order (which no view shows)
             if v.deck[card] in kinds:
                 continue
             move = Discard(card)

@@ -6,7 +6,10 @@ A move is a small frozen value. The draw-meld-discard family adds its own operat
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from rummyai.engine.state import TableMeld
 
@@ -60,3 +63,27 @@ class Rejected(Move):
     """
 
     play: Play
+
+
+#: Move fields that hold physical card ids (directly, as melds, or as nested moves).
+CARD_FIELDS = frozenset(
+    {"card", "cards", "ids", "table", "meld", "melds", "replacement", "escort", "escorts", "plays", "place"}
+)
+
+
+def card_ids(value: Any) -> Iterable[int]:
+    """Physical card ids a move (or one of its fields) names: ints, table melds, nested moves and
+    tuples, read from the fields in `CARD_FIELDS`."""
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, TableMeld):
+        yield from value.all_ids()
+    elif isinstance(value, Move) and dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            if field.name in CARD_FIELDS:
+                yield from card_ids(getattr(value, field.name))
+    elif isinstance(value, tuple | list | frozenset):
+        for item in value:
+            yield from card_ids(item)

@@ -169,13 +169,17 @@ def test_policy_agent_plays_an_sb3_model(tmp_path: Path) -> None:
         gym.make("rummyai/Rummikub-v1", num_players=3, opponents=spec)
 
 
-def test_greedy_scorer_replays_greedy() -> None:
-    """The network the training starts from plays greedy's games (same scores, same length)."""
-    learner = PolicyAgent(greedy_scorer().scores)
+@pytest.mark.parametrize("variant", ["rummikub", "standard"])
+def test_greedy_scorer_replays_greedy(variant: str) -> None:
+    """The network the training starts from plays greedy's games (the same moves): the candidates
+    a `PolicyAgent` builds from the seat's view mark greedy's move as the environment does."""
     from rummyai.agents.greedy import GreedyAgent
 
-    ours, theirs = play([learner, GreedyAgent()], seed=8), play([GreedyAgent(), GreedyAgent()], seed=8)
-    assert ours[1] == theirs[1] and len(ours[0]) == len(theirs[0])
+    for seed in (8, 9):
+        learner = PolicyAgent(greedy_scorer().scores)
+        ours = play([learner, GreedyAgent()], seed=seed, variant=variant)
+        theirs = play([GreedyAgent(), GreedyAgent()], seed=seed, variant=variant)
+        assert ours == theirs
 
 
 def test_training_pipeline_runs_end_to_end(tmp_path: Path) -> None:

@@ -152,3 +152,28 @@ def test_noisy_greedy_refuses_a_noise_outside_zero_to_one() -> None:
 
     with pytest.raises(RummyError, match="noise must be between 0 and 1"):
         make_agent_from_spec("noisy-greedy:noise=1.5")
+
+
+def test_greedy_lays_the_most_cards_and_discards_its_highest_card_in_draw_and_discard_games() -> None:
+    """Standard rummy: greedy's meld or lay-off places the most hand cards of any listed move, and
+    its discard is a card worth most in its hand (what it keeps does not depend on the hand's order)."""
+    from rummyai.agents.solver_play import hand_cards_in
+    from rummyai.engine.discard_moves import Discard
+
+    greedy = make_agent("greedy")
+    discards = placements = 0
+    for seed in range(4):
+        state = game.new_match("standard", 2, seed, options={"max_deals": 1})
+        while not state.match_over:
+            legal = game.legal_moves(state)
+            hand = state.round.hands[state.to_act]
+            move = greedy.act(game.view(state, state.to_act), legal)
+            most = max(hand_cards_in(m, hand) for m in legal)
+            assert hand_cards_in(move, hand) == most
+            if isinstance(move, Discard):
+                values, deck = state.variant.hand_values, state.variant.deck
+                assert values[deck[move.card]] == max(values[deck[i]] for i in hand)
+                discards += 1
+            placements += most > 0
+            state = game.apply(state, move)
+    assert discards > 20 and placements > 5

@@ -22,16 +22,9 @@ import pytest
 
 import rummyai.envs
 from rummyai.envs import RummyEnv
+from rummyai.variants import ONE_ROUND
 
 FIXTURE = Path(__file__).resolve().parent / "env_digests.json"
-
-#: One-round matches for the variants that play several rounds by default.
-ONE_ROUND: dict[str, dict[str, Any]] = {
-    "rhine": {"rounds": 1},
-    "rummy-palace": {"max_rounds": 1},
-    "standard": {"max_deals": 1},
-    "black-heart": {"max_deals": 1},
-}
 
 #: name -> (env id, players, opponents, episodes recorded, episodes the test replays, extra kwargs)
 SETTINGS: dict[str, tuple[str, int, str, int, int, dict[str, Any]]] = {

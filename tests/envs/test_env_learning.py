@@ -30,8 +30,9 @@ def test_observation_space_is_flat(env_id: str) -> None:
     )
 
 
-def test_greedy_and_most_points_moves_are_always_candidates() -> None:
-    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents="greedy").unwrapped)
+@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v1", "rummyai/StandardRummy-v1"])
+def test_greedy_and_most_points_moves_are_always_candidates(env_id: str) -> None:
+    env = cast(RummyEnv, gym.make(env_id, opponents="greedy").unwrapped)
     greedy = GreedyAgent()
     rng = np.random.default_rng(5)
     checked = 0
@@ -48,7 +49,9 @@ def test_greedy_and_most_points_moves_are_always_candidates() -> None:
             assert len(flagged) == 1
             assert len(hand_cards_used(state, flagged[0].move)) == len(hand_cards_used(state, move))
             assert sum(c.features[COL["is_most_points"]] for c in env.candidates) == 1.0
-            points = [c.features[COL["hand_points_used"]] for c in env.candidates]
+            # a discard puts no points down: it is the most-points move only where every move discards
+            placing = [c for c in env.candidates if not c.features[COL["kind_discard"]]]
+            points = [c.features[COL["hand_points_used"]] for c in placing or env.candidates]
             top = next(c for c in env.candidates if c.features[COL["is_most_points"]] == 1.0)
             assert top.features[COL["hand_points_used"]] == max(points)
             checked += _dedupe_key(state, flagged[0].move) == _dedupe_key(state, move)
