@@ -56,8 +56,8 @@ register_agent(
 register_agent(
     "learned",
     "rummyai.agents.learned:LearnedAgent",
-    "scores the environments' candidates with a small numpy network (shipped weights: greedy's choices; "
-    "train your own with experiments/training, options: weights=FILE)",
+    "scores the environments' candidates with a small numpy network (shipped weights: mcts-pimc imitated in "
+    "rummikub for tile-style games, self-play in standard rummy for draw-and-discard ones; options: weights=FILE)",
 )
 register_agent(
     "policy",

@@ -13,17 +13,17 @@ rummikub it wins three games in four (0.749 over 1,000 duplicate sets) and loses
 deal on average: it often draws where greedy lays a small play, keeping cards off the table that
 greedy rearranges, and pays for the cards it holds when greedy goes out first.
 
-The shipped weights were trained on 2-player rummikub, so with them the agent declares itself for
-the tile-style variants (`tile_style_only`; tournaments refuse it elsewhere); with a weights file
-of its own (``learned:weights=FILE``, e.g. trained on a draw-meld-discard variant) it plays every
-variant the environments cover.
+Draw-meld-discard games are scored with a second shipped file (`DISCARD_WEIGHTS`), trained by
+self-play PPO in 2-player standard rummy (``ppo_selfplay.py --env rummyai/StandardRummy-v1``;
+run and pre-registered evaluation: `studies/learned/plan-standard.md`). With a weights file of
+its own (``learned:weights=FILE``) the agent uses that file in every game.
 """
 
 from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,12 +31,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rummyai.engine.moves import Move
 from rummyai.envs.candidates import FEATURES
 from rummyai.envs.policy_agent import PolicyAgent
 from rummyai.errors import RummyError
 
-#: The weights shipped with the package (trained on 2-player rummikub).
+#: The weights shipped with the package for tile-style variants (trained on 2-player rummikub).
 DEFAULT_WEIGHTS = Path(__file__).with_name("weights") / "learned_rummikub.npz"
+#: The weights shipped for draw-meld-discard variants (trained on 2-player standard rummy).
+DISCARD_WEIGHTS = DEFAULT_WEIGHTS.with_name("learned_standard.npz")
 #: Tag of the weights file format; a file with another tag is rejected.
 FORMAT = "rummyai-learned-scorer-v1"
 #: Columns of the position summary joined to every candidate's features.
@@ -214,12 +217,29 @@ def load_scorer(path: str | Path | None = None) -> CandidateScorer:
 
 
 class LearnedAgent(PolicyAgent):
-    """The `learned` agent: the trained scorer (`weights`: a file, default the shipped one) choosing
-    among the environments' candidates (`rummyai.envs.PolicyAgent` builds them from the view)."""
+    """The `learned` agent: the trained scorer choosing among the environments' candidates
+    (`rummyai.envs.PolicyAgent` builds them from the view). `weights`: a file; by default the
+    shipped weights of the game's family (`DEFAULT_WEIGHTS` for tile-style games,
+    `DISCARD_WEIGHTS` for draw-meld-discard ones, read at the first decision in such a game)."""
 
     def __init__(self, weights: str = "", seed: int = 0) -> None:
-        self.scorer = load_scorer(weights or None)
-        super().__init__(self.scorer.scores, name="learned", seed=seed)
-        #: the shipped weights were trained on rummikub: tournaments keep them to tile-style variants
-        #: (weights given by file, e.g. trained on a draw-meld-discard variant, play anywhere)
-        self.tile_style_only = not weights
+        self.fixed = bool(weights)
+        self.shipped: dict[bool, CandidateScorer] = {}  # by family: tile-style or not
+        self.scorer = load_scorer(weights) if weights else self._family(True)
+        super().__init__(lambda obs: self.scorer.scores(obs), name="learned", seed=seed)
+        #: without shipped draw-meld-discard weights, tournaments keep the default to tile-style games
+        self.tile_style_only = not weights and not DISCARD_WEIGHTS.exists()
+
+    def _family(self, tile: bool) -> CandidateScorer:
+        """The shipped scorer for tile-style games or draw-meld-discard ones (the tile-style one
+        where no draw-meld-discard file is installed)."""
+        if tile not in self.shipped:
+            own = DISCARD_WEIGHTS if not tile and DISCARD_WEIGHTS.exists() else DEFAULT_WEIGHTS
+            self.shipped[tile] = load_scorer(own)
+        return self.shipped[tile]
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Move]) -> Move:
+        """The best-scored candidate, by the weights of this game's family unless a file was given."""
+        if not self.fixed:
+            self.scorer = self._family(view.get("family") == "play_or_draw")
+        return super().act(view, legal)
