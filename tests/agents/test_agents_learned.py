@@ -11,6 +11,7 @@ import pytest
 from rummyai.agents import AGENTS, Agent, make_agent, make_agent_from_spec
 from rummyai.agents.learned import (
     DEFAULT_WEIGHTS,
+    DISCARD_WEIGHTS,
     STATE_FEATURES,
     CandidateScorer,
     LearnedAgent,
@@ -50,6 +51,23 @@ def test_shipped_weights_load_and_registry_lists_the_agents() -> None:
     assert "learned" in AGENTS and "policy" in AGENTS
     agent = make_agent("learned")
     assert isinstance(agent, LearnedAgent) and agent.name == "learned"
+
+
+def test_each_family_of_games_gets_its_shipped_weights() -> None:
+    """Without a file the agent scores tile-style games with the rummikub weights and
+    draw-meld-discard games with the standard-rummy ones; a file given is used everywhere."""
+    assert DISCARD_WEIGHTS.stat().st_size < 200_000
+    tile, discard = load_scorer(DEFAULT_WEIGHTS), load_scorer(DISCARD_WEIGHTS)
+    assert not np.array_equal(tile.layers[0][0], discard.layers[0][0])
+    agent = LearnedAgent()
+    assert not agent.tile_style_only
+    play([agent, make_agent_from_spec("greedy")], seed=3, variant="standard")
+    assert np.array_equal(agent.scorer.layers[0][0], discard.layers[0][0])
+    play([agent, make_agent_from_spec("greedy")], seed=3)
+    assert np.array_equal(agent.scorer.layers[0][0], tile.layers[0][0])
+    fixed = LearnedAgent(weights=str(DEFAULT_WEIGHTS))
+    play([fixed, make_agent_from_spec("greedy")], seed=3, variant="standard")
+    assert np.array_equal(fixed.scorer.layers[0][0], tile.layers[0][0])
 
 
 def test_cli_agents_lists_learned_and_policy(capsys: pytest.CaptureFixture[str]) -> None:
