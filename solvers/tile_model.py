@@ -203,7 +203,11 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             safe_whole = self.safe and info.wild_count > 0
             needed = k in locked or (v.joker_rules.accompaniment and info.wild_count > 0) or self.fixed_table
             if self.minimize_changes or needed or safe_whole:
-                forced = (k in locked and (self.safe or not self.position.opened)) or self.fixed_table or safe_whole
+                forced = (
+                    (k in locked and (self.safe or not self.position.opened))
+                    or self.fixed_table
+                    or safe_whole
+                )
                 self._add_kept(k, info, forced=forced)
         if self.fixed_table:
             # new melds come from the hand (and jokers freed by swaps)
