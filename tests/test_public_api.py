@@ -78,11 +78,11 @@ def test_play_match_takes_agent_objects() -> None:
         (["random"], 0, "2 to 4 players"),
         (["random", "nosuch"], 0, "unknown agent"),
         (["random", "greedy"], -1, "seed must be a non-negative integer"),
-        (["learned", "greedy"], 0, "tile-style"),
+        (["value", "greedy"], 0, "tile-style"),
     ],
 )
 def test_play_match_refuses_bad_input_by_name(agents: list[str], seed: int, message: str) -> None:
-    variant = "standard" if agents[0] == "learned" else "rummikub"
+    variant = "standard" if agents[0] == "value" else "rummikub"
     with pytest.raises(rummyai.RummyError, match=message):
         rummyai.play_match(variant, agents, seed=seed)
 
