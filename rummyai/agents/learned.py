@@ -13,10 +13,12 @@ rummikub it wins three games in four (0.749 over 1,000 duplicate sets) and loses
 deal on average: it often draws where greedy lays a small play, keeping cards off the table that
 greedy rearranges, and pays for the cards it holds when greedy goes out first.
 
-Draw-meld-discard games are scored with a second shipped file (`DISCARD_WEIGHTS`), trained by
-self-play PPO in 2-player standard rummy (``ppo_selfplay.py --env rummyai/StandardRummy-v1``;
-run and pre-registered evaluation: `studies/learned/plan-standard.md`). With a weights file of
-its own (``learned:weights=FILE``) the agent uses that file in every game.
+Standard rummy and Black Heart are scored with a second shipped file (`DISCARD_WEIGHTS`), trained
+by self-play PPO in 2-player standard rummy (``ppo_selfplay.py --env rummyai/StandardRummy-v1``;
+run and pre-registered evaluation: `studies/learned/plan-standard.md`); it takes from the discard
+row where greedy draws. Rummy Palace has no shipped weights (those two lose there: a take is not a
+sure play under its rules), so matches refuse the agent there. With a weights file of its own
+(``learned:weights=FILE``) the agent uses that file in every game.
 """
 
 from __future__ import annotations
@@ -35,11 +37,15 @@ from rummyai.engine.moves import Move
 from rummyai.envs.candidates import FEATURES
 from rummyai.envs.policy_agent import PolicyAgent
 from rummyai.errors import RummyError
+from rummyai.variants import Variant
 
 #: The weights shipped with the package for tile-style variants (trained on 2-player rummikub).
 DEFAULT_WEIGHTS = Path(__file__).with_name("weights") / "learned_rummikub.npz"
 #: The weights shipped for draw-meld-discard variants (trained on 2-player standard rummy).
 DISCARD_WEIGHTS = DEFAULT_WEIGHTS.with_name("learned_standard.npz")
+#: The draw-meld-discard variants those weights play: standard rummy, and Black Heart, which
+#: shares its discard row and take rule. Rummy Palace has no shipped weights (they lose there).
+DISCARD_VARIANTS = frozenset({"standard", "black-heart"})
 #: Tag of the weights file format; a file with another tag is rejected.
 FORMAT = "rummyai-learned-scorer-v1"
 #: Columns of the position summary joined to every candidate's features.
@@ -227,15 +233,21 @@ class LearnedAgent(PolicyAgent):
         self.shipped: dict[bool, CandidateScorer] = {}  # by family: tile-style or not
         self.scorer = load_scorer(weights) if weights else self._family(True)
         super().__init__(lambda obs: self.scorer.scores(obs), name="learned", seed=seed)
-        #: without shipped draw-meld-discard weights, tournaments keep the default to tile-style games
-        self.tile_style_only = not weights and not DISCARD_WEIGHTS.exists()
+
+    def check_game(self, variant: Variant, players: int) -> None:
+        """Refuse a draw-meld-discard variant the shipped weights were not made for (unless a
+        weights file was given), as well as what `PolicyAgent.check_game` refuses."""
+        super().check_game(variant, players)
+        if not self.fixed and not variant.tile_style and variant.id not in DISCARD_VARIANTS:
+            raise RummyError(
+                f"no shipped weights for {variant.id} (those of draw-and-discard games play "
+                f"{', '.join(sorted(DISCARD_VARIANTS))}): give learned:weights=FILE"
+            )
 
     def _family(self, tile: bool) -> CandidateScorer:
-        """The shipped scorer for tile-style games or draw-meld-discard ones (the tile-style one
-        where no draw-meld-discard file is installed)."""
+        """The shipped scorer for tile-style games or for draw-meld-discard ones."""
         if tile not in self.shipped:
-            own = DISCARD_WEIGHTS if not tile and DISCARD_WEIGHTS.exists() else DEFAULT_WEIGHTS
-            self.shipped[tile] = load_scorer(own)
+            self.shipped[tile] = load_scorer(DEFAULT_WEIGHTS if tile else DISCARD_WEIGHTS)
         return self.shipped[tile]
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Move]) -> Move:

@@ -60,7 +60,6 @@ def test_each_family_of_games_gets_its_shipped_weights() -> None:
     tile, discard = load_scorer(DEFAULT_WEIGHTS), load_scorer(DISCARD_WEIGHTS)
     assert not np.array_equal(tile.layers[0][0], discard.layers[0][0])
     agent = LearnedAgent()
-    assert not agent.tile_style_only
     play([agent, make_agent_from_spec("greedy")], seed=3, variant="standard")
     assert np.array_equal(agent.scorer.layers[0][0], discard.layers[0][0])
     play([agent, make_agent_from_spec("greedy")], seed=3)
@@ -68,6 +67,18 @@ def test_each_family_of_games_gets_its_shipped_weights() -> None:
     fixed = LearnedAgent(weights=str(DEFAULT_WEIGHTS))
     play([fixed, make_agent_from_spec("greedy")], seed=3, variant="standard")
     assert np.array_equal(fixed.scorer.layers[0][0], tile.layers[0][0])
+
+
+def test_shipped_weights_refuse_rummy_palace_by_name() -> None:
+    """The draw-and-discard weights were made in standard rummy: matches refuse them in Rummy
+    Palace (where they lose) and take them in Black Heart; a weights file of one's own plays on."""
+    from rummyai import play_match
+
+    with pytest.raises(RummyError, match="no shipped weights for rummy-palace"):
+        play_match("rummy-palace", ["learned", "greedy"], seed=1, options={"max_rounds": 1})
+    assert play_match("black-heart", ["learned", "greedy"], seed=1, options={"max_deals": 1})["totals"]
+    spec = f"learned:weights={DISCARD_WEIGHTS}"
+    assert play_match("rummy-palace", [spec, "greedy"], seed=1, options={"max_rounds": 1})["totals"]
 
 
 def test_cli_agents_lists_learned_and_policy(capsys: pytest.CaptureFixture[str]) -> None:
