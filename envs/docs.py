@@ -32,9 +32,9 @@ SPEED_TABLE = """
 | rummy-board | 320 / 199 | 172 / 142 | 135 / 86 | 237 / 154 | 300: met per CPU second against random only |
 | rummy-tiles | 90 / 73 | 90 / 73 | 78 / 83 | 89 / 69 | 300: not met |
 | rhine | 19 / 13 | 14 / 10 | 11 / 10 | 19 / 16 | 300: not met |
-| rummy-palace | 1,062 / 784 | 736 / 578 | 368 / 322 | 549 / 490 | 300: met |
-| standard | 678 / 675 | 485 / 490 | 399 / 291 | 554 / 459 | 300: met |
-| black-heart | 443 / 472 | 320 / 340 | 165 / 138 | 302 / 255 | 300: met |
+| rummy-palace | 939 / 594 | 938 / 594 | 566 / 525 | 500 / 446 | 300: met |
+| standard | 605 / 555 | 605 / 555 | 484 / 458 | 436 / 407 | 300: met |
+| black-heart | 495 / 455 | 495 / 454 | 323 / 272 | 297 / 251 | 300: met |
 """
 
 SPEED = """
@@ -64,7 +64,8 @@ second and per second of wall time, learner against `random` / `greedy` opponent
 
 {table}
 
-The rummy-tiles row is a later run of the second command (load average 3.1 at the start, 4.2
+The three draw-and-discard rows are a separate run of the third command (load average 1.5 at
+the start, 2.2 at the end, one tournament process beside it). The rummy-tiles row is a later run of the second command (load average 3.1 at the start, 4.2
 at the end; 20 episodes, 980 steps against random on one core). Rhine's row covers a few
 episodes (against random on one core: 7 episodes, 218 steps), some positions taking CP-SAT and
 the judge's repair seconds each, so it varies widely with the seeds. For the fast draw-and-discard variants, the observations
