@@ -103,8 +103,6 @@ def move_kind(move: Move) -> str:
     return "other"
 
 
-#: Move fields that hold physical card ids or nested placements (anything else, such as a row
-#: index, a meld index or a seat, is not a card).
 def hand_cards_used(state: GameState, move: Move, start_ids: frozenset[int] | None = None) -> list[int]:
     """Physical ids from the acting seat's hand that `move` puts on the table or discards
     (`start_ids`: the ids of the start table's meld objects, when the caller has them)."""

@@ -16,8 +16,8 @@ greedy rearranges, and pays for the cards it holds when greedy goes out first.
 Standard rummy and Black Heart are scored with a second shipped file (`DISCARD_WEIGHTS`), trained
 by self-play PPO in 2-player standard rummy (``ppo_selfplay.py --env rummyai/StandardRummy-v1``;
 run and pre-registered evaluation: `studies/learned/plan-standard.md`); it takes from the discard
-row where greedy draws. Rummy Palace has no shipped weights (those two lose there: a take is not a
-sure play under its rules), so matches refuse the agent there. With a weights file of its own
+row where greedy draws. Rummy Palace has no shipped weights (the standard-rummy ones lose there,
+where a take is not a sure play), so matches refuse the agent in it. With a weights file of its own
 (``learned:weights=FILE``) the agent uses that file in every game.
 """
 

@@ -65,7 +65,8 @@ class Rejected(Move):
     play: Play
 
 
-#: Move fields that hold physical card ids (directly, as melds, or as nested moves).
+#: Move fields that hold physical card ids, directly, as melds or as nested placements (anything
+#: else, such as a row index, a meld index or a seat, is not a card).
 CARD_FIELDS = frozenset(
     {"card", "cards", "ids", "table", "meld", "melds", "replacement", "escort", "escorts", "plays", "place"}
 )
