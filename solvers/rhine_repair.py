@@ -137,8 +137,10 @@ def rhine_repair(
     bound: tuple[int, int] | None,
     start: float,
     work_limit: float | None = None,
+    per_meld_jokers: bool = False,
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
-    """The relaxed Rhine model's best table failed the judge.
+    """The relaxed Rhine model's best table failed the judge (`per_meld_jokers`: the witness
+    model places its jokers per meld instead of pooling them per card kind; see `solve_tile`).
 
     0. Rhine: the strict witness model (witness cards every copy assignment reads alike, R5b
        spots avoided; a restriction) is asked for a table worth `bound`: judged legal, it is
@@ -174,7 +176,9 @@ def rhine_repair(
     best = score_key(position, objective, best_played)
     # (no time left: no search, only the floors below)
     search = (
-        TileModel(position, objective, max_cards, False, witnesses=True, **duties)
+        TileModel(
+            position, objective, max_cards, False, witnesses=True, per_meld_jokers=per_meld_jokers, **duties
+        )
         if budget.left() > 0
         else tm
     )

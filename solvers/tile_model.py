@@ -99,6 +99,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         witnesses: bool = False,
         strict: bool = False,
         swaps: bool = True,
+        per_meld_jokers: bool = False,
     ) -> None:
         self.safe = safe or safe_fixed
         # Rhine witness melds (`_run_witnesses`): a tighter relaxation, built for the repair only
@@ -142,8 +143,8 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             and not v.wilds_le_naturals
             and self.jokers <= v.min_meld - max(v.min_naturals_per_meld, 1)
             and (not opening or v.opening_group_ace == v.opening_values[1])
-            # official Rummikub's repair model tells a joker kept in a group from one moved to a run
-            and not (self.use_witnesses and v.joker_rules.replacement_takes)
+            # jokers per meld position: tells a joker kept in a group from one moved to a run
+            and not per_meld_jokers
         )
         self.allowance: dict[int, IntVar] = {}
         self.played: dict[int, IntVar] = {}

@@ -30,7 +30,6 @@ class OfficialTakes:
         each taken joker has its own. Every judged-legal table meets this (the judge also wants
         the kept joker beside an old natural, the taken one in a new meld), so the model stays
         a relaxation; without it the repair cut layouts that take jokers for nothing one by one."""
-        assert not self.pooled  # `_standing` reads jokers per meld
         m = self.model
         kept_at: dict[tuple[str, int], list[IntVar]] = {}
         taken_for: dict[int, list[IntVar]] = {}  # run jokers by the one card that replaces them
@@ -77,9 +76,13 @@ class OfficialTakes:
         return played
 
     def _standing(self: TileModel, kind: str, key: int) -> LinearExpr:
-        """Jokers of the new melds standing for this run card or this group rank. The repair
-        model places its jokers per meld (never pooled), so that a group joker moved to a run
-        does not count as kept."""
+        """Jokers of the new melds standing for this run card or this group rank. Pooled, the
+        jokers standing for that card kind (or any kind of that rank) in runs and groups alike:
+        a group joker moved into a run then counts as kept, which the per-meld model
+        (`per_meld_jokers`) tells apart."""
+        cards = [key] if kind == "run" else [make_card(key, x) for x in range(4)]
+        if self.pooled:
+            return sum(self.allowance.get(c, 0) for c in cards)
         if kind == "run":
             return sum(
                 j

@@ -75,16 +75,28 @@ def solve_tile(
         if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds, deadline):
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(
-                position,
-                objective,
-                time_limit,
-                max_cards,
-                minimize_changes,
-                tm,
-                bound,
-                start,
-                work_limit,
+                position, objective, time_limit, max_cards, minimize_changes, tm, bound, start, work_limit
             )
+            if label == "feasible" and rules.joker_rules.replacement_takes:
+                # official jokers: the pooled witness model counts a group joker moved into a run
+                # as kept, so its cuts can run out before a proof; the per-meld model tells them
+                # apart (but deals a rank's groups one way, so it runs second, never instead)
+                again = rhine_repair(
+                    position,
+                    objective,
+                    time_limit,
+                    max_cards,
+                    minimize_changes,
+                    tm,
+                    bound,
+                    start,
+                    work_limit,
+                    per_meld_jokers=True,
+                )
+                if again[2] == "optimal" or score_key(position, objective, again[0]) > score_key(
+                    position, objective, played
+                ):
+                    played, melds, label = again
             if label == "feasible" and time_limit is None and work_limit is None:
                 played, melds, label = _certified(
                     position, objective, max_cards, committed, taken, played, melds

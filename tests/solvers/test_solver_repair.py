@@ -82,9 +82,10 @@ def test_official_floor_keeps_joker_melds_whole() -> None:
 
 def test_official_repair_tells_group_jokers_from_run_jokers() -> None:
     """rummikub+official, 39 table cards: the group's joker in '3H 3C JK=3' cannot be taken (no
-    3S or 3D in the hand), and moving it to stand for 3D in a run takes it. The repair model
-    counts a kept group joker only where a group of threes holds it (not as any joker standing
-    for a three), so it proves 7 cards instead of cutting such tables one by one."""
+    3S or 3D in the hand), and moving it to stand for 3D in a run takes it. The pooled repair
+    model counts any joker standing for a three as kept and runs out of cuts; the second repair,
+    with jokers per meld, counts a kept group joker only where a group of threes holds it and
+    proves 7 cards."""
     hand = "6S 7S 7S 6H 8H 9H KH 9D 5C TC"
     table = (
         "JD JS JH JC | TH JH QH | 3H 3C JK=3 | 4C JK=5C 6C 7C | QD QS QC | 4H 5H 6H 7H | 2D 2C 2H | "
@@ -92,6 +93,22 @@ def test_official_repair_tells_group_jokers_from_run_jokers() -> None:
     )
     sol = solve(OFFICIAL, hand, table)
     assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 7, 58)
+    _legal(OFFICIAL, hand, table, sol)
+
+
+def test_official_repair_keeps_the_pooled_models_layouts() -> None:
+    """rummikub+official: TH goes down as 'TH JK JK | TS TH TD' (the run gives up its TS). The
+    per-meld repair model deals a rank's groups one way ('TS TH JK | TH TD JK', refused) and its
+    cut removes the legal deal too; the pooled repair runs first and finds it, so the answer is
+    the exhaustive reference's."""
+    hand, table = "4S TH QH 7D", "TH JK=T JK=T TD | 6S 7S 8S 9S TS"
+    best = reference_solve(OFFICIAL, hand, table)
+    sol = solve(OFFICIAL, hand, table)
+    assert (sol.status, sol.cards_played, sol.points_played) == (
+        "optimal",
+        best.cards_played,
+        best.points_played,
+    )
     _legal(OFFICIAL, hand, table, sol)
 
 
@@ -105,10 +122,9 @@ def _legal(variant: Variant, hand: str, table: str, sol: Solution) -> None:
 def test_no_good_cut_removes_only_its_own_table() -> None:
     """The repair's no-good cut forbids one decoded table: with 7C the only card played, cutting
     the first table must leave the other tables of 7C (above, the legal one differs from the
-    rejected one only in a pooled group set and joker spot). The first model pools its jokers
-    (the repair model of official jokers does not)."""
+    rejected one only in a pooled group set and joker spot)."""
     position = make_position(FROM_TABLE, "6S 6D 7C 8C", "JK=6 6S 6C 6H | JK=5C 6C 7C 8C")
-    tm = TileModel(position, "points", 1, False)
+    tm = TileModel(position, "points", 1, False, witnesses=True)
     assert tm.pooled
     seven = parse_cards("7C")[0]
     for card, var in tm.played.items():
