@@ -110,7 +110,8 @@ def listed_choice(variant: Variant, hand: Sequence[int], legal: Sequence[Move]) 
     """Index of greedy's move among listed moves where no solver answer decides: the first placing
     the most hand cards; when none places a card, the draw on tile-style variants, and where the
     first listed is a discard, the discard of the card worth most in hand (the first listed of
-    equal value), so that what greedy keeps depends on the hand's cards, not their order."""
+    equal value; a wild card only when nothing else may go), so that what greedy keeps depends on
+    the hand's cards, not their order."""
     counts = [hand_cards_in(m, hand) for m in legal]
     best = max(counts)
     index = counts.index(best)
@@ -121,7 +122,12 @@ def listed_choice(variant: Variant, hand: Sequence[int], legal: Sequence[Move]) 
     if isinstance(legal[index], Discard):
         values, deck = variant.hand_values, variant.deck
         discards = [k for k, m in enumerate(legal) if isinstance(m, Discard)]
-        index = max(discards, key=lambda k: (values[deck[cast(Discard, legal[k]).card]], -k))
+
+        def keep_last(k: int) -> tuple[bool, int, int]:
+            kind = deck[cast(Discard, legal[k]).card]
+            return (not variant.is_wild(kind), values[kind], -k)
+
+        index = max(discards, key=keep_last)
     return index
 
 

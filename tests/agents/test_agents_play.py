@@ -177,3 +177,28 @@ def test_greedy_lays_the_most_cards_and_discards_its_highest_card_in_draw_and_di
             placements += most > 0
             state = game.apply(state, move)
     assert discards > 20 and placements > 5
+
+
+def test_greedy_keeps_its_jokers_while_another_card_can_go() -> None:
+    """Rummy Palace: a joker is worth most in hand, yet greedy discards it only when no other
+    card may be discarded."""
+    from rummyai.cards import JOKER
+    from rummyai.engine.discard_moves import Discard
+
+    greedy = make_agent("greedy")
+    kept = 0
+    for seed in range(12):
+        state = game.new_match("rummy-palace", 2, seed, options={"max_rounds": 1})
+        while not state.match_over:
+            legal = game.legal_moves(state)
+            move = greedy.act(game.view(state, state.to_act), legal)
+            deck = state.variant.deck
+            if isinstance(move, Discard) and any(
+                deck[m.card] == JOKER for m in legal if isinstance(m, Discard)
+            ):
+                assert deck[move.card] != JOKER or all(
+                    deck[m.card] == JOKER for m in legal if isinstance(m, Discard)
+                )
+                kept += deck[move.card] != JOKER
+            state = game.apply(state, move)
+    assert kept > 5
