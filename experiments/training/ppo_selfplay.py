@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--init",
         default="",
-        help="starting weights (.npz; default the shipped ones; 'greedy': a network playing greedy's move)",
+        help="starting weights (.npz; default the shipped rummikub ones; 'greedy': a network playing greedy's move)",
     )
     parser.add_argument("--env", default="rummyai/Rummikub-v1", help="environment id (2 players, one round)")
     parser.add_argument("--out", required=True)

@@ -232,7 +232,11 @@ class LearnedAgent(PolicyAgent):
         self.fixed = bool(weights)
         self.shipped: dict[bool, CandidateScorer] = {}  # by family: tile-style or not
         self.scorer = load_scorer(weights) if weights else self._family(True)
-        super().__init__(lambda obs: self.scorer.scores(obs), name="learned", seed=seed)
+        super().__init__(self._scores, name="learned", seed=seed)
+
+    def _scores(self, obs: Mapping[str, Any]) -> Array:
+        """The current scorer's scores (a method, so that copies and pickles score with their own)."""
+        return self.scorer.scores(obs)
 
     def check_game(self, variant: Variant, players: int) -> None:
         """Refuse a draw-meld-discard variant the shipped weights were not made for (unless a

@@ -64,6 +64,14 @@ def test_each_family_of_games_gets_its_shipped_weights() -> None:
     assert np.array_equal(agent.scorer.layers[0][0], discard.layers[0][0])
     play([agent, make_agent_from_spec("greedy")], seed=3)
     assert np.array_equal(agent.scorer.layers[0][0], tile.layers[0][0])
+    import copy
+    import pickle
+
+    twin = copy.deepcopy(agent)  # a copy scores with its own weights, and the agent pickles
+    play([twin, make_agent_from_spec("greedy")], seed=3, variant="standard")
+    assert np.array_equal(twin.scorer.layers[0][0], discard.layers[0][0])
+    assert np.array_equal(agent.scorer.layers[0][0], tile.layers[0][0])
+    assert pickle.loads(pickle.dumps(agent)).scorer.features == tile.features
     fixed = LearnedAgent(weights=str(DEFAULT_WEIGHTS))
     play([fixed, make_agent_from_spec("greedy")], seed=3, variant="standard")
     assert np.array_equal(fixed.scorer.layers[0][0], tile.layers[0][0])
