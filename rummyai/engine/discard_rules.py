@@ -769,6 +769,10 @@ def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None, limit:
     if candidates is None:
         candidates = [m for m, _ in meld_candidates(v, hand)]
     sets = [frozenset(m.all_ids()) for m in candidates]
+    # at most three melds and `_BLACK_HEART_LAYOFFS` lay-offs empty the hand: a search that cannot
+    # get there with its largest melds stops (a long hand, after taking a long discard row, has
+    # thousands of meld triples)
+    biggest = max((len(s) for s in sets), default=0)
     moves: list[Move] = []
 
     def finish(chosen: list[int], left: frozenset[int]) -> None:
@@ -785,7 +789,7 @@ def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None, limit:
         moves.append(plays[0] if len(plays) == 1 else Opening(tuple(plays)))
 
     def extend(chosen: list[int], left: frozenset[int]) -> None:
-        if len(moves) >= limit:
+        if len(moves) >= limit or len(left) - (3 - len(chosen)) * biggest > _BLACK_HEART_LAYOFFS:
             return
         finish(chosen, left)
         if len(chosen) == 3:
