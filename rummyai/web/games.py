@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummyai.agents import AGENTS, Agent, make_agent_from_spec
+from rummyai.agents import AGENTS, Agent, check_agent_fits, make_agent_from_spec
 from rummyai.cards import card_str, parse_meld
 from rummyai.engine import game
 from rummyai.engine.moves import Move, Play
@@ -70,6 +70,7 @@ class Games:
         agents: list[Agent | None] = [None]
         for k, name in enumerate(opponents, start=1):
             agent = make_agent_from_spec(name)
+            check_agent_fits(agent, name, rules, len(opponents) + 1)  # as matches and tournaments do
             agent.reset(seed + k)
             agents.append(agent)
         state = game.new_match(rules, len(agents), seed, max_turns=max_turns)

@@ -63,6 +63,8 @@ def test_a_hint_position_of_a_game_is_a_valid_hint_request(client: TestClient) -
     [
         ({"variant": "nope"}, "unknown variant"),
         ({"opponents": ["nobody"]}, "unknown agent"),
+        ({"variant": "standard", "opponents": ["value"]}, "tile-style variants only"),
+        ({"variant": "rummy-palace", "opponents": ["learned"]}, "no shipped weights for rummy-palace"),
         ({"opponents": ["greedy"] * 4}, "2 to 4 players"),
         ({"seed": -1}, "seed"),
         ({"colour": 1}, "colour"),
