@@ -6,6 +6,7 @@ exhaustive reference's. The positions are shrunk from the solver sweep's status 
 
 from __future__ import annotations
 
+import pytest
 from ortools.sat.python import cp_model
 from solver_checks import judged_legal
 
@@ -65,34 +66,40 @@ def test_pooled_joker_placed_in_the_other_copy() -> None:
     _legal(OFFICIAL, hand, table, sol)
 
 
-def test_official_floor_keeps_joker_melds_whole() -> None:
-    """rummikub+official, 35 table cards: the best play keeps 'JK=5 JK=5 5S 5H' whole and takes
-    5C from the other group of fives for 4C 5C 6C. Every table that moves a joker of that meld
-    is refused (the hand holds no 5D or 5C to take it); the always-legal floor that keeps joker
-    melds whole finds the 7 cards, and the repair model proves them."""
-    hand = "4S 2H 4H JD AC 2C 4C 4C QC"
-    table = (
-        "JK=5 JK=5 5S 5H | 8S 9S TS JS QS | 5S 5D 5H 5C | JS JD JH JC | QH QS QC | 3H 3C 3D | "
-        "4D 5D 6D | 6C 6S 6H | 8S 9S TS | AS 2S 3S"
-    )
+@pytest.mark.parametrize(
+    ("hand", "table", "cards", "points"),
+    [
+        # 35 table cards: the best play keeps 'JK=5 JK=5 5S 5H' whole and takes 5C from the other
+        # group of fives for 4C 5C 6C. Every table that moves a joker of that meld is refused (the
+        # hand holds no 5D or 5C to take it); the always-legal floor that keeps joker melds whole
+        # finds the 7 cards, and the repair model proves them.
+        pytest.param(
+            "4S 2H 4H JD AC 2C 4C 4C QC",
+            "JK=5 JK=5 5S 5H | 8S 9S TS JS QS | 5S 5D 5H 5C | JS JD JH JC | QH QS QC | 3H 3C 3D | "
+            "4D 5D 6D | 6C 6S 6H | 8S 9S TS | AS 2S 3S",
+            7,
+            21,
+            id="floor-keeps-joker-melds-whole",
+        ),
+        # 39 table cards: the group's joker in '3H 3C JK=3' cannot be taken (no 3S or 3D in the
+        # hand), and moving it to stand for 3D in a run takes it. The pooled repair model counts any
+        # joker standing for a three as kept and runs out of cuts; the second repair, with jokers
+        # per meld, counts a kept group joker only where a group of threes holds it and proves 7.
+        pytest.param(
+            "6S 7S 7S 6H 8H 9H KH 9D 5C TC",
+            "JD JS JH JC | TH JH QH | 3H 3C JK=3 | 4C JK=5C 6C 7C | QD QS QC | 4H 5H 6H 7H | 2D 2C 2H | "
+            "QS QH QD | 9C TC JC | AD 2D 3D 4D 5D | 4C 4D 4S 4H",
+            7,
+            58,
+            id="group-jokers-told-from-run-jokers",
+        ),
+    ],
+)
+def test_official_repair_proves_mid_game_positions(hand: str, table: str, cards: int, points: int) -> None:
+    """rummikub+official on mid-game tables the repair once left unproven: proven at the value
+    a larger search budget also finds, and legal."""
     sol = solve(OFFICIAL, hand, table)
-    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 7, 21)
-    _legal(OFFICIAL, hand, table, sol)
-
-
-def test_official_repair_tells_group_jokers_from_run_jokers() -> None:
-    """rummikub+official, 39 table cards: the group's joker in '3H 3C JK=3' cannot be taken (no
-    3S or 3D in the hand), and moving it to stand for 3D in a run takes it. The pooled repair
-    model counts any joker standing for a three as kept and runs out of cuts; the second repair,
-    with jokers per meld, counts a kept group joker only where a group of threes holds it and
-    proves 7 cards."""
-    hand = "6S 7S 7S 6H 8H 9H KH 9D 5C TC"
-    table = (
-        "JD JS JH JC | TH JH QH | 3H 3C JK=3 | 4C JK=5C 6C 7C | QD QS QC | 4H 5H 6H 7H | 2D 2C 2H | "
-        "QS QH QD | 9C TC JC | AD 2D 3D 4D 5D | 4C 4D 4S 4H"
-    )
-    sol = solve(OFFICIAL, hand, table)
-    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", 7, 58)
+    assert (sol.status, sol.cards_played, sol.points_played) == ("optimal", cards, points)
     _legal(OFFICIAL, hand, table, sol)
 
 
