@@ -65,10 +65,11 @@ second and per second of wall time, learner against `random` / `greedy` opponent
 {table}
 
 The three draw-and-discard rows are a separate run of the third command (load average 1.5 at
-the start, 2.2 at the end, one tournament process beside it). The rummy-tiles row is a later run of the second command (load average 3.1 at the start, 4.2
-at the end; 20 episodes, 980 steps against random on one core). Rhine's row covers a few
-episodes (against random on one core: 7 episodes, 218 steps), some positions taking CP-SAT and
-the judge's repair seconds each, so it varies widely with the seeds. For the fast draw-and-discard variants, the observations
+the start, 2.2 at the end, one tournament process beside it). The rummy-tiles row is a later
+run of the second command (load average 3.1 at the start, 4.2 at the end; 20 episodes, 980
+steps against random on one core). Rhine's row covers a few episodes (against random on one
+core: 7 episodes, 218 steps), some positions taking CP-SAT and the judge's repair seconds each,
+so it varies widely with the seeds. For the fast draw-and-discard variants, the observations
 the two workers send to the main process cost more than the second core brings on this shared
 machine.
 
