@@ -24,8 +24,8 @@ from rummyai.solvers.tile_model import TileModel, solve_model
 from rummyai.solvers.tile_model_parts import LinearExpr
 
 MAX_CUTS = 8  # rejected tables cut off before the repair gives up
-# in Rhine, after the strict model's floor (on tiles_bench no later cut found a better table)
-RHINE_CUTS = 3
+# in Rhine (after the strict model's floor), where every cut after the first is a wide one
+RHINE_CUTS = 20
 SAFE_AFTER = 2  # rejections before the always-legal models are asked for a floor
 RHINE_WORK = 1.0  # CP-SAT deterministic time spent cutting them when no time limit is given
 TIDY_WORK = 0.2  # at most this much of it on keeping start melds whole at the found value
@@ -37,11 +37,13 @@ VERIFY_GRACE = 0.2
 LATE_SOLVE = 0.05  # seconds a floor model may still solve once the limit has passed
 
 
-def cut(tm: TileModel, solver: cp_model.CpSolver) -> None:
-    """Forbid the current assignment (a no-good over every variable)."""
+def cut(tm: TileModel, solver: cp_model.CpSolver, wide: bool = False) -> None:
+    """Forbid the current assignment: a no-good over every variable, or (`wide`) over
+    `TileModel.joker_vars` only, which also forbids every other table with the same played cards
+    and jokers where they stood (the same joker plan laid out around other melds)."""
     m = tm.model
     differs = []
-    for var in tm.decision_vars():
+    for var in tm.joker_vars() if wide else tm.decision_vars():
         value = solver.value(var)
         flag = m.new_bool_var("")
         m.add(var != value).only_enforce_if(flag)
@@ -148,7 +150,8 @@ def rhine_repair(
     1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
        to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
        rejected one is cut off (no-good over every variable, after trying the unmerged layout
-       and the strict model at the same value). Its first optimum, before any cut, is a valid
+       and the strict model at the same value; in Rhine every later cut forbids the rejected
+       table's played cards and joker places, `cut(wide=True)`). Its first optimum, before any cut, is a valid
        bound (tighter than `bound`, the first model's), and nothing better than the best legal
        answer before any cut proves it too.
     2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
@@ -224,7 +227,10 @@ def rhine_repair(
                 best_played, best_melds, best = other[0], other[1], score
                 proven = bound is not None and score == bound
                 continue
-        cut(search, found)
+        # Rhine: a refused joker plan is usually refused however the other melds are laid out,
+        # and full no-goods only walk through those layouts; so after the first cut, forbid the
+        # plan. Cuts never touch the proof: it comes from the uncut relaxation's bound alone
+        cut(search, found, wide=strict and cuts > 0)
         cuts += 1
     if not safe_done and not proven:
         played, melds = _safe_answer(position, objective, max_cards, budget, duties)

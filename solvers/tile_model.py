@@ -415,6 +415,26 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             out.extend(q.naturals.values())
         return [v for v in out if not isinstance(v, int)]
 
+    def joker_vars(self) -> list[IntVar]:
+        """The variables that say which hand cards are played and where every joker stands (and
+        whether each joker meld is kept): the repair's wide cuts forbid these alone."""
+        out: list[IntVar] = list(self.played.values())
+        for run in self.runs:
+            out.extend(j for j in run.jokers if j is not None)
+        out.extend(group.jokers for group in self.groups if group.jokers is not None)
+        out.extend(self.allowance.values())
+        for kept in self.kept.values():
+            if kept.info.wild_count:
+                out.append(kept.keep)
+            if kept.group_jok is not None:
+                out.append(kept.group_jok)
+        out.extend(self.wild_played.values())
+        for w in self.witnesses:
+            out.extend(w.inside.values())
+            out.extend(w.naturals.values())
+            out.append(w.joker)
+        return [v for v in out if not isinstance(v, int)]
+
     def _add_kept(self, k: int, info: MeldInfo, forced: bool) -> None:
         m = self.model
         keep = m.new_bool_var(f"keep{k}")
