@@ -130,6 +130,11 @@ def _line_defaults(args: argparse.Namespace, extra: dict[str, Any]) -> dict[str,
         defaults["variant"] = args.variant
     if args.option:
         defaults["options"] = _options(args.option)
+    if args.not_opened:
+        defaults["opened"] = False
+    for name in ("hand", "table", "new_table"):
+        if getattr(args, name, None) is not None:
+            defaults[name] = getattr(args, name)
     return defaults
 
 

@@ -226,6 +226,48 @@ def test_solve_jsonl_applies_options_to_lines_of_that_variant_only(monkeypatch: 
     assert second["cards_played"] == 3  # decks=2 is not a rhine option and does not apply here
 
 
+def test_jsonl_lines_take_the_command_lines_flags_for_keys_they_leave_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # an unopened rummikub player may not open with 24 points; a line's own "opened" wins
+    stdin = lines({"hand": "7H 8H 9H"}, {"hand": "7H 8H 9H", "opened": True}, {})
+    status, text = run(
+        "solve",
+        "--jsonl",
+        "--variant",
+        "rummikub",
+        "--not-opened",
+        "--table",
+        "3C 4C 5C",
+        "--hand",
+        "TD JD QD",
+        stdin=stdin,
+        monkeypatch=monkeypatch,
+    )
+    unopened, opened, from_flags = answers(text)
+    assert status == 0
+    assert unopened["cards_played"] == 0
+    assert opened["played"] == ["7H", "8H", "9H"]
+    assert from_flags["played"] == ["TD", "JD", "QD"]  # 33 points: an opening
+    stdin = lines({"new_table": "3C 4C 5C | 7H 8H 9H"}, {"new_table": "3C 4C 5C | 7H 8H 9H", "opened": True})
+    status, text = run(
+        "validate",
+        "--jsonl",
+        "--variant",
+        "rummikub",
+        "--not-opened",
+        "--hand",
+        "7H 8H 9H",
+        "--table",
+        "3C 4C 5C",
+        stdin=stdin,
+        monkeypatch=monkeypatch,
+    )
+    refused, legal = answers(text)
+    assert refused["legal"] is False and refused["rule"] == "8.2"
+    assert legal["legal"] is True
+
+
 # ------------------------------------------------------------------------------ --jsonl lines
 def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     stdin = lines(
