@@ -30,3 +30,9 @@ class IllegalMoveError(RummyError):
         super().__init__(f"illegal move ({rule}): {reason}")
         self.rule = rule
         self.reason = reason
+
+
+def check_flag(name: str, value: object) -> None:
+    """A yes/no argument must be a bool: a string such as "no" would otherwise read as true."""
+    if not isinstance(value, bool) and type(value).__module__ != "numpy":  # numpy's bool too
+        raise RummyError(f"{name} must be True or False, got {value!r}")

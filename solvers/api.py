@@ -9,7 +9,7 @@ from dataclasses import replace
 from numbers import Integral, Real
 from typing import Any
 
-from rummyai.cards import Slot, card_str
+from rummyai.cards import Slot, card_str, sorted_cards
 from rummyai.errors import CardError, RummyError
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
@@ -369,7 +369,7 @@ def solution_json(solution: Solution, palace_swaps: Sequence[JokerSwap] = ()) ->
     ``joker``, ``replacement``, ``to_meld`` and ``placed_as``, where the joker went)."""
     answer: dict[str, Any] = {
         "status": solution.status,
-        "played": [card_str(c) for c in solution.played],
+        "played": [card_str(c) for c in sorted_cards(solution.played)],  # the notation's order
         "melds": [[str(slot) for slot in meld] for meld in solution.melds],
         "cards_played": solution.cards_played,
         "points_played": solution.points_played,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rummyai.cards import JOKER, NUM_KINDS, Slot, card_str, check_copies, meld_str, parse_cards, parse_table
-from rummyai.errors import DeckError, RummyError
+from rummyai.errors import DeckError, RummyError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -134,6 +134,7 @@ def make_position(
     variant: Variant | str, hand: HandInput, table: TableInput = (), opened: bool = True
 ) -> Position:
     """A checked `Position`; raises a `RummyError` subclass naming the bad card, meld or variant."""
+    check_flag("opened", opened)
     rules = get_variant(variant)
     kinds = sorted(_hand_kinds(hand))
     melds = _table_melds(rules, table)

@@ -213,3 +213,8 @@ def test_json_positions_carry_the_turn_duties_after_a_take() -> None:
 )
 def test_turn_duties_where_the_variant_has_none_are_refused(body: dict[str, Any], needle: str) -> None:
     assert needle in solve_json(body)["error"]
+
+
+def test_played_cards_come_in_the_notations_order_rank_then_suit() -> None:
+    answer = solve_json({"variant": "rummikub", "hand": "KC KS 3H AH KD 2H"})
+    assert answer["played"] == ["AH", "2H", "3H", "KS", "KD", "KC"]

@@ -35,3 +35,15 @@ def test_illegal_move_error_carries_rule_and_reason() -> None:
     assert error.reason == "a joker may not simply join an existing meld"
     assert str(error) == "illegal move (1.5 R5): a joker may not simply join an existing meld"
     assert isinstance(error, RummyError)
+
+
+@pytest.mark.parametrize("call", ["solve", "hint", "validate"])
+@pytest.mark.parametrize("opened", ["no", 0, None])
+def test_opened_must_be_a_bool_not_a_value_that_reads_as_true_or_false(call: str, opened: object) -> None:
+    import rummyai
+
+    args = ("rummikub", "7H 8H 9H", "3C 4C 5C")
+    if call == "validate":
+        args = (*args, "3C 4C 5C | 7H 8H 9H")
+    with pytest.raises(RummyError, match="opened must be True or False"):
+        getattr(rummyai, call)(*args, opened=opened)

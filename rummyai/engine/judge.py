@@ -33,7 +33,7 @@ from rummyai.engine.moves import Violation
 from rummyai.engine.qualify import before_opening, qualifies_inside_turn, search_qualifying
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
-from rummyai.errors import MeldError, RummyError, VariantError
+from rummyai.errors import MeldError, RummyError, VariantError, check_flag
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -81,6 +81,7 @@ def judge_play(
     Raises `CardError` (unknown token), `DeckError` (more copies than the deck holds),
     `MeldError` (a start-table meld that is not valid) or `VariantError`.
     """
+    check_flag("opened", opened)
     rules = get_variant(variant, options)
     if not rules.tile_style:
         raise VariantError(f"{rules.id} is not a tile-style variant; the judge rates table rearrangements")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummyai.cards import NUM_KINDS, Slot, check_copies, parse_cards, parse_meld, parse_table
-from rummyai.errors import CardError, MeldError, RummyError, VariantError
+from rummyai.errors import CardError, MeldError, RummyError, VariantError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -113,6 +113,7 @@ def read_position(
     `committed` and `taken` describe a draw-and-discard turn after taking from the discards
     (the solver checks them against the hand and the variant)."""
     _check_options(options)
+    check_flag("opened", opened)
     rules = get_variant(variant, options)
     kinds = _hand(hand)
     melds = _table(table)
