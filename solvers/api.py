@@ -6,6 +6,7 @@ import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from importlib import import_module
 from numbers import Integral, Real
 from typing import Any
 
@@ -19,6 +20,7 @@ from rummyai.solvers.position import (
     Position,
     Solution,
     TableInput,
+    black_heart_rules,
     check_objective,
     make_position,
     time_left,
@@ -89,10 +91,7 @@ def solve(
         if not held[taken_card]:
             raise RummyError(f"taken card {card_str(taken_card)} is not in the hand")
     fast = not must and taken_card is None and fast_path_ok(position, max_cards)
-    if fast:
-        from rummyai.solvers.run_dp import warm  # numba is imported on first use only
-
-        warm(position.variant)  # start-up work, not counted in `ms`
+    prepare(position.variant, fast)  # start-up work, not counted in `ms` nor in a time limit
     start = time.perf_counter()
     solution = _dispatch(
         position,
@@ -107,6 +106,25 @@ def solve(
         fast,
     )
     return replace(solution, ms=(time.perf_counter() - start) * 1000)
+
+
+def prepare_turn(variant: Variant, opened: bool) -> None:
+    """`prepare` for solves of this variant's turns, opened or not (the hint engine's start-up)."""
+    prepare(variant, fast_path_ok(Position(variant, (), (), opened), None))
+
+
+def prepare(variant: Variant, fast: bool) -> None:
+    """Load what a solve of `variant` needs before its clock starts: the compiled program (`fast`:
+    an opened free-joker turn), else the CP-SAT models, whose first import of OR-Tools takes about
+    0.3 s in a process and would otherwise eat a short time limit. Later calls cost nothing."""
+    if fast:
+        from rummyai.solvers.run_dp import warm  # numba is imported on first use only
+
+        warm(variant)
+    else:
+        import_module(
+            "rummyai.solvers.black_heart" if black_heart_rules(variant) else "rummyai.solvers.tile_solve"
+        )
 
 
 def _check_duties(variant: Variant, committed: HandInput, taken: str | int | None, score: int) -> None:
@@ -206,8 +224,8 @@ def _dispatch(
     an opened free-joker turn without duties, as `solve` found), or the general tile model (with
     Rummy Palace's opening swaps searched around it)."""
     rules = position.variant
-    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
-        from rummyai.solvers.black_heart import solve_black_heart  # CP-SAT: OR-Tools loads on first use
+    if black_heart_rules(rules):
+        from rummyai.solvers.black_heart import solve_black_heart  # CP-SAT (`prepare` imported it)
 
         return solve_black_heart(
             position, objective, time_limit, max_cards, committed=must, score=score, work_limit=work_limit
@@ -231,7 +249,7 @@ def _dispatch(
         proven = solve_locked_dp(position, objective, minimize_changes, deadline)
         if proven is not None:
             return proven
-    from rummyai.solvers.tile_solve import solve_tile  # CP-SAT: OR-Tools loads on first use
+    from rummyai.solvers.tile_solve import solve_tile  # CP-SAT (`prepare` imported it)
 
     def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
         return solve_tile(

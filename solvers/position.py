@@ -152,6 +152,12 @@ def make_position(
     return position
 
 
+def black_heart_rules(variant: Variant) -> bool:
+    """Whether the variant has Black Heart's escorts, Royale or opening chart, which its own model
+    (`rummyai.solvers.black_heart`) solves instead of the tile model."""
+    return variant.escorts is not None or variant.royale is not None or variant.opening == "chart"
+
+
 def check_objective(objective: str) -> None:
     """Raise for an unknown objective name."""
     if objective not in OBJECTIVES:

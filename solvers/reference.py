@@ -26,6 +26,7 @@ from rummyai.solvers.position import (
     Position,
     Solution,
     TableInput,
+    black_heart_rules,
     check_objective,
     count_broken,
     make_position,
@@ -172,7 +173,7 @@ def reference_solve(
     position = make_position(variant, hand, table, opened)
     rules = position.variant
     must = make_position(rules, committed).hand if committed else ()
-    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
+    if black_heart_rules(rules):
         return reference_black_heart(position, objective, max_cards, must, score)
     taken_card = None if taken is None else make_position(rules, [taken]).hand[0]
     accept = turn_rules(position, must, taken_card)

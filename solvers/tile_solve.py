@@ -13,7 +13,15 @@ from rummyai.cards import JOKER, Slot
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.palace_swaps import swaps_in_order
-from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key, time_left
+from rummyai.solvers.position import (
+    Position,
+    Solution,
+    black_heart_rules,
+    count_broken,
+    objective_value,
+    score_key,
+    time_left,
+)
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.rhine_repair import VERIFY_GRACE, cut, rhine_repair
 from rummyai.solvers.tile_decode import decode
@@ -53,7 +61,7 @@ def solve_tile(
     if any(w.card != JOKER and w.plays_itself for w in rules.wilds):
         raise RummyError(f"the solver does not support wilds other than jokers in {rules.id} yet")
     opening = not position.opened and rules.opening_turn_exclusive
-    if rules.escorts is not None or rules.royale is not None or rules.opening == "chart":
+    if black_heart_rules(rules):
         raise RummyError(f"the solver does not support {rules.id} yet (escorts, Royale, opening chart)")
     if rules.opening_single_meld and rules.opening == "points" and not single_meld_exact(rules):
         raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")

@@ -4,6 +4,9 @@ the position, JSON types are checked, Black Heart's score reaches the hint, opti
 from __future__ import annotations
 
 import importlib
+import json
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -160,7 +163,8 @@ def test_hint_note_says_why_a_move_is_not_proven(
     def unproven(*args: Any, **kwargs: Any) -> Any:
         return replace(solve(*args, **kwargs), status="feasible")
 
-    monkeypatch.setattr(HINT_API, "solver_module", lambda: types.SimpleNamespace(solve=unproven))
+    stub = types.SimpleNamespace(solve=unproven, prepare_turn=API.prepare_turn)
+    monkeypatch.setattr(HINT_API, "solver_module", lambda: stub)
     result = hint("rummikub", "7H 8H 9H", "", alternatives=0, time_limit=limit)
     assert result.status == "feasible"
     assert len(result.notes) == 1 and why in result.notes[0]
@@ -218,3 +222,18 @@ def test_turn_duties_where_the_variant_has_none_are_refused(body: dict[str, Any]
 def test_played_cards_come_in_the_notations_order_rank_then_suit() -> None:
     answer = solve_json({"variant": "rummikub", "hand": "KC KS 3H AH KD 2H"})
     assert answer["played"] == ["AH", "2H", "3H", "KS", "KD", "KC"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "s = rummyai.solve('rhine', '7H 8H 9H', '3C 4C 5C', time_limit=0.2)",
+        "s = rummyai.hint('standard', '7H 8H 9H 2C', time_limit=0.2, alternatives=0).best",
+    ],
+)
+def test_a_fresh_process_keeps_a_short_time_limit_for_its_first_cp_sat_solve(call: str) -> None:
+    # importing OR-Tools (about 0.3 s) is start-up work: it must not eat the first solve's limit
+    code = f"import json, rummyai\n{call}\nprint(json.dumps([s.status, s.cards_played]))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["optimal", 3]

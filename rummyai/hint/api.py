@@ -385,7 +385,9 @@ def hint_position(
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be between 0 and {MAX_ALTERNATIVES}, got {alternatives}")
     time_limit = _seconds(time_limit)
-    solver_module()  # imported before the clock starts: `ms` is the time spent on this position
+    # the solver and its searches load before the clock starts: `ms` is the time spent on this
+    # position, and a first hint of the process keeps its time limit
+    solver_module().prepare_turn(position.variant, position.opened)
     judge_function()
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
