@@ -27,7 +27,11 @@ from typing import Any
 from rummyai.cards import Meaning, card_str
 from rummyai.engine.state import TableMeld
 
-MAX_ALTERNATIVES = 32  # tied canonical assignments returned (each is judged)
+MAX_ALTERNATIVES = 32  # tied assignments kept per group of coupled card kinds
+# Tied tables returned in all (each is judged): every combination of the groups' tied
+# assignments up to here, so that a verdict never depends on the order melds are written in
+# (ten independent two-way ties among melds with wilds are 1,024 tables)
+MAX_TABLES = 1_024
 MAX_COMBINATIONS = 2_000  # choices scored one by one in a group of coupled card kinds (CP-SAT past it)
 
 # Where a copy came from: (start meld index or HAND, its meaning there if it played as a wild).
@@ -120,8 +124,8 @@ def canonical_tables(
     `wild_ties_only`: the caller's rules read origins only in melds that hold a wild, at the
     start or at the end (the joker rules of an opened turn). Ties within a group of kinds that
     has no place in a final meld with a wild and no copy from a start meld with one cannot change
-    such a verdict, so only the first is returned: the `MAX_ALTERNATIVES` tied tables are spent
-    on the ties that matter (six independent ties among plain groups are 64 tables, not one).
+    such a verdict, so only the first is returned: the `MAX_TABLES` tied tables are spent on the
+    ties that matter (six independent ties among plain groups are 64 tables, not one).
     """
     before = Counter(deck[i] for m in start for i in m.ids)
     in_hand = Counter(deck[i] for i in hand)
@@ -153,7 +157,7 @@ def canonical_tables(
         winners = _best(group, fixed)
         picks.append(winners[:1] if wild_ties_only and not touches_a_wild(group) else winners)
     tables: list[tuple[TableMeld, ...]] = []
-    for combo in islice(product(*picks), MAX_ALTERNATIVES):
+    for combo in islice(product(*picks), MAX_TABLES):
         chosen: dict[int, tuple[tuple[Label, ...], ...]] = {}
         for part in combo:
             chosen.update(part)

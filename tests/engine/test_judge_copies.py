@@ -193,3 +193,20 @@ def test_ties_among_plain_melds_do_not_crowd_out_the_joker_melds_ties(joker_meld
     new = [*eights, *(m for m in plain for _ in range(2))]
     verdict = judge_play(RHINE, hand, table, new)
     assert verdict.legal, verdict.reason
+
+
+@pytest.mark.parametrize("joker_meld_first", [True, False])
+def test_six_independent_ties_among_joker_melds_are_all_read(joker_meld_first: bool) -> None:
+    # Each rank's group of four splits into a plain group and a joker group with the hand's two
+    # naturals; of the two tied readings of the split only one gives the joker a new natural (R5).
+    # Six such ranks are 2^6 tied tables: the legal one must be found whatever the meld order.
+    rhine = get_variant("rhine", ["extra_packs=1"])
+    ranks = "345678"
+    hand = [card for r in ranks for card in (f"{r}S", f"{r}D", "JK")]
+    table = [f"{r}S {r}D {r}H {r}C" for r in ranks]
+    new = []
+    for r in ranks:
+        pair = [f"{r}S {r}D {r}C", f"{r}S {r}D {r}H JK"]
+        new += pair if not joker_meld_first else pair[::-1]
+    verdict = judge_play(rhine, hand, table, new)
+    assert verdict.legal, verdict.reason
