@@ -413,7 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--new-table", help="the table after the play")
         else:
             p.add_argument(
-                "--objective", default="cards", choices=("cards", "points", "penalty"), help=OBJECTIVE_HELP
+                "--objective",
+                default="cards",
+                choices=("cards", "points", "penalty", "opening"),
+                help=OBJECTIVE_HELP + "; opening: the fewest hand cards that meet the opening requirement",
             )
             p.add_argument("--time-limit", type=float, default=None, help="seconds")
             p.add_argument("--score", type=int, default=None, help=SCORE_HELP)

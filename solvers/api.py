@@ -16,6 +16,7 @@ from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.palace_swaps import JokerSwap, joker_swaps
 from rummyai.solvers.position import (
+    SOLVE_OBJECTIVES,
     HandInput,
     Position,
     Solution,
@@ -62,7 +63,7 @@ def solve(
     `opened` is false and searches diamond swaps too (`Solution.swaps`; a diamond swapped and
     kept counts as no card played: one card out, one in).
     """
-    check_objective(objective)
+    check_objective(objective, SOLVE_OBJECTIVES)
     hand, table = _checked_cards(hand), _checked_table(table)
     _check_numbers(time_limit=time_limit, work_limit=work_limit, max_cards=max_cards, score=score)
     position = make_position(variant, hand, table, opened)
@@ -90,6 +91,16 @@ def solve(
         taken_card = named[0]
         if not held[taken_card]:
             raise RummyError(f"taken card {card_str(taken_card)} is not in the hand")
+    if objective == "opening":
+        if must or taken_card is not None or max_cards is not None:
+            raise RummyError(
+                "objective 'opening' takes no committed, taken or max_cards: it plays new melds only"
+            )
+        from rummyai.solvers.opening import solve_opening  # CP-SAT: OR-Tools loads here
+
+        start = time.perf_counter()
+        solution = solve_opening(position, time_limit, work_limit)
+        return replace(solution, ms=(time.perf_counter() - start) * 1000)
     fast = not must and taken_card is None and fast_path_ok(position, max_cards)
     prepare(position.variant, fast)  # start-up work, not counted in `ms` nor in a time limit
     start = time.perf_counter()

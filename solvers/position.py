@@ -20,6 +20,8 @@ from rummyai.variants import Variant, get_variant
 
 Objective = Literal["cards", "points", "penalty"]
 OBJECTIVES: tuple[str, ...] = ("cards", "points", "penalty")
+# `solve` also answers ``opening``: the smallest opening from the hand alone (`solvers.opening`)
+SOLVE_OBJECTIVES: tuple[str, ...] = (*OBJECTIVES, "opening")
 HandInput = str | Iterable[int | str]
 TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int]]
 
@@ -158,10 +160,10 @@ def black_heart_rules(variant: Variant) -> bool:
     return variant.escorts is not None or variant.royale is not None or variant.opening == "chart"
 
 
-def check_objective(objective: str) -> None:
+def check_objective(objective: str, known: tuple[str, ...] = OBJECTIVES) -> None:
     """Raise for an unknown objective name."""
-    if objective not in OBJECTIVES:
-        raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    if objective not in known:
+        raise RummyError(f"unknown objective {objective!r} (known: {', '.join(known)})")
 
 
 def joker_count(cards: Iterable[int]) -> int:

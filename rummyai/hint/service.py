@@ -45,6 +45,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Cards = str | list[str]
 Table = str | list[str | list[str]]
 Objective = Literal["cards", "points", "penalty"]
+SolveObjective = Literal["cards", "points", "penalty", "opening"]
 
 _EXAMPLE: dict[str, Any] = {
     "variant": "rummikub",
@@ -97,7 +98,7 @@ class SolveBody(PositionBody):
     """A solve request (the `rummyai solve` JSON contract)."""
 
     score: int = SCORE_FIELD
-    objective: Objective = "cards"
+    objective: SolveObjective = "cards"
     time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
     max_cards: int | None = Field(None, ge=0)
     committed: Cards = _committed_field()
