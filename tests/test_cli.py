@@ -292,10 +292,10 @@ def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pyt
     assert "empty line" in out[1]["error"] and "empty line" in out[2]["error"]
     assert "JSON object" in out[3]["error"] and "JSON object" in out[4]["error"]
     assert "malformed JSON" in out[5]["error"]
-    assert "'hand'" in out[6]["error"]  # a number is not a card token (was read as the kind 9, TS)
+    assert "'hand'" in out[6]["error"]  # a number is not a card token (not the kind 9, TS)
     assert "'variant' must be a string" in out[7]["error"]
-    assert "'max_cards' must be an integer" in out[8]["error"]  # was cut to 1 silently
-    assert "'table'" in out[9]["error"]  # was "invalid literal for int()"
+    assert "'max_cards' must be an integer" in out[8]["error"]  # not cut to 1 silently
+    assert "'table'" in out[9]["error"]  # named, not Python's "invalid literal for int()"
     assert "malformed JSON" in out[11]["error"] and "digits" in out[11]["error"]
     assert "malformed JSON" in out[12]["error"]
 

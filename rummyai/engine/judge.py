@@ -345,7 +345,7 @@ def _tokens(value: Any, name: str) -> list[str] | str:
         return value
     if isinstance(value, list) and all(isinstance(t, str) for t in value):
         return list(value)
-    raise RummyError(f"'{name}' must be a list of card tokens")
+    raise RummyError(f"'{name}' must be a string of card tokens or a list of them")
 
 
 def _table(value: Any, name: str) -> list[str | list[str]] | str:
@@ -355,4 +355,7 @@ def _table(value: Any, name: str) -> list[str | list[str]] | str:
         isinstance(m, str) or (isinstance(m, list) and all(isinstance(t, str) for t in m)) for m in value
     ):
         return list(value)
-    raise RummyError(f"'{name}' must be a list of melds, each a list of card tokens")
+    raise RummyError(
+        f"'{name}' must be a string of melds separated by '|' or a list of melds, each a string or a "
+        "list of card tokens"
+    )
