@@ -31,7 +31,7 @@ SPEED_TABLE = """
 | rummikub | 343 / 217 | 259 / 156 | 153 / 91 | 259 / 164 | 2,000: not met |
 | rummy-board | 320 / 199 | 172 / 142 | 135 / 86 | 237 / 154 | 300: met per CPU second against random only |
 | rummy-tiles | 90 / 73 | 90 / 73 | 78 / 83 | 89 / 69 | 300: not met |
-| rhine | 19 / 13 | 14 / 10 | 11 / 10 | 19 / 16 | 300: not met |
+| rhine | 21 / 14 | 20 / 14 | 22 / 5 | 21 / 5 | 300: not met |
 | rummy-palace | 939 / 594 | 938 / 594 | 566 / 525 | 500 / 446 | 300: met |
 | standard | 605 / 555 | 605 / 555 | 484 / 458 | 436 / 407 | 300: met |
 | black-heart | 495 / 455 | 495 / 454 | 323 / 272 | 297 / 251 | 300: met |
@@ -67,9 +67,11 @@ second and per second of wall time, learner against `random` / `greedy` opponent
 The three draw-and-discard rows are a separate run of the third command (load average 1.5 at
 the start, 2.2 at the end, one tournament process beside it). The rummy-tiles row is a later
 run of the second command (load average 3.1 at the start, 4.2 at the end; 20 episodes, 980
-steps against random on one core). Rhine's row covers a few episodes (against random on one
-core: 7 episodes, 218 steps), some positions taking CP-SAT and the judge's repair seconds each,
-so it varies widely with the seeds. For the fast draw-and-discard variants, the observations
+steps against random on one core). Rhine's row is a later run of the second command for
+`rhine` alone (load average 2.4 at the start, 3.4 at the end) and covers a few episodes
+(against random on one core: 7 episodes, 218 steps; against greedy with two workers: 3
+episodes), some positions taking CP-SAT and the judge's repair seconds each, so it varies
+widely with the seeds. For the fast draw-and-discard variants, the observations
 the two workers send to the main process cost more than the second core brings on this shared
 machine.
 
