@@ -34,5 +34,6 @@ class IllegalMoveError(RummyError):
 
 def check_flag(name: str, value: object) -> None:
     """A yes/no argument must be a bool: a string such as "no" would otherwise read as true."""
-    if not isinstance(value, bool) and type(value).__module__ != "numpy":  # numpy's bool too
+    numpy_bool = type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
+    if not isinstance(value, bool) and not numpy_bool:
         raise RummyError(f"{name} must be True or False, got {value!r}")

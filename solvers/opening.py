@@ -3,8 +3,9 @@ new melds from the hand alone, the table left as it is.
 
 A player who has not opened asks how to come down while keeping the most cards back: the fewest
 hand cards whose new melds reach the opening (30 points, or Rhine's meld of three naturals);
-ties go to the fewest wilds (they are worth most kept), then to the most points. The tile model of the hand against an empty table, unopened,
-already states the opening rule; here it must play something and the fewest cards win.
+ties go to the fewest wilds (they are worth most kept), then to the most points. The tile model
+of the hand against an empty table, unopened, already states the opening rule; here it must
+play something and the fewest cards win.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from rummyai.cards import JOKER
+from rummyai.cards import JOKER, Slot
 from rummyai.errors import RummyError
 from rummyai.solvers.position import Position, Solution, time_left
 from rummyai.solvers.tile_decode import decode
@@ -25,9 +26,9 @@ OPENING_RULES = ("points", "natural_meld")
 
 
 def solve_opening(position: Position, time_limit: float | None, work_limit: float | None) -> Solution:
-    """The fewest hand cards, then wilds, then the most points, laid down as new melds that meet the opening
-    requirement; nothing played (proven) when the hand cannot open. `position.opened` is not read:
-    the answer is the opening the hand could make."""
+    """The fewest hand cards, then wilds, then the most points, laid down as new melds that meet
+    the opening requirement; nothing played (proven) when the hand cannot open. `position.opened`
+    is not read: the answer is the opening the hand could make."""
     start = time.perf_counter()
     rules = position.variant
     if rules.opening not in OPENING_RULES:
@@ -45,7 +46,7 @@ def solve_opening(position: Position, time_limit: float | None, work_limit: floa
     tm.model.minimize((tm.cards_expr * wilds_room + wilds) * points_room - tm.points_expr)
     solver, status = solve_model(tm, time_left(start, time_limit), work_limit)
     played: list[int] = []
-    new: list = []
+    new: list[tuple[Slot, ...]] = []
     label = "optimal" if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) else "feasible"
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, new, _ = decode(tm, solver)
