@@ -80,6 +80,26 @@ def matchings(options: list[list[int]]) -> Iterator[tuple[int, ...]]:
     return islice(rec(0, ()), MAX_MATCHINGS)
 
 
+def replacement_sets(options: list[list[int]]) -> Iterator[frozenset[int]]:
+    """Distinct sets of cards holding one distinct card per list (bounded): where only which cards
+    replace matters, not which joker each replaces, every set is met once, so the bound is spent on
+    different sets rather than on orderings of one."""
+    seen: set[tuple[int, frozenset[int]]] = set()
+
+    def rec(k: int, taken: frozenset[int]) -> Iterator[frozenset[int]]:
+        if (k, taken) in seen:
+            return
+        seen.add((k, taken))
+        if k == len(options):
+            yield taken
+            return
+        for c in options[k]:
+            if c not in taken:
+                yield from rec(k + 1, taken | {c})
+
+    return islice(rec(0, frozenset()), MAX_MATCHINGS)
+
+
 def is_new(s: Resolved, start: Sequence[Resolved]) -> bool:
     """A meld that does not contain every card of any start meld."""
     return not any(u.ids <= s.ids for u in start)

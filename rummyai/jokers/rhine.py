@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rummyai.jokers.base import JokerRules
-from rummyai.jokers.common import kept, locate, matchings, stands_for, wanted
+from rummyai.jokers.common import kept, locate, replacement_sets, stands_for, wanted
 
 if TYPE_CHECKING:
     from rummyai.engine.moves import Violation
@@ -58,9 +58,9 @@ class RhineJokers(JokerRules):
         movers += [j for j, _ in released]
         first: Violation | None = None
         any_matching = False
-        for replacement in matchings(options):
+        for replacements in replacement_sets(options):  # R5 reads the set of replacements only
             any_matching = True
-            problem = _accompaniment(variant, start, final, where, movers, set(replacement))
+            problem = _accompaniment(variant, start, final, where, movers, replacements)
             if problem is None:
                 return _displacement(variant, start, final, where, movers)
             first = first or problem
@@ -75,7 +75,7 @@ def _accompaniment(
     final: Sequence[Resolved],
     where: dict[int, int],
     movers: list[int],
-    replacements: set[int],
+    replacements: frozenset[int],
 ) -> Violation | None:
     """R5: no moved joker's meld may hold only natural cards of one start meld plus replacements."""
     from rummyai.engine.moves import Violation
