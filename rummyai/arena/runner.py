@@ -216,11 +216,6 @@ def _check_arguments(
     max_turns: int | None,
     game_fn: GameFn | None,
 ) -> None:
-    rules = get_variant(variant, list(options))
-    if not rules.min_players <= players <= rules.max_players:
-        raise RummyError(
-            f"{variant} is played by {rules.min_players} to {rules.max_players} players, not {players}"
-        )
     if games < 1:
         raise RummyError(f"the number of duplicate sets must be at least 1, got {games}")
     if games > MAX_SETS:
@@ -231,19 +226,39 @@ def _check_arguments(
         raise RummyError(f"workers must be at least 1, got {workers}")
     if backend not in ("local", "ray"):
         raise RummyError(f"unknown backend {backend!r} (local or ray)")
-    if max_turns is not None and max_turns < 1:
-        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
     if len(set(agents)) < 2 and players > 1:
         raise RummyError(f"a tournament needs two different agents, got {', '.join(agents) or 'none'}")
-    if game_fn is None:
-        from rummyai.agents import check_agent_fits, make_agent_from_spec
+    check_match_settings(variant, agents, players, options, max_turns, build_agents=game_fn is None)
 
-        for spec in dict.fromkeys(agents):
-            try:
-                agent = make_agent_from_spec(spec)
-            except (TypeError, ValueError) as error:  # a parameter of the wrong type
-                raise RummyError(f"agent spec {spec!r} cannot be built: {error}") from error
-            check_agent_fits(agent, spec, rules, players)
+
+def check_match_settings(
+    variant: str,
+    agents: Sequence[str],
+    players: int,
+    options: Sequence[str],
+    max_turns: int | None,
+    build_agents: bool = True,
+) -> None:
+    """Refuse, naming it, any setting a game could not be played with: the variant and its
+    options, the number of players, `max_turns`, and (`build_agents`) each agent spec, built and
+    checked to fit the variant. Tournaments and study plans call it before their first game."""
+    rules = get_variant(variant, list(options))
+    if not rules.min_players <= players <= rules.max_players:
+        raise RummyError(
+            f"{variant} is played by {rules.min_players} to {rules.max_players} players, not {players}"
+        )
+    if max_turns is not None and max_turns < 1:
+        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    if not build_agents:
+        return
+    from rummyai.agents import check_agent_fits, make_agent_from_spec
+
+    for spec in dict.fromkeys(agents):
+        try:
+            agent = make_agent_from_spec(spec)
+        except (TypeError, ValueError) as error:  # a parameter of the wrong type
+            raise RummyError(f"agent spec {spec!r} cannot be built: {error}") from error
+        check_agent_fits(agent, spec, rules, players)
 
 
 class _progress:

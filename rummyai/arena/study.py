@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rummyai.arena.play import GameFn, GameRecord
-from rummyai.arena.runner import Backend, run_tournament
+from rummyai.arena.runner import Backend, check_match_settings, run_tournament
 from rummyai.arena.store import GAMES_FILE, load_records, record_key
 from rummyai.arena.study_plan import Cell, Plan
 from rummyai.arena.version import CodeVersion, code_version, file_commit
@@ -121,6 +121,24 @@ def write_plan_record(plan: Plan, record: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def check_cells(plan: Plan, build_agents: bool = True) -> None:
+    """Refuse, naming the file and the cell, any cell of the plan whose games could not be played
+    (its variant, options, players, turn cap, agents): before the first game of any cell, so that
+    a mistake in a later cell does not surface after earlier cells have run."""
+    for cell in plan.cells:
+        try:
+            if len(cell.agents) > cell.players:
+                raise RummyError(
+                    f"{len(cell.agents)} agents for {cell.players} seats: a cell seats the focal agent, "
+                    "the reference and at most one agent per other seat"
+                )
+            check_match_settings(
+                cell.variant, cell.agents, cell.players, cell.options, cell.max_turns, build_agents
+            )
+        except RummyError as error:
+            raise RummyError(f"{plan.path} cell {cell.id!r}: {error}") from None
+
+
 def run_study(
     plan: Plan,
     cells: Sequence[str] = (),
@@ -137,6 +155,7 @@ def run_study(
 ) -> list[str]:
     """Play the missing games of the chosen cells (all by default); the ids of the cells run."""
     chosen = [plan.cell(c) for c in cells] if cells else list(plan.cells)
+    check_cells(plan, build_agents=game_fn is None)
     code = version or code_version()
     if code.dirty and not allow_dirty:
         raise RummyError(

@@ -247,3 +247,32 @@ def test_a_finished_cell_waits_for_the_others_only_when_they_can_change_its_verd
     assert _verdict(True, 0.02, 0.06, 0.05, False).startswith("pending")
     assert _verdict(True, 0.02, 0.06, 0.05, True) == "no difference shown"
     assert _verdict(True, 0.2, 0.4, 0.05, False) == "no difference shown"  # adjusted p >= raw p
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            ('agents = ["mid", "weak", "weak", "weak"]', 'agents = ["greedy", "noisy-greedyy"]'),
+            "unknown agent",
+        ),
+        (
+            ('agents = ["mid", "weak", "weak", "weak"]', 'agents = ["greedy", "holdback:hold_turns=abc"]'),
+            "hold",
+        ),
+        (("players = 4", "players = 5"), "2 to 4 players"),
+        (("sets = 4", 'sets = 4\noptions = ["roundz=1"]'), "unknown option 'roundz'"),
+        (("sets = 4", "sets = 4\nmax_turns = 0"), "max_turns must be at least 1"),
+        (("players = 4", "players = 3"), "4 agents for 3 seats"),
+    ],
+)
+def test_a_cell_that_cannot_be_played_is_refused_before_any_game(
+    tmp_path: Path, edit: tuple[str, str], message: str
+) -> None:
+    # the second cell is the bad one: the first must not have played when the run is refused
+    text = PLAN.replace(*edit, 1).replace('agents = ["strong", "weak"]', 'agents = ["greedy", "random"]')
+    path = write_plan(tmp_path, text)
+    with pytest.raises(RummyError, match=message) as caught:
+        run(path, game_fn=None)
+    assert "cell 'four'" in str(caught.value) and "\n" not in str(caught.value)
+    assert not (tmp_path / "two").exists() and not (tmp_path / RECORD_FILE).exists()
