@@ -140,7 +140,7 @@ def version_label(stamp: object) -> str:
     """A record's code version as one string (``unversioned`` for records written without one)."""
     if not isinstance(stamp, dict):
         return "unversioned"
-    return CodeVersion(str(stamp.get("package")), str(stamp.get("commit")), bool(stamp.get("dirty"))).label
+    return CodeVersion.from_dict(stamp).label
 
 
 def check_versions(records: Sequence[GameRecord], stamp: dict[str, Any], path: Path) -> None:

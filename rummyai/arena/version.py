@@ -6,6 +6,7 @@ unless mixing is asked for) and a reader can tell which code produced which game
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from dataclasses import dataclass
 from functools import cache
@@ -19,21 +20,39 @@ ARCHIVE_COMMIT = "$Format:%H$"
 
 @dataclass(frozen=True)
 class CodeVersion:
-    """Package version, source commit (``unknown`` outside a git checkout) and uncommitted changes."""
+    """Package version, source commit (``unknown`` outside a git checkout) and uncommitted changes:
+    `dirty`, and `changes`, a digest of those edits, so that two different sets of edits on one
+    commit are two versions (empty when clean or unknown)."""
 
     package: str
     commit: str
     dirty: bool
+    changes: str = ""
 
     @property
     def label(self) -> str:
-        """One string naming the version, e.g. ``0.1.0+4e7f6a3c1b2d`` (``.dirty`` when edited)."""
+        """One string naming the version, e.g. ``0.1.0+4e7f6a3c1b2d`` (``.dirty`` when edited,
+        ``.dirty-1a2b3c4d`` with the digest of the edits when it is known)."""
         short = self.commit[:12] if self.commit != UNKNOWN else UNKNOWN
-        return f"{self.package}+{short}" + (".dirty" if self.dirty else "")
+        edits = (f".dirty-{self.changes}" if self.changes else ".dirty") if self.dirty else ""
+        return f"{self.package}+{short}{edits}"
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready fields."""
-        return {"package": self.package, "commit": self.commit, "dirty": self.dirty}
+        """JSON-ready fields (``changes`` only when there is a digest)."""
+        out: dict[str, object] = {"package": self.package, "commit": self.commit, "dirty": self.dirty}
+        if self.changes:
+            out["changes"] = self.changes
+        return out
+
+    @classmethod
+    def from_dict(cls, stamp: dict[str, object]) -> CodeVersion:
+        """The version a record's ``code`` stamp names (`as_dict`'s inverse)."""
+        return cls(
+            str(stamp.get("package")),
+            str(stamp.get("commit")),
+            bool(stamp.get("dirty")),
+            str(stamp.get("changes") or ""),
+        )
 
 
 def _git(args: list[str], where: Path) -> str | None:
@@ -60,10 +79,12 @@ def code_version() -> CodeVersion:
     commit = _git(["rev-parse", "HEAD"], source)
     if commit is None or top is None or Path(top).resolve() != source:  # a copy inside another repository
         return CodeVersion(package, UNKNOWN, False)
-    status = _git(
-        ["status", "--porcelain", "--untracked-files=no", "--", "rummyai", "solvers", "envs"], source
-    )
-    return CodeVersion(package, commit, bool(status))
+    code = ["--", "rummyai", "solvers", "envs"]
+    status = _git(["status", "--porcelain", "--untracked-files=no", *code], source)
+    if not status:
+        return CodeVersion(package, commit, False)
+    edits = _git(["diff", "HEAD", *code], source) or ""
+    return CodeVersion(package, commit, True, hashlib.sha256(edits.encode()).hexdigest()[:12])
 
 
 def file_commit(path: Path) -> tuple[str | None, bool]:

@@ -109,6 +109,16 @@ def test_records_carry_the_version_and_other_versions_are_refused(tmp_path: Path
         run(grown, version=V2, cells=["two"], game_fn=FailAfter(0))
 
 
+def test_two_sets_of_uncommitted_edits_on_one_commit_are_two_versions(tmp_path: Path) -> None:
+    edit_a = CodeVersion("0.1.0", "a" * 40, True, "1111aaaa2222")
+    edit_b = CodeVersion("0.1.0", "a" * 40, True, "3333bbbb4444")
+    path = write_plan(tmp_path)
+    run(path, cells=["two"], version=edit_a, allow_dirty=True)
+    with pytest.raises(RummyError, match=re.escape("0.1.0+aaaaaaaaaaaa.dirty-1111aaaa2222; this code is")):
+        run(path, cells=["two"], version=edit_b, allow_dirty=True, game_fn=FailAfter(0))
+    run(path, cells=["two"], version=edit_a, allow_dirty=True)  # the same edits carry on
+
+
 def test_mixed_versions_only_when_asked(tmp_path: Path) -> None:
     small = write_plan(tmp_path / "s", PLAN.replace("sets = 6", "sets = 3", 1))
     run(small, cells=["two"])
