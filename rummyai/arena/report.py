@@ -30,6 +30,9 @@ class Summary:
     ratings: list[Rating]
     agents: list[AgentStats]
     pairs: list[PairStats]
+    # how the report was made, beside the games the manifest names (the command line shows them)
+    rating_method: str = "bradley-terry"
+    record_moves: bool = False
 
 
 def _fmt(value: float, digits: int = 3) -> str:
@@ -104,7 +107,7 @@ def markdown(summary: Summary) -> str:
         f"- duplicate sets: {summary.sets} ({summary.games} games; seatings: {m['seating']})",
         f"- seed: {m['seed']}; options: {', '.join(m['options']) or 'none'}; max_turns: {m['max_turns']}",
         f"- match scores: {sense} is better; margins below are signed so that positive favours the row agent",
-        f"- command: `{command_line(m)}`",
+        f"- command: `{command_line(m, summary.rating_method, summary.record_moves)}`",
         "",
         *rating_lines(summary.ratings, summary.pairs),
     ]
@@ -140,8 +143,8 @@ def markdown(summary: Summary) -> str:
     return "\n".join(lines)
 
 
-def command_line(manifest: dict[str, Any]) -> str:
-    """The `rummyai tournament` command that reproduces this tournament."""
+def command_line(manifest: dict[str, Any], ratings: str = "bradley-terry", record_moves: bool = False) -> str:
+    """The `rummyai tournament` command that reproduces this tournament and its report."""
     parts = [
         "rummyai tournament",
         f"--variant {manifest['variant']}",
@@ -156,6 +159,10 @@ def command_line(manifest: dict[str, Any]) -> str:
         parts.append(f"--max-turns {manifest['max_turns']}")
     if manifest.get("seating", "permutations") != "permutations":
         parts.append(f"--seating {manifest['seating']}")
+    if ratings != "bradley-terry":
+        parts.append(f"--ratings {ratings}")
+    if record_moves:
+        parts.append("--record-moves")
     return " ".join(parts)
 
 

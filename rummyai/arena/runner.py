@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -119,6 +120,7 @@ def run_tournament(
             bar(1)
     records.sort(key=record_key)
     summary = summarise(records, manifest, resamples=resamples, seed=seed, ratings=ratings)
+    summary = replace(summary, record_moves=record_moves)
     if report:
         write_report(summary, out)
     return summary
@@ -201,6 +203,7 @@ def summarise(
         ratings=fit_ratings(records, order, ratings, resamples=resamples, seed=seed),
         agents=agent_stats(records, order),
         pairs=pairwise(records, low_wins, order, resamples=resamples, seed=seed),
+        rating_method=ratings,
     )
 
 

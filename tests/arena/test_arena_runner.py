@@ -120,6 +120,12 @@ def test_report_and_plots_are_written(tmp_path: Path) -> None:
     assert len(summary.pairs) == 6
 
 
+def test_the_reports_command_names_the_rating_method_and_recorded_moves(tmp_path: Path) -> None:
+    run(tmp_path, report=True, ratings="openskill", record_moves=True, resamples=20)
+    command = next(line for line in (tmp_path / "report.md").read_text().splitlines() if "- command:" in line)
+    assert "--ratings openskill" in command and "--record-moves" in command
+
+
 def test_bad_arguments_raise_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(RummyError, match="2 to 4 players"):
         run(tmp_path / "x", players=5)
