@@ -25,6 +25,7 @@ from rummyai.variants import BUILTINS, OPTIONS, VARIANT_IDS, get_variant
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
 EXIT_ILLEGAL = 1  # validate: the play breaks a rule
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 STDIN = "-"
 
 
@@ -507,6 +508,11 @@ def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
         return _report(args, stream, f"rummyai: error: {error}", str(error), EXIT_BAD_INPUT)
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: games already played are on disk, the same command resumes
+        sys.stderr.write(
+            "rummyai: interrupted (a tournament or study resumes when the same command is rerun)\n"
+        )
+        return EXIT_INTERRUPTED
     except OSError as error:  # a file or folder that cannot be read or written: name it
         if error.filename is None and stream is sys.stdout:
             _silence_stdout()  # the output itself failed: nothing more can go there

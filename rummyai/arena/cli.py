@@ -66,7 +66,10 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> argparse.Argume
 
 def tournament_main(args: argparse.Namespace) -> int:
     """Run the tournament the parsed arguments describe and print where the report is; exit status."""
-    agents = [spec.strip() for spec in args.agents.split(",") if spec.strip()]
+    agents = [spec.strip() for spec in args.agents.split(",")]
+    if "" in agents:
+        print(f"rummyai: error: --agents {args.agents!r} has an empty name between commas", file=sys.stderr)
+        return 2
     try:
         summary = run_tournament(
             args.variant,
@@ -88,6 +91,9 @@ def tournament_main(args: argparse.Namespace) -> int:
     except RummyError as error:
         print(f"rummyai: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # the games played so far are on disk
+        print(f"rummyai: interrupted; rerun the same command to resume into {args.out}", file=sys.stderr)
+        return 130
     print(format_summary(summary))
     print(f"report: {args.out}/report.md (plots: ratings.png, winrate.png, scores.png)")
     return 0

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from arena_synth import wait_for_games
 
 from rummyai.agents import make_agent_from_spec
+from rummyai.arena.store import load_records
 from rummyai.errors import RummyError
 
 
@@ -56,3 +59,29 @@ def test_a_negative_agent_seed_is_refused_in_one_line(tmp_path: Path) -> None:
 def test_agent_options_out_of_range_are_refused(spec: str, message: str) -> None:
     with pytest.raises(RummyError, match=message):
         make_agent_from_spec(spec)
+
+
+def test_an_empty_agent_name_is_refused_not_dropped(tmp_path: Path) -> None:
+    done = tournament(tmp_path, "--agents", "greedy,,random", "--sets", "1")
+    assert done.returncode == 2 and "empty name" in done.stderr
+
+
+def test_ctrl_c_stops_a_tournament_with_one_line_and_the_rerun_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    argv = ["tournament", "--variant", "rummy-board", "--agents", "random,greedy", "--sets", "20"]
+    argv += ["--players", "2", "--max-turns", "10", "--no-progress", "--out", str(out)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rummyai.cli", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for_games(out, 2, 60, child)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert len(load_records(out / "games.jsonl")) >= 2
