@@ -39,6 +39,8 @@ class MatchRecord(TypedDict):
 def build_agent(spec: str | Agent) -> Agent:
     """An agent from a spec such as ``"mcts:iterations=40"`` (or the agent itself), bad specs named."""
     if not isinstance(spec, str):
+        if not (callable(getattr(spec, "reset", None)) and callable(getattr(spec, "act", None))):
+            raise RummyError(f"{spec!r} is neither an agent name nor an agent (an object with reset and act)")
         return spec
     try:
         return make_agent_from_spec(spec)

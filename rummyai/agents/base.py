@@ -160,6 +160,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key = key.strip()
         if not eq or not key:
             raise RummyError(f"agent spec {spec!r}: parameter {pair!r} is not key=value")
+        if key in params:
+            raise RummyError(f"agent spec {spec!r}: parameter {key!r} is given twice")
         params[key] = _parse_value(text.strip())
     return name, params
 

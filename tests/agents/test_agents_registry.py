@@ -65,6 +65,7 @@ def test_random_agent_refuses_to_act_without_legal_moves() -> None:
         ("holdback:danger=2.5", "'danger' must be int, got 2.5"),
         ("holdback:keep_joker=1", "'keep_joker' must be bool, got 1"),
         ("greedy:work_limit=fast", "'work_limit' must be float, got 'fast'"),
+        ("holdback:hold_turns=3:hold_turns=4", "parameter 'hold_turns' is given twice"),
     ],
 )
 def test_a_parameter_of_the_wrong_type_is_named(spec: str, message: str) -> None:
@@ -75,3 +76,10 @@ def test_a_parameter_of_the_wrong_type_is_named(spec: str, message: str) -> None
 def test_parameters_of_the_right_type_pass() -> None:
     assert make_agent_from_spec("holdback:work_limit=2:keep_joker=false:danger=3").name == "holdback"
     assert make_agent_from_spec("mcts:iterations=10:deviation_z=0").name == "mcts"
+
+
+def test_a_seat_that_is_neither_a_name_nor_an_agent_is_named() -> None:
+    import rummyai
+
+    with pytest.raises(RummyError, match="3 is neither an agent name nor an agent"):
+        rummyai.play_match("rummikub", [3, "greedy"], seed=3)  # type: ignore[list-item]
