@@ -21,8 +21,10 @@ from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
+    DEFAULT_MAX_TURNS,
     candidate_index,
     check_reward_mode,
+    check_table_settings,
     observation,
     observation_space,
     transition_reward,
@@ -60,22 +62,14 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         num_players: int = 2,
         options: Mapping[str, Any] | Sequence[str] | None = None,
         reward: str = "score",
-        max_turns: int | None = None,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         render_mode: str | None = None,
         max_candidates: int = DEFAULT_CANDIDATES,
         candidates: str | CandidateBuilder = "auto",
     ) -> None:
         super().__init__()
         self.variant = get_variant(variant, options)
-        if not self.variant.min_players <= num_players <= self.variant.max_players:
-            raise RummyError(
-                f"{self.variant.id} is played by {self.variant.min_players} to "
-                f"{self.variant.max_players} players, not {num_players}"
-            )
-        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
-            raise RummyError(f"unknown render_mode {render_mode!r} (known: ansi, rgb_array)")
-        if max_candidates < 2:
-            raise RummyError(f"max_candidates must be at least 2, got {max_candidates}")
+        check_table_settings(self.variant, num_players, max_candidates, max_turns, render_mode)
         self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v1"}
         self.num_players = num_players
         self.reward_mode = check_reward_mode(reward)

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rummyai.cards import NUM_KINDS
-from rummyai.engine.game import view
+from rummyai.engine.game import check_whole, view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import NUM_FEATURES, Candidate, hand_cards_used
@@ -31,6 +31,31 @@ SHAPED_SCORE_SCALE = 0.01
 SHAPED_CARD_WEIGHT = 0.05
 #: Upper bound of candidate features in the observation space.
 FEATURE_BOUND = 100_000.0
+#: The environments' default turn cap per round: no round of any variant comes near it in play,
+#: but some rules let a round go on forever (two Rummy Palace seats that keep taking the top
+#: discard and throwing another card back never shrink the stock), so an episode always ends.
+DEFAULT_MAX_TURNS = 1_000
+RENDER_MODES = ("ansi", "rgb_array")
+
+
+def check_table_settings(
+    variant: Variant, num_players: Any, max_candidates: Any, max_turns: Any, render_mode: Any
+) -> None:
+    """Refuse, naming it, a table setting an environment (single-agent or AEC) cannot use."""
+    check_whole("num_players", num_players)
+    check_whole("max_candidates", max_candidates)
+    if max_turns is not None:
+        check_whole("max_turns", max_turns)
+        if max_turns < 1:
+            raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    if not variant.min_players <= num_players <= variant.max_players:
+        raise RummyError(
+            f"{variant.id} is played by {variant.min_players} to {variant.max_players} players, not {num_players}"
+        )
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise RummyError(f"unknown render_mode {render_mode!r} (known: {', '.join(RENDER_MODES)})")
+    if max_candidates < 2:
+        raise RummyError(f"max_candidates must be at least 2, got {max_candidates}")
 
 
 def observation_space(encoder: ObservationEncoder, slots: int) -> spaces.Dict:
@@ -62,7 +87,7 @@ def observation(
     mask, features = candidate_arrays(candidates, slots)
     return {
         **encoder.encode(state, seat),
-        **history.arrays(seat),
+        **history.arrays(seat, encoder.deck_size),
         "action_mask": mask,
         "candidates": features,
     }

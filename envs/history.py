@@ -31,8 +31,9 @@ class PublicHistory:
     def __init__(self, num_players: int, turns: int = HISTORY_TURNS) -> None:
         self.num_players = num_players
         self.turns = turns
-        self.taken = np.zeros((num_players, NUM_KINDS), dtype=np.int16)
-        self.laid = np.zeros((num_players, NUM_KINDS), dtype=np.int16)
+        # counts kept wide and clipped on output: a round may see a card taken back many times
+        self.taken = np.zeros((num_players, NUM_KINDS), dtype=np.int32)
+        self.laid = np.zeros((num_players, NUM_KINDS), dtype=np.int32)
         # each seat's last `turns` turns, newest first: stock draws, cards taken, cards laid
         self.recent = np.zeros((num_players, turns, len(TURN_COLUMNS)), dtype=np.int16)
         self.round_index = 0
@@ -98,10 +99,16 @@ class PublicHistory:
         if after.round_index != before.round_index:
             self.clear(after.round_index)
 
-    def arrays(self, seat: int) -> dict[str, npt.NDArray[np.int16]]:
-        """The observation arrays, seats relative to `seat` (index 0 is the observer)."""
-        return {  # copies, rolled so that the observer comes first
-            "history_taken": np.roll(self.taken, -seat, axis=0) if seat else self.taken.copy(),
-            "history_laid": np.roll(self.laid, -seat, axis=0) if seat else self.laid.copy(),
-            "history_turns": np.roll(self.recent, -seat, axis=0) if seat else self.recent.copy(),
+    def arrays(self, seat: int, bound: int = np.iinfo(np.int16).max) -> dict[str, npt.NDArray[np.int16]]:
+        """The observation arrays, seats relative to `seat` (index 0 is the observer), every count
+        clipped at `bound` (the observation space's upper bound)."""
+
+        def out(counts: npt.NDArray[np.int32] | npt.NDArray[np.int16]) -> npt.NDArray[np.int16]:
+            rolled = np.roll(counts, -seat, axis=0) if seat else counts
+            return np.minimum(rolled, bound).astype(np.int16)  # a copy, observer first
+
+        return {
+            "history_taken": out(self.taken),
+            "history_laid": out(self.laid),
+            "history_turns": out(self.recent),
         }

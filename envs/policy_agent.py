@@ -14,8 +14,10 @@ are recorded as the environment records them, and between two of its turns every
 played one: in tile games its hand grew (a draw) or shrank (cards laid); in draw-meld-discard
 games it took the cards that left the discards, else drew; the table's new cards minus the seat's
 own are what it laid. With one opponent that is the environment's record exactly in the tile
-games and nearly so in the draw-meld-discard games (a take of the card turned up at the deal,
-before the seat's first view, is missed); with more opponents only counts are kept.
+games; in the draw-meld-discard games it is an estimate, and `history_taken` often differs
+from the environment's (a take of the card turned up at the deal, before the seat's first view,
+is missed, and a seat that takes several cards and discards one of the same kind that turn is
+counted one short); with more opponents only counts are kept.
 """
 
 from __future__ import annotations

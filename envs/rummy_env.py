@@ -19,12 +19,15 @@ from rummyai.engine.state import GameState
 from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
+    DEFAULT_MAX_TURNS,
+    RENDER_MODES,
     LazyView,
     OpponentPool,
     Opponents,
     candidate_arrays,
     candidate_index,
     check_reward_mode,
+    check_table_settings,
     observation,
     observation_space,
     transition_reward,
@@ -46,7 +49,7 @@ SEED_BOUND = 2**31 - 1
 class RummyEnv(gym.Env[Observation, np.int64]):
     """A rummy match as a Gymnasium environment (see the per-variant classes for the full docs)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012 (Env declares it)
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012 (Env declares it)
     variant_id: ClassVar[str] = "rummikub"
 
     def __init__(
@@ -57,31 +60,18 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         opponents: Opponents = "random",
         options: Mapping[str, Any] | Sequence[str] | None = None,
         reward: str = "score",
-        max_turns: int | None = None,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         render_mode: str | None = None,
         seat: int | None = 0,
         max_candidates: int = DEFAULT_CANDIDATES,
         candidates: str | CandidateBuilder = "auto",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
-        check_whole("num_players", num_players)
-        check_whole("max_candidates", max_candidates)
-        for name, value in (("seat", seat), ("max_turns", max_turns)):
-            if value is not None:
-                check_whole(name, value)
-        if not self.variant.min_players <= num_players <= self.variant.max_players:
-            raise RummyError(
-                f"{self.variant.id} is played by {self.variant.min_players} to "
-                f"{self.variant.max_players} players, not {num_players}"
-            )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RummyError(f"unknown render_mode {render_mode!r} (known: ansi, rgb_array)")
-        if seat is not None and not 0 <= seat < num_players:
-            raise RummyError(f"no seat {seat} in a {num_players}-player game")
-        if max_candidates < 2:
-            raise RummyError(f"max_candidates must be at least 2, got {max_candidates}")
-        if max_turns is not None and max_turns < 1:
-            raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+        check_table_settings(self.variant, num_players, max_candidates, max_turns, render_mode)
+        if seat is not None:
+            check_whole("seat", seat)
+            if not 0 <= seat < num_players:
+                raise RummyError(f"no seat {seat} in a {num_players}-player game")
         self.num_players = num_players
         self.reward_mode = check_reward_mode(reward)
         self.max_turns = max_turns

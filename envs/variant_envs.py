@@ -15,7 +15,8 @@ _SHARED = """
     list of at most K candidate moves (`env.unwrapped.candidates`, each with `.move`, `.label`
     and `.features`); action i plays candidate i. Slot 0 always holds the *fallback*: a draw
     where one is legal, otherwise (later in a draw-meld-discard turn) declining a knock, ending
-    a deal, or discarding the highest-valued card. `observation["action_mask"]` marks the filled
+    a deal, or discarding the highest-valued card, else the first legal move (after taking from
+    the discards, a meld or lay-off that places the taken card). `observation["action_mask"]` marks the filled
     slots. A masked or out-of-range action never raises: the fallback is played instead and
     `info["illegal_action"]` is True (`info["illegal_actions"]` counts them for the episode).
     Candidates come from `candidates=`: ``"auto"`` (default: ``"solver"`` for the tile-style
@@ -24,8 +25,8 @@ _SHARED = """
     ranked by cards played, then points, duplicates removed), ``"solver"`` (those plus the
     exact solver's whole-table plays: most cards, most points, jokers held back, one card
     fewer; answers cached by playable hand and table) or any `CandidateBuilder`. Greedy's move
-    (the most-cards play, as the `greedy` agent would make it) and the most-points move are
-    always among the candidates, flagged in the `is_greedy` and `is_most_points` columns (with
+    (a most-cards play, as many cards as the `greedy` agent plays; where several tables tie, its
+    layout may differ from the agent's) and the most-points move are always among the candidates, flagged in the `is_greedy` and `is_most_points` columns (with
     `max_candidates` of 3 or more: two slots hold the fallback and greedy's move first).
 
     ## Observation Space
@@ -81,11 +82,15 @@ _SHARED = """
     ## Arguments
     * `num_players`: seats at the table (the variant's limits apply; default 2).
     * `opponents`: one agent name or spec (``"random"``, ``"greedy"``, any registered agent), one
-      `Agent` (e.g. `rummyai.envs.PolicyAgent` around a policy, for self-play), one per opponent
-      seat, or a weighted mix ``{"greedy": 3, "random": 1}`` drawn per seat every episode.
+      `Agent` (e.g. `rummyai.envs.PolicyAgent` around a policy, for self-play; the one object
+      plays every opponent seat, so give an agent that keeps state per game, such as
+      `PolicyAgent`'s rebuilt history, once per seat in a list), one per opponent seat, or a
+      weighted mix ``{"greedy": 3, "random": 1}`` drawn per seat every episode.
     * `options`: variant options, e.g. {opts}.
     * `reward`: ``"score"`` (default) or ``"shaped"``.
-    * `max_turns`: cut every round after this many turns (None: play rounds out).
+    * `max_turns`: cut every round after this many turns (default 1,000, which no round comes
+      near in play but stops one that could go on forever, such as two Rummy Palace seats taking
+      the top discard in turn; None: play rounds out).
     * `render_mode`: ``"ansi"`` (text) or ``"rgb_array"`` (matplotlib, 640x400).
     * `seat`: the learner's seat, or None to draw it each episode.
     * `max_candidates`: K, the number of action slots.

@@ -206,6 +206,38 @@ def test_bad_arguments_raise_typed_errors() -> None:
             gym.make("rummyai/Rummikub-v1", **bad)
 
 
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ({"num_players": "2"}, "num_players must be an integer"),
+        ({"num_players": 2.0}, "num_players must be an integer"),
+        ({"max_candidates": 2.5}, "max_candidates must be an integer"),
+        ({"max_candidates": "8"}, "max_candidates must be an integer"),
+        ({"max_turns": 0}, "max_turns must be at least 1"),
+    ],
+)
+def test_the_aec_view_refuses_bad_settings_when_built(bad: dict[str, object], message: str) -> None:
+    with pytest.raises(RummyError, match=message):
+        rummyai.envs.aec_env("rummikub", **bad)  # type: ignore[arg-type]
+
+
+def test_a_round_that_could_go_on_forever_is_cut_and_observations_stay_in_the_space() -> None:
+    # Two Rummy Palace seats that always pick the last slot keep taking the top discard and
+    # throwing another card back: the stock never shrinks. The default turn cap truncates it.
+    def last(obs: dict[str, np.ndarray]) -> int:
+        return int(np.flatnonzero(obs["action_mask"])[-1])
+
+    policy = rummyai.envs.PolicyAgent(last)
+    env = gym.make("rummyai/RummyPalace-v1", options={"max_rounds": 1}, opponents=policy)
+    obs, _ = env.reset(seed=2)
+    for _ in range(3_000):
+        assert env.observation_space.contains(obs)
+        obs, _, terminated, truncated, _ = env.step(last(obs))
+        if terminated or truncated:
+            break
+    assert truncated and not terminated
+
+
 @pytest.mark.parametrize("opponents", ["value", {"value": 1, "random": 1}])
 def test_opponents_that_play_tile_games_only_are_refused_elsewhere(opponents: object) -> None:
     """As in matches and tournaments, before the first move (not when the opponent first acts)."""
