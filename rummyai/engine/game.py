@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from rummyai.engine.family import TurnFamily
+from rummyai.engine.move_shape import move_problem, quick_move_problem
 from rummyai.engine.moves import Move, Violation
 from rummyai.engine.state import GameState, RoundResult
 from rummyai.errors import IllegalMoveError, RummyError
@@ -102,7 +103,16 @@ def validate(state: GameState, move: Move) -> Violation | None:
     """The first rule `move` breaks (with its docs/rules section), or None if it is legal."""
     if state.match_over:
         return Violation("game", "the match is over")
-    return family_of(state.variant).validate(state, move)
+    problem = quick_move_problem(move)
+    if problem is not None:
+        return Violation("move", f"malformed move: {problem}")
+    try:
+        return family_of(state.variant).validate(state, move)
+    except (AttributeError, TypeError, IndexError, KeyError):  # a field of the wrong type, deeper
+        problem = move_problem(move)
+        if problem is None:
+            raise  # well formed: a bug, not bad input
+        return Violation("move", f"malformed move: {problem}")
 
 
 def apply(state: GameState, move: Move) -> GameState:
