@@ -113,3 +113,9 @@ def test_solve_takes_the_turn_duties_of_a_take(client: TestClient) -> None:
     assert sorted(client.post("/v1/solve", json=body).json()["played"]) == ["8S", "9S"]
     refused = client.post("/v1/solve", json={**palace, "committed": "5C"})
     assert refused.status_code == 422 and "not rummy-palace" in refused.json()["error"]
+
+
+def test_solve_takes_the_opening_objective_as_the_cli_does(client: TestClient) -> None:
+    body = {"variant": "rummikub", "hand": "TH JH QH KH JK 9S", "objective": "opening", "opened": False}
+    answer = client.post("/v1/solve", json=body).json()
+    assert answer["played"] == solve_json(body)["played"] == ["JH", "QH", "KH"]
