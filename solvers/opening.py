@@ -37,7 +37,11 @@ def solve_opening(position: Position, time_limit: float | None, work_limit: floa
             f"{rules.id}'s opening is {rules.opening!r}"
         )
     bare = Position(rules, position.hand, (), False)
-    tm = TileModel(bare, "cards", None, False, opening=rules.opening_turn_exclusive)
+    # a points opening is read as an exclusive opening turn: the new melds themselves must be
+    # worth the points (Rhine's qualify-then-play model would let a joker counted at one end of a
+    # run be written at the other); Rhine's one meld of naturals is its qualifying meld
+    exclusive = rules.opening_turn_exclusive or rules.opening == "points"
+    tm = TileModel(bare, "cards", None, False, opening=exclusive)
     hand_values = rules.hand_values
     points_room = sum(hand_values[c] for c in position.hand) + 1
     wilds = tm.played.get(JOKER, 0)  # every wild the hand plays (jokers, wild twos)

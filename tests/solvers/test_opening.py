@@ -15,6 +15,7 @@ from rummyai.engine import judge_play
 from rummyai.errors import RummyError
 from rummyai.solvers import solve
 from rummyai.solvers.reference import reference_solve
+from rummyai.variants import Variant, get_variant
 
 TABLE = "3C 4C 5C | 7S 7D 7H"
 
@@ -30,7 +31,7 @@ def _hand(seed: int) -> list[str]:
     return cards
 
 
-def _fewest(variant: str, hand: list[str]) -> int:
+def _fewest(variant: Variant, hand: list[str]) -> int:
     """The size of the smallest set of hand cards that opens: every card of it played as new
     melds by an unopened player on an empty table (the exhaustive reference), else 0."""
     for size in range(3, len(hand) + 1):
@@ -42,8 +43,10 @@ def _fewest(variant: str, hand: list[str]) -> int:
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6))
-@pytest.mark.parametrize("variant", ["rummikub", "rhine", "rummy-tiles"])
-def test_the_opening_is_the_fewest_cards_that_open(variant: str, seed: int) -> None:
+@pytest.mark.parametrize("name", ["rummikub", "rhine", "rhine+rhine.points_qualify", "rummy-tiles"])
+def test_the_opening_is_the_fewest_cards_that_open(name: str, seed: int) -> None:
+    base, _, option = name.partition("+")
+    variant = get_variant(base, [option] if option else None)
     hand = _hand(seed)
     answer = solve(variant, hand, TABLE, objective="opening", opened=False)
     assert answer.status == "optimal"
@@ -73,3 +76,11 @@ def test_variants_without_a_points_or_meld_opening_are_refused_by_name(variant: 
 def test_opening_plays_new_melds_only() -> None:
     with pytest.raises(RummyError, match="objective 'opening' takes no"):
         solve("rummikub", "TH JH QH KH", objective="opening", max_cards=3)
+
+
+def test_a_points_opening_counts_a_run_joker_where_it_is_written() -> None:
+    # the joker must stand for JS (9S TS JS: 30 points), not 8S (27), though the hand holds an 8S
+    rules = get_variant("rhine", ["rhine.points_qualify"])
+    answer = solve(rules, "7S 7S 8S 9S TS 8C 8C JK JK", objective="opening", opened=False)
+    assert answer.table_text() == "9S TS JK=JS"
+    assert judge_play(rules, "7S 7S 8S 9S TS 8C 8C JK JK", "", answer.table_text(), opened=False).legal
