@@ -10,7 +10,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rummyai.cards import NUM_KINDS
-from rummyai.engine.game import check_whole, view
+from rummyai.engine.game import check_max_turns, check_players, check_whole, view
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import NUM_FEATURES, Candidate, hand_cards_used
@@ -42,16 +42,9 @@ def check_table_settings(
     variant: Variant, num_players: Any, max_candidates: Any, max_turns: Any, render_mode: Any
 ) -> None:
     """Refuse, naming it, a table setting an environment (single-agent or AEC) cannot use."""
-    check_whole("num_players", num_players)
+    check_players(variant, num_players)
     check_whole("max_candidates", max_candidates)
-    if max_turns is not None:
-        check_whole("max_turns", max_turns)
-        if max_turns < 1:
-            raise RummyError(f"max_turns must be at least 1, got {max_turns}")
-    if not variant.min_players <= num_players <= variant.max_players:
-        raise RummyError(
-            f"{variant.id} is played by {variant.min_players} to {variant.max_players} players, not {num_players}"
-        )
+    check_max_turns(max_turns)
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise RummyError(f"unknown render_mode {render_mode!r} (known: {', '.join(RENDER_MODES)})")
     if max_candidates < 2:

@@ -488,11 +488,9 @@ def _check_variant_given(args: argparse.Namespace) -> None:
     if getattr(args, "variant", None):
         get_variant(args.variant, _options(getattr(args, "option", None)))
     if getattr(args, "players", None) is not None and args.command == "play":
-        variant = get_variant(args.variant, _options(args.option))
-        if not variant.min_players <= args.players <= variant.max_players:
-            raise RummyError(
-                f"{variant.id} is played by {variant.min_players} to {variant.max_players} players, not {args.players}"
-            )
+        from rummyai.engine.game import check_players
+
+        check_players(get_variant(args.variant, _options(args.option)), args.players)
 
 
 def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypedDict, cast
 
 from rummyai.agents.base import Agent, check_agent_fits, make_agent_from_spec
+from rummyai.engine.game import check_max_turns, check_players, view
 from rummyai.engine.game import play_match as play_engine_match
-from rummyai.engine.game import view
 from rummyai.engine.selfplay import match_record
 from rummyai.errors import RummyError
 from rummyai.variants import Variant, get_variant
@@ -61,13 +61,9 @@ def play_match(
     """Play one match, one agent per seat; the same seed (deals and agent seeds) replays it exactly."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise RummyError(f"seed must be a non-negative integer, got {seed!r}")
-    if max_turns is not None and max_turns < 1:
-        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    check_max_turns(max_turns)
     rules = get_variant(variant, options)
-    if not rules.min_players <= len(agents) <= rules.max_players:
-        raise RummyError(
-            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {len(agents)}"
-        )
+    check_players(rules, len(agents))
     players = [build_agent(spec) for spec in agents]
     names = [spec if isinstance(spec, str) else type(spec).__name__ for spec in agents]
     for name, agent in zip(names, players, strict=True):

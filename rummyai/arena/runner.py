@@ -26,6 +26,7 @@ from rummyai.arena.report import Summary, write_report
 from rummyai.arena.stats import agent_stats, pairwise
 from rummyai.arena.store import GAMES_FILE, ResultWriter, check_manifest, load_records, record_key
 from rummyai.arena.version import CodeVersion, code_version
+from rummyai.engine.game import check_max_turns, check_players
 from rummyai.errors import RummyError
 from rummyai.variants import get_variant
 
@@ -246,12 +247,8 @@ def check_match_settings(
     options, the number of players, `max_turns`, and (`build_agents`) each agent spec, built and
     checked to fit the variant. Tournaments and study plans call it before their first game."""
     rules = get_variant(variant, list(options))
-    if not rules.min_players <= players <= rules.max_players:
-        raise RummyError(
-            f"{variant} is played by {rules.min_players} to {rules.max_players} players, not {players}"
-        )
-    if max_turns is not None and max_turns < 1:
-        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    check_players(rules, players)
+    check_max_turns(max_turns)
     if not build_agents:
         return
     from rummyai.agents import check_agent_fits, make_agent_from_spec

@@ -68,18 +68,11 @@ def new_match(
 ) -> GameState:
     """Start a match: the first round dealt from `seed`."""
     rules = get_variant(variant, options)
-    check_whole("num_players", num_players)
     check_whole("seed", seed)
     if seed < 0:
         raise RummyError(f"seed must be a non-negative integer, got {seed}")
-    if not rules.min_players <= num_players <= rules.max_players:
-        raise RummyError(
-            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {num_players}"
-        )
-    if max_turns is not None:
-        check_whole("max_turns", max_turns)
-    if max_turns is not None and max_turns < 1:
-        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
+    check_players(rules, num_players)
+    check_max_turns(max_turns)
     scores = (0,) * num_players
     dealer = first_dealer(rules, num_players, seed)
     round_state = family_of(rules).deal(rules, num_players, dealer, scores, round_rng(seed, 0))
@@ -90,6 +83,26 @@ def check_whole(name: str, value: object) -> None:
     """Bad match settings raise a `RummyError` naming them (not numpy's or Python's own error)."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise RummyError(f"{name} must be an integer, got {value!r}")
+
+
+def check_players(rules: Variant, num_players: object) -> None:
+    """A number of seats the variant is played with (matches, tournaments, environments, CLI)."""
+    check_whole("num_players", num_players)
+    assert isinstance(num_players, int | np.integer)
+    if not rules.min_players <= num_players <= rules.max_players:
+        raise RummyError(
+            f"{rules.id} is played by {rules.min_players} to {rules.max_players} players, not {num_players}"
+        )
+
+
+def check_max_turns(max_turns: object) -> None:
+    """A turn cap per round: None (no cap) or a whole number of at least 1."""
+    if max_turns is None:
+        return
+    check_whole("max_turns", max_turns)
+    assert isinstance(max_turns, int | np.integer)
+    if max_turns < 1:
+        raise RummyError(f"max_turns must be at least 1, got {max_turns}")
 
 
 def legal_moves(state: GameState) -> list[Move]:
