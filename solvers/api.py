@@ -12,6 +12,7 @@ from typing import Any
 
 from rummyai.cards import Slot, card_str, sorted_cards
 from rummyai.errors import CardError, RummyError
+from rummyai.solvers.duties import check_duties, check_opening_objective
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.palace_swaps import JokerSwap, joker_swaps
@@ -26,7 +27,7 @@ from rummyai.solvers.position import (
     make_position,
     time_left,
 )
-from rummyai.variants import BUILTINS, Variant, get_variant
+from rummyai.variants import Variant, get_variant
 
 
 def solve(
@@ -78,24 +79,17 @@ def solve(
         if limit is not None and not _positive_finite(limit):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
     must = sorted(make_position(position.variant, committed).hand) if committed else []
-    _check_duties(position.variant, must, taken, score)
-    held = position.hand_counts()
-    for card in set(must):
-        if must.count(card) > held[card]:
-            raise RummyError(f"committed card {card_str(card)} is not in the hand")
     taken_card: int | None = None
     if taken is not None:
         named = make_position(position.variant, [taken]).hand
         if len(named) != 1:
             raise RummyError(f"taken must be one card, got {taken!r}")
         taken_card = named[0]
-        if not held[taken_card]:
-            raise RummyError(f"taken card {card_str(taken_card)} is not in the hand")
+    check_duties(position.variant, position.hand, must, taken_card, score)
     if objective == "opening":
-        if must or taken_card is not None or max_cards is not None:
-            raise RummyError(
-                "objective 'opening' takes no committed, taken or max_cards: it plays new melds only"
-            )
+        check_opening_objective(
+            position.variant, bool(must) or taken_card is not None or max_cards is not None
+        )
         from rummyai.solvers.opening import solve_opening  # CP-SAT: OR-Tools loads here
 
         start = time.perf_counter()
@@ -135,29 +129,6 @@ def prepare(variant: Variant, fast: bool) -> None:
     else:
         import_module(
             "rummyai.solvers.black_heart" if black_heart_rules(variant) else "rummyai.solvers.tile_solve"
-        )
-
-
-def _check_duties(variant: Variant, committed: HandInput, taken: str | int | None, score: int) -> None:
-    """`committed` and `taken` describe a turn after taking from the discards, `score` picks an
-    opening chart line: refuse them, naming the variants they apply to, where the variant has no
-    such rule (they would be ignored)."""
-    if score and variant.opening != "chart":
-        which = ", ".join(v.id for v in BUILTINS.values() if v.opening == "chart")
-        raise RummyError(
-            f"'score' (the cumulative score that picks the opening chart line) applies to {which}, not {variant.id}"
-        )
-    if committed and not variant.take_must_play:
-        which = ", ".join(v.id for v in BUILTINS.values() if v.take_must_play)
-        raise RummyError(
-            f"'committed' (cards that must be played after taking from the discards) applies to {which}, "
-            f"not {variant.id}"
-        )
-    if taken is not None and not variant.no_rediscard_of_taken:
-        which = ", ".join(v.id for v in BUILTINS.values() if v.no_rediscard_of_taken)
-        raise RummyError(
-            f"'taken' (the card taken from the discards, which may not be the discard) applies to {which}, "
-            f"not {variant.id}"
         )
 
 

@@ -15,14 +15,10 @@ import time
 from ortools.sat.python import cp_model
 
 from rummyai.cards import JOKER, Slot
-from rummyai.errors import RummyError
+from rummyai.solvers.duties import check_opening_objective
 from rummyai.solvers.position import Position, Solution, time_left
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, solve_model
-
-# the opening rules this objective covers (an opening chart or no opening at all is not a
-# requirement that new melds from the hand either meet or miss)
-OPENING_RULES = ("points", "natural_meld")
 
 
 def solve_opening(position: Position, time_limit: float | None, work_limit: float | None) -> Solution:
@@ -31,11 +27,7 @@ def solve_opening(position: Position, time_limit: float | None, work_limit: floa
     is not read: the answer is the opening the hand could make."""
     start = time.perf_counter()
     rules = position.variant
-    if rules.opening not in OPENING_RULES:
-        raise RummyError(
-            f"objective 'opening' needs an opening requirement by points or by one meld of naturals; "
-            f"{rules.id}'s opening is {rules.opening!r}"
-        )
+    check_opening_objective(rules, False)
     bare = Position(rules, position.hand, (), False)
     # a points opening is read as an exclusive opening turn: the new melds themselves must be
     # worth the points (Rhine's qualify-then-play model would let a joker counted at one end of a

@@ -32,15 +32,19 @@ def lane_of(job: str, obj: dict[str, Any]) -> Lane:
     """The lane of a request; raises `RummyError` naming bad input (the worker's own message)."""
     from rummyai.hint.api import read_hint_request
     from rummyai.hint.position import position_from_json
+    from rummyai.solvers.duties import check_opening_objective
     from rummyai.solvers.fast import fast_path_ok
     from rummyai.solvers.position import Position
 
     position = read_hint_request(obj)[0] if job == "hint" else position_from_json(obj, JOB_KEYS[job])[0]
     if job == "validate":
         return "fast"
-    if position.committed or position.taken is not None:
-        return "hard"
     max_cards = obj.get("max_cards")
     cap = None if max_cards is None or max_cards >= len(position.hand) else int(max_cards)
+    if job == "solve" and obj.get("objective") == "opening":
+        duties = bool(position.committed) or position.taken is not None or cap is not None
+        check_opening_objective(position.variant, duties)
+    if position.committed or position.taken is not None:
+        return "hard"
     quick = Position(position.variant, position.hand, (), position.opened)
     return "fast" if fast_path_ok(quick, cap) else "hard"

@@ -13,6 +13,7 @@ from typing import Any
 from rummyai.cards import NUM_KINDS, Slot, check_copies, parse_cards, parse_meld, parse_table
 from rummyai.errors import CardError, MeldError, RummyError, VariantError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.solvers.duties import check_duties
 from rummyai.variants import Variant, get_variant
 
 HandInput = str | Iterable[int | str]
@@ -111,7 +112,7 @@ def read_position(
 
     `score` is the player's cumulative score, read by Black Heart's opening chart only;
     `committed` and `taken` describe a draw-and-discard turn after taking from the discards
-    (the solver checks them against the hand and the variant)."""
+    (checked against the hand and the variant here, as the solver checks them)."""
     _check_options(options)
     check_flag("opened", opened)
     rules = get_variant(variant, options)
@@ -132,6 +133,7 @@ def read_position(
         if len(named) != 1:
             raise RummyError(f"'taken' must be one card, got {taken!r}")
         taken_card = named[0]
+    check_duties(rules, kinds, duty, taken_card, score)
     return HintPosition(rules, tuple(kinds), tuple(melds), bool(opened), score, duty, taken_card)
 
 

@@ -140,6 +140,7 @@ def _error(status: int, message: str, retry_after: int | None = None) -> JSONRes
 
 _FIELD_HELP = {
     "hand": "expected a string of cards or a list of card tokens",
+    "committed": "expected a string of cards or a list of card tokens",
     "table": "expected a string of melds separated by '|' or a list of melds (lists of card tokens)",
     "new_table": "expected a string of melds separated by '|' or a list of melds (lists of card tokens)",
     "options": "expected a list of 'name[=value]' strings or an object",

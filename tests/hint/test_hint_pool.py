@@ -137,6 +137,26 @@ def test_requests_are_sorted_into_lanes(rhine: dict[str, Any]) -> None:
         lane_of("hint", {**opened, "hand": "7H 8H ZZ"})
 
 
+@pytest.mark.parametrize(
+    ("job", "extra", "needle"),
+    [
+        ("hint", {"committed": "7H"}, "'committed' .* applies to standard, black-heart, not rummikub"),
+        ("solve", {"taken": "7H"}, "'taken' .* applies to rummy-palace, not rummikub"),
+        ("solve", {"score": 40}, "'score' .* applies to black-heart, not rummikub"),
+        ("solve", {"variant": "standard", "committed": "KD"}, "committed card KD is not in the hand"),
+        ("solve", {"variant": "standard", "objective": "opening"}, "standard's opening is 'none'"),
+        ("solve", {"objective": "opening", "max_cards": 2}, "takes no committed, taken or max_cards"),
+    ],
+)
+def test_duties_the_variant_has_no_rule_for_are_refused_before_a_worker(
+    job: str, extra: dict[str, Any], needle: str
+) -> None:
+    """The lane check reads a request as the worker does: duties are refused there, at once."""
+    body = {"variant": "rummikub", "hand": "7H 8H 9H", "table": ["3C 4C 5C"], **extra}
+    with pytest.raises(RummyError, match=needle):
+        lane_of(job, body)
+
+
 def test_limits_keep_half_the_workers_for_the_fast_lane() -> None:
     assert Limits(workers=1).fast_lane_workers() == 0
     assert Limits(workers=2).fast_lane_workers() == 1
