@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 
 from rummyai.engine.game import apply, new_match
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
+from rummyai.envs.candidates import NUM_FEATURES, Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     DEFAULT_MAX_TURNS,
@@ -50,7 +50,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
 
     metadata = {  # noqa: RUF012 (AECEnv declares it)
         "render_modes": ["ansi", "rgb_array"],
-        "name": "rummyai_v1",
+        "name": "rummyai_v2",
         "is_parallelizable": False,
         "render_fps": 2,
     }
@@ -66,11 +66,12 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         render_mode: str | None = None,
         max_candidates: int = DEFAULT_CANDIDATES,
         candidates: str | CandidateBuilder = "auto",
+        feature_width: int = NUM_FEATURES,
     ) -> None:
         super().__init__()
         self.variant = get_variant(variant, options)
         check_table_settings(self.variant, num_players, max_candidates, max_turns, render_mode)
-        self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v1"}
+        self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v2"}
         self.num_players = num_players
         self.reward_mode = check_reward_mode(reward)
         self.max_turns = max_turns
@@ -81,7 +82,8 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         self.history = PublicHistory(num_players)
         self.possible_agents = [f"player_{s}" for s in range(num_players)]
         self.agents = self.possible_agents[:]
-        space = observation_space(self.encoder, self.slots)
+        self.feature_width = feature_width
+        space = observation_space(self.encoder, self.slots, feature_width)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.slots) for a in self.possible_agents}
         self.state: GameState | None = None
@@ -125,7 +127,13 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         seat = self.possible_agents.index(agent)
         acting = agent == self.agent_selection and not state.match_over
         return observation(
-            self.encoder, self.history, state, seat, self.candidates if acting else [], self.slots
+            self.encoder,
+            self.history,
+            state,
+            seat,
+            self.candidates if acting else [],
+            self.slots,
+            self.feature_width,
         )
 
     def step(self, action: Any) -> None:
@@ -206,8 +214,10 @@ def aec_env(
     **kwargs: Any,
 ) -> RummyAECEnv:
     """A PettingZoo AEC environment for a variant id (``"rummikub"``) or a registered Gymnasium id
-    (``"rummyai/Rummikub-v1"``); further keywords as `RummyAECEnv` (reward, max_turns, render_mode,
-    max_candidates, candidates)."""
+    (``"rummyai/Rummikub-v2"``, or a v1 id for its narrower candidate matrix); further keywords as
+    `RummyAECEnv` (reward, max_turns, render_mode, max_candidates, candidates)."""
     cls = ENV_CLASSES.get(variant_id)
-    variant = cls.variant_id if cls is not None else variant_id
-    return RummyAECEnv(variant, num_players=num_players, options=options, **kwargs)
+    if cls is None:
+        return RummyAECEnv(variant_id, num_players=num_players, options=options, **kwargs)
+    kwargs.setdefault("feature_width", cls.feature_width)
+    return RummyAECEnv(cls.variant_id, num_players=num_players, options=options, **kwargs)

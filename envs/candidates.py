@@ -25,7 +25,9 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from rummyai.cards import JOKER
+from rummyai.cards import JOKER, rank_of, suit_of
+from rummyai.engine.discard_moves import Discard, TakeDiscard
+from rummyai.engine.discard_search import layoff_candidates
 from rummyai.engine.game import legal_moves
 from rummyai.engine.moves import CARD_FIELDS, Draw, Move, Play, card_ids
 from rummyai.engine.state import GameState, TableMeld
@@ -49,10 +51,11 @@ MOVE_KINDS: tuple[str, ...] = (
 
 #: Column names of a candidate's feature vector: the fallback flag, the move kind (one-hot), what
 #: the move does (hand cards and points put down, wilds placed, opening, going out, cards and
-#: penalty left in hand, new melds, start melds broken, solver play, draw, table wilds freed), and
-#: how it compares with the other candidates of the decision (cards held back and points below the
-#: candidate playing the most, greedy's move, the most-points move).
-FEATURES: tuple[str, ...] = (
+#: penalty left in hand, new melds, start melds broken, solver play, draw, table wilds freed), how
+#: it compares with the other candidates of the decision (cards held back and points below the
+#: candidate playing the most, greedy's move, the most-points move), and the card a discard gives
+#: away or a take brings in (`CARD_FEATURES`).
+V1_FEATURES: tuple[str, ...] = (
     "is_fallback",
     *(f"kind_{k}" for k in MOVE_KINDS),
     "kind_other",
@@ -73,6 +76,12 @@ FEATURES: tuple[str, ...] = (
     "is_greedy",
     "is_most_points",
 )
+#: The card a discard gives away or a take brings in (zero for other moves): its rank (1-13, 0 for
+#: a joker), whether it is wild, how many other hand naturals share its rank or its suit within two
+#: ranks (what it can still meld with), whether it alone could be laid off on a table meld now,
+#: and how many cards the take brings (a discard row gives the chosen card and all after it).
+CARD_FEATURES: tuple[str, ...] = ("card_rank", "card_is_wild", "card_links", "card_fits_table", "cards_taken")
+FEATURES: tuple[str, ...] = (*V1_FEATURES, *CARD_FEATURES)
 NUM_FEATURES = len(FEATURES)
 _COLUMN = {name: i for i, name in enumerate(FEATURES)}
 
@@ -141,7 +150,8 @@ def canonical(move: Any, deck: Sequence[int], card_field: bool = False) -> Any:
 
 @dataclass(frozen=True)
 class _Context:
-    """What every candidate of one decision shares: per-id values, the hand, the start table."""
+    """What every candidate of one decision shares: per-id values, the hand, the start table
+    (`fits`: card kinds found to fit a table meld, filled on first use)."""
 
     values: tuple[int, ...]
     wild: tuple[bool, ...]
@@ -149,6 +159,7 @@ class _Context:
     hand_value: int
     opened: bool
     table_ids: frozenset[int]
+    fits: dict[int, bool] = dataclasses.field(default_factory=dict)
 
 
 _TABLES: dict[int, tuple[Any, tuple[int, ...], tuple[bool, ...]]] = {}
@@ -208,7 +219,38 @@ def describe(
         features[_COLUMN["new_melds"]] = _count_new_melds(move)
         features[_COLUMN["jokers_freed"]] = float(kind == "swap")
     features[_COLUMN["draws"]] = float(kind in ("draw", "take"))
+    if isinstance(move, Discard | TakeDiscard):
+        _card_features(state, move, ctx, features)
     return features
+
+
+def _card_features(
+    state: GameState, move: Discard | TakeDiscard, ctx: _Context, features: npt.NDArray[np.float32]
+) -> None:
+    """Fill `CARD_FEATURES` for a discard or a take."""
+    variant = state.variant
+    deck = variant.deck
+    rs = state.round
+    if isinstance(move, Discard):
+        card, others, taken = move.card, [i for i in ctx.hand if i != move.card], 0
+    else:
+        card, others, taken = rs.discard[move.index], list(ctx.hand), len(rs.discard) - move.index
+    kind = deck[card]
+    features[_COLUMN["card_rank"]] = 0 if kind == JOKER else rank_of(kind)
+    features[_COLUMN["card_is_wild"]] = float(ctx.wild[card])
+    if kind != JOKER:
+        rank, suit = rank_of(kind), suit_of(kind)
+        features[_COLUMN["card_links"]] = sum(
+            1
+            for i in others
+            if not ctx.wild[i]
+            and (rank_of(deck[i]) == rank or (suit_of(deck[i]) == suit and abs(rank_of(deck[i]) - rank) <= 2))
+        )
+    fits = ctx.fits.get(kind)
+    if fits is None:
+        fits = ctx.fits[kind] = bool(layoff_candidates(variant, [card], rs.table, state.to_act))
+    features[_COLUMN["card_fits_table"]] = float(fits)
+    features[_COLUMN["cards_taken"]] = taken
 
 
 def _changed_melds(start: Sequence[TableMeld], final: Sequence[TableMeld]) -> list[TableMeld]:

@@ -51,9 +51,10 @@ def check_table_settings(
         raise RummyError(f"max_candidates must be at least 2, got {max_candidates}")
 
 
-def observation_space(encoder: ObservationEncoder, slots: int) -> spaces.Dict:
+def observation_space(encoder: ObservationEncoder, slots: int, width: int = NUM_FEATURES) -> spaces.Dict:
     """The flat observation dict: the seat's view and public history (every entry a `Box`), the
-    action mask and the candidates' feature matrix; no nested spaces."""
+    action mask and the candidates' feature matrix (the first `width` columns of `FEATURES`: all
+    of them, or the v1 environments' fewer); no nested spaces."""
     n = encoder.num_players
     deck = encoder.deck_size
     return spaces.Dict(
@@ -63,7 +64,7 @@ def observation_space(encoder: ObservationEncoder, slots: int) -> spaces.Dict:
             "history_laid": spaces.Box(0, deck, (n, NUM_KINDS), np.int16),
             "history_turns": spaces.Box(0, deck, (n, HISTORY_TURNS, len(TURN_COLUMNS)), np.int16),
             "action_mask": spaces.Box(0, 1, (slots,), np.int8),
-            "candidates": spaces.Box(-FEATURE_BOUND, FEATURE_BOUND, (slots, NUM_FEATURES), np.float32),
+            "candidates": spaces.Box(-FEATURE_BOUND, FEATURE_BOUND, (slots, width), np.float32),
         }
     )
 
@@ -75,9 +76,10 @@ def observation(
     seat: int,
     candidates: Sequence[Candidate],
     slots: int,
+    width: int = NUM_FEATURES,
 ) -> dict[str, Any]:
     """One flat observation (keys as `observation_space`) of `state` for `seat`."""
-    mask, features = candidate_arrays(candidates, slots)
+    mask, features = candidate_arrays(candidates, slots, width)
     return {
         **encoder.encode(state, seat),
         **history.arrays(seat, encoder.deck_size),
@@ -87,17 +89,18 @@ def observation(
 
 
 def candidate_arrays(
-    candidates: Sequence[Candidate], slots: int
+    candidates: Sequence[Candidate], slots: int, width: int = NUM_FEATURES
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
-    """Action mask and feature matrix for a candidate list (slot 0 stays valid when it is empty)."""
+    """Action mask and feature matrix (the first `width` feature columns) for a candidate list
+    (slot 0 stays valid when it is empty)."""
     mask = np.zeros(slots, dtype=np.int8)
-    features = np.zeros((slots, NUM_FEATURES), dtype=np.float32)
+    features = np.zeros((slots, width), dtype=np.float32)
     if not candidates:
         mask[0] = 1  # a finished game: slot 0 is a harmless no-op
         return mask, features
     mask[: len(candidates)] = 1
     for row, candidate in zip(features, candidates, strict=False):
-        row[:] = candidate.features
+        row[:] = candidate.features[:width]
     np.clip(features, -FEATURE_BOUND, FEATURE_BOUND, out=features)
     return mask, features
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 
-from rummyai.envs.variant_envs import ENV_CLASSES
+from rummyai.envs.variant_envs import CURRENT_IDS, ENV_CLASSES
 
 INTRO = """# Environments
 
@@ -122,11 +122,12 @@ against random (`--breakdown --episodes 20 --variants rummy-tiles --vector 0`, l
 
 def markdown() -> str:
     """The whole page."""
+    current = {env_id: ENV_CLASSES[env_id] for env_id in CURRENT_IDS.values()}
     rows = "".join(
-        f"| `{env_id}` | `{cls.variant_id}` | `{cls.__name__}` |\n" for env_id, cls in ENV_CLASSES.items()
+        f"| `{env_id}` | `{cls.variant_id}` | `{cls.__name__}` |\n" for env_id, cls in current.items()
     )
     sections = []
-    for env_id, cls in ENV_CLASSES.items():
+    for env_id, cls in current.items():
         doc = inspect.cleandoc(cls.__doc__ or "")
         body = doc.replace("\n## ", "\n### ")
         sections.append(f"## {env_id}\n\n{body}\n")

@@ -33,7 +33,15 @@ import numpy.typing as npt
 
 from rummyai.engine.moves import Draw, Move
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import Candidate, CandidateBuilder, hand_cards_used, make_builder, move_kind
+from rummyai.envs.candidates import (
+    NUM_FEATURES,
+    V1_FEATURES,
+    Candidate,
+    CandidateBuilder,
+    hand_cards_used,
+    make_builder,
+    move_kind,
+)
 from rummyai.envs.core import DEFAULT_CANDIDATES, observation, observation_space
 from rummyai.envs.encoding import ObservationEncoder
 from rummyai.envs.history import PublicHistory
@@ -42,6 +50,13 @@ from rummyai.variants import Variant
 
 Observation = dict[str, Any]
 Policy = Callable[[Observation], Any]
+
+
+def _trained_width(policy: Any) -> int:
+    """Candidate columns of a saved model's observations (a v1 environment's fewer), else all."""
+    spaces: Any = getattr(getattr(policy, "observation_space", None), "spaces", None)
+    shape: tuple[int, ...] = tuple(getattr(spaces.get("candidates"), "shape", ())) if spaces else ()
+    return len(V1_FEATURES) if shape[1:] == (len(V1_FEATURES),) else NUM_FEATURES
 
 
 class ViewHistory:
@@ -142,6 +157,7 @@ class PolicyAgent:
         self.candidates_spec = candidates
         self.slots = max_candidates
         self.rng = np.random.default_rng(seed)
+        self.width = _trained_width(self.policy)
         self._setup: tuple[Variant, int, ObservationEncoder, CandidateBuilder] | None = None
         self.history: ViewHistory | None = None
         self.last_candidates: list[Candidate] = []
@@ -152,7 +168,7 @@ class PolicyAgent:
         trained = getattr(self.policy, "observation_space", None)
         if trained is None:
             return
-        wanted = observation_space(ObservationEncoder(variant, players), self.slots)
+        wanted = observation_space(ObservationEncoder(variant, players), self.slots, self.width)
         for key, space in wanted.spaces.items():
             have = trained.spaces.get(key) if hasattr(trained, "spaces") else None
             if have is None or have.shape != space.shape:
@@ -195,7 +211,13 @@ class PolicyAgent:
         if not self.last_candidates:
             return None
         obs = observation(
-            encoder, self.history.history, state, int(view["seat"]), self.last_candidates, self.slots
+            encoder,
+            self.history.history,
+            state,
+            int(view["seat"]),
+            self.last_candidates,
+            self.slots,
+            self.width,
         )
         return state, obs
 

@@ -1,7 +1,8 @@
 """The single-agent Gymnasium environment: the learner plays one seat, seeded opponents play the rest.
 
 `RummyEnv` is variant-agnostic; `rummyai.envs.variant_envs` derives one class per built-in variant
-(with its own Gymnasium-style docstring) and `rummyai.envs` registers them as ``rummyai/...-v1``.
+(with its own Gymnasium-style docstring) and `rummyai.envs` registers them as ``rummyai/...-v2``
+(and the earlier ``-v1``, whose candidate matrix has fewer columns).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy.typing as npt
 from rummyai.agents.base import check_agent_fits
 from rummyai.engine.game import apply, check_whole, legal_moves, new_match
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import Candidate, CandidateBuilder, make_builder
+from rummyai.envs.candidates import NUM_FEATURES, Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     DEFAULT_MAX_TURNS,
@@ -51,6 +52,8 @@ class RummyEnv(gym.Env[Observation, np.int64]):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012 (Env declares it)
     variant_id: ClassVar[str] = "rummikub"
+    #: columns of the candidate matrix: the first `feature_width` of `FEATURES` (v1: fewer)
+    feature_width: ClassVar[int] = NUM_FEATURES
 
     def __init__(
         self,
@@ -85,7 +88,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         self.opponents: list[Agent] = self.pool.agents
         self.encoder = ObservationEncoder(self.variant, num_players)
         self.history = PublicHistory(num_players)
-        self.observation_space = observation_space(self.encoder, self.slots)
+        self.observation_space = observation_space(self.encoder, self.slots, self.feature_width)
         self.action_space = gym.spaces.Discrete(self.slots)
         self.state: GameState | None = None
         self.seat = 0 if seat is None else seat
@@ -187,7 +190,9 @@ class RummyEnv(gym.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         state = self._require_state()
-        return observation(self.encoder, self.history, state, self.seat, self.candidates, self.slots)
+        return observation(
+            self.encoder, self.history, state, self.seat, self.candidates, self.slots, self.feature_width
+        )
 
     @staticmethod
     def _ended(state: GameState) -> tuple[bool, bool]:

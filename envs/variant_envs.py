@@ -6,7 +6,7 @@ one factory builds them all from a table of (class name, registered id, variant 
 
 from __future__ import annotations
 
-from rummyai.envs.candidates import FEATURES
+from rummyai.envs.candidates import FEATURES, V1_FEATURES
 from rummyai.envs.rummy_env import RummyEnv
 
 _SHARED = """
@@ -47,7 +47,11 @@ _SHARED = """
       row of zeros is a turn not played yet).
     * `"action_mask"`: `int8` of shape (K,), 1 for a valid slot (only slot 0 once the match is over).
     * `"candidates"`: `float32` of shape (K, {nfeat}), one row per slot (zeros in empty slots):
-      {features}.
+      {features}. The last five describe the card a discard gives away or a take brings in
+      (zero for other moves): its rank (1-13, 0 for a joker), whether it is wild, how many other
+      hand naturals share its rank or its suit within two ranks, whether it alone could be laid
+      off on a table meld now, and how many cards the take brings (a discard row gives the
+      chosen card and every card after it).
 
     ## Starting State
     `reset(seed=...)` draws the engine's deal seed, the learner's seat (when `seat=None`) and
@@ -97,6 +101,9 @@ _SHARED = """
     * `candidates`: ``"auto"``, ``"engine"``, ``"solver"`` or a `CandidateBuilder`.
 
     ## Version History
+    * v2: candidate columns `card_rank`, `card_is_wild`, `card_links`, `card_fits_table`,
+      `cards_taken`, so that discards of equal value and takes can be told apart (v1 stays
+      registered, with the first {nv1} columns only).
     * v1: flat observation `Dict` (the view's arrays at the top level, no nested ``observation``
       entry); public history arrays; candidate columns `draws`, `jokers_freed`, `holdback`,
       `points_below_best`, `is_greedy`, `is_most_points`; solver candidates by default on the
@@ -149,6 +156,7 @@ def _doc(variant_id: str, env_id: str) -> str:
     description, opts = _DESCRIPTIONS[variant_id]
     feature_list = ", ".join(f"`{f}`" for f in FEATURES)
     body = _SHARED.replace("{nfeat}", str(len(FEATURES))).replace("{features}", feature_list)
+    body = body.replace("{nv1}", str(len(V1_FEATURES)))
     body = body.replace("{opts}", opts)
     return (
         f"`{env_id}`: {description}\n\n"
@@ -160,36 +168,50 @@ def _doc(variant_id: str, env_id: str) -> str:
     )
 
 
-def _env_class(class_name: str, env_id: str, variant_id: str) -> type[RummyEnv]:
+def _env_class(class_name: str, env_id: str, variant_id: str, width: int) -> type[RummyEnv]:
     """A `RummyEnv` subclass bound to one variant, documented for it, importable by its name."""
     attributes = {
         "__doc__": _doc(variant_id, env_id),
         "__module__": __name__,
         "__qualname__": class_name,
         "variant_id": variant_id,
+        "feature_width": width,
     }
     return type(class_name, (RummyEnv,), attributes)
 
 
-#: Registered id -> environment class, built from (class name, registered id, variant id).
+#: (class name, id without its version, variant id) of every environment.
+_TABLE = (
+    ("RummikubEnv", "rummyai/Rummikub", "rummikub"),
+    ("RhineEnv", "rummyai/Rhine", "rhine"),
+    ("RummyTilesEnv", "rummyai/RummyTiles", "rummy-tiles"),
+    ("RummyBoardEnv", "rummyai/RummyBoard", "rummy-board"),
+    ("RummyPalaceEnv", "rummyai/RummyPalace", "rummy-palace"),
+    ("StandardRummyEnv", "rummyai/StandardRummy", "standard"),
+    ("BlackHeartEnv", "rummyai/BlackHeart", "black-heart"),
+)
+
+#: Registered id -> environment class: the current ``-v2`` ids (class names as in `_TABLE`) and
+#: the ``-v1`` ids (class names ending in ``V1``), whose candidate matrix lacks `CARD_FEATURES`.
 ENV_CLASSES: dict[str, type[RummyEnv]] = {
-    env_id: _env_class(class_name, env_id, variant_id)
-    for class_name, env_id, variant_id in (
-        ("RummikubEnv", "rummyai/Rummikub-v1", "rummikub"),
-        ("RhineEnv", "rummyai/Rhine-v1", "rhine"),
-        ("RummyTilesEnv", "rummyai/RummyTiles-v1", "rummy-tiles"),
-        ("RummyBoardEnv", "rummyai/RummyBoard-v1", "rummy-board"),
-        ("RummyPalaceEnv", "rummyai/RummyPalace-v1", "rummy-palace"),
-        ("StandardRummyEnv", "rummyai/StandardRummy-v1", "standard"),
-        ("BlackHeartEnv", "rummyai/BlackHeart-v1", "black-heart"),
-    )
+    **{
+        f"{name}-v2": _env_class(class_name, f"{name}-v2", variant_id, len(FEATURES))
+        for class_name, name, variant_id in _TABLE
+    },
+    **{
+        f"{name}-v1": _env_class(f"{class_name}V1", f"{name}-v1", variant_id, len(V1_FEATURES))
+        for class_name, name, variant_id in _TABLE
+    },
 }
+#: The current id of each variant's environment.
+CURRENT_IDS: dict[str, str] = {variant_id: f"{name}-v2" for _, name, variant_id in _TABLE}
 
 # The classes by name, for imports, pickling and Gymnasium's ``module:Class`` entry points.
-RummikubEnv = ENV_CLASSES["rummyai/Rummikub-v1"]
-RhineEnv = ENV_CLASSES["rummyai/Rhine-v1"]
-RummyTilesEnv = ENV_CLASSES["rummyai/RummyTiles-v1"]
-RummyBoardEnv = ENV_CLASSES["rummyai/RummyBoard-v1"]
-RummyPalaceEnv = ENV_CLASSES["rummyai/RummyPalace-v1"]
-StandardRummyEnv = ENV_CLASSES["rummyai/StandardRummy-v1"]
-BlackHeartEnv = ENV_CLASSES["rummyai/BlackHeart-v1"]
+globals().update({cls.__qualname__: cls for cls in ENV_CLASSES.values()})
+RummikubEnv = ENV_CLASSES["rummyai/Rummikub-v2"]
+RhineEnv = ENV_CLASSES["rummyai/Rhine-v2"]
+RummyTilesEnv = ENV_CLASSES["rummyai/RummyTiles-v2"]
+RummyBoardEnv = ENV_CLASSES["rummyai/RummyBoard-v2"]
+RummyPalaceEnv = ENV_CLASSES["rummyai/RummyPalace-v2"]
+StandardRummyEnv = ENV_CLASSES["rummyai/StandardRummy-v2"]
+BlackHeartEnv = ENV_CLASSES["rummyai/BlackHeart-v2"]

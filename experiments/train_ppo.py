@@ -1,4 +1,4 @@
-"""Train sb3-contrib's MaskablePPO on `rummyai/Rummikub-v1` for a short run; win rate before and after.
+"""Train sb3-contrib's MaskablePPO on `rummyai/Rummikub-v2` for a short run; win rate before and after.
 
 Needs the `learn` extra (``pip install -e '.[learn]'``: CPU torch 2.13.0 and sb3-contrib). The
 policy sees the flattened observation (`rummyai.envs.wrappers.FlatObservation`: own hand, table,
@@ -29,7 +29,7 @@ from rummyai.envs.wrappers import FlatObservation
 class Args:
     """Arguments of the run (all settable from the command line)."""
 
-    env_id: str = "rummyai/Rummikub-v1"
+    env_id: str = "rummyai/Rummikub-v2"
     timesteps: int = 40_000  # learner steps of training
     eval_episodes: int = 100  # matches per evaluation (before and after)
     opponents: str = "random"

@@ -44,11 +44,11 @@ from typing import Any, cast
 import gymnasium as gym
 import numpy as np
 
-from rummyai.envs import ENV_IDS, RummyEnv
+from rummyai.envs import CURRENT_IDS, RummyEnv
 from rummyai.errors import RummyError
 from rummyai.variants import ONE_ROUND, get_variant
 
-ENV_OF = {variant: env_id for env_id, variant in ENV_IDS.items()}
+ENV_OF = CURRENT_IDS
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Label decisions with an expert (`mcts-pimc` by default) for behaviour cloning and DAgger.
 
-Plays seeded 2-player games in `rummyai/Rummikub-v1` (or `--env`; one round, the learner's seat
+Plays seeded 2-player games in `rummyai/Rummikub-v2` (or `--env`; one round, the learner's seat
 alternating, `greedy` in the other seat). At every learner decision with more than one candidate the expert
 chooses from the seat's view; its move is matched to a candidate slot (the label; -1 when the
 expert played a move outside the candidates) and recorded with the observation, beside the
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expert", default="mcts-pimc", help="agent spec of the labelling expert")
     parser.add_argument("--beta", type=float, default=1.0, help="probability of playing the expert's move")
     parser.add_argument("--weights", default="", help="learner weights (.npz) for DAgger (beta < 1)")
-    parser.add_argument("--env", default="rummyai/Rummikub-v1")
+    parser.add_argument("--env", default="rummyai/Rummikub-v2")
     args = parser.parse_args(argv)
     if not 0 <= args.beta <= 1:
         parser.error(f"--beta must be in [0, 1], got {args.beta}")

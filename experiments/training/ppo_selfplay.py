@@ -3,7 +3,7 @@
 The policy is the `learned` agent's network itself (`rummyai.agents.learned.inputs`: one row per
 candidate slot, one shared MLP, a softmax over the valid slots), started from `--init` (the
 behaviour-cloned weights); a small value network reads the position summary. The learner plays
-`rummyai/Rummikub-v1` (2 players, one round, seat drawn per episode) against an opponent drawn
+`rummyai/Rummikub-v2` (2 players, one round, seat drawn per episode) against an opponent drawn
 per episode: `greedy` or, with probability `--self-share`, a frozen copy of the policy itself
 (refreshed every `--snapshot-every` updates) playing through `rummyai.envs.PolicyAgent`. The
 reward is the learner's score change / 50 (zero-sum, so the return is the deal's margin / 50).
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="starting weights (.npz; default the shipped rummikub ones; 'greedy': a network playing greedy's move)",
     )
-    parser.add_argument("--env", default="rummyai/Rummikub-v1", help="environment id (2 players, one round)")
+    parser.add_argument("--env", default="rummyai/Rummikub-v2", help="environment id (2 players, one round)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--updates", type=int, default=200)
     parser.add_argument("--steps", type=int, default=512, help="learner steps per update")
@@ -104,18 +104,23 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    policy = to_torch(
-        greedy_scorer(seed=args.seed) if args.init == "greedy" else load_scorer(args.init or None)
-    )
-    value = torch.nn.Sequential(
-        torch.nn.Linear(len(STATE_FEATURES), 64), torch.nn.Tanh(), torch.nn.Linear(64, 1)
-    )
-    optimiser = torch.optim.Adam([*policy.parameters(), *value.parameters()], lr=args.lr)
     opponent = EpisodeOpponent(args.self_share, args.seed)
     env = cast(
         RummyEnv,
         gym.make(args.env, opponents=opponent, seat=None, options=ONE_ROUND[ENV_IDS[args.env]]).unwrapped,
     )
+    # the candidate columns the network reads: the environment's (a v1 id has fewer) or the file's
+    init = (
+        greedy_scorer(seed=args.seed, features=FEATURES[: env.feature_width])
+        if args.init == "greedy"
+        else load_scorer(args.init or None)
+    )
+    features = init.features
+    policy = to_torch(init)
+    value = torch.nn.Sequential(
+        torch.nn.Linear(len(STATE_FEATURES), 64), torch.nn.Tanh(), torch.nn.Linear(64, 1)
+    )
+    optimiser = torch.optim.Adam([*policy.parameters(), *value.parameters()], lr=args.lr)
     start, episodes = 0, 0
     checkpoint = out / "checkpoint.pt"
     if checkpoint.exists():
@@ -124,14 +129,14 @@ def main(argv: list[str] | None = None) -> int:
         value.load_state_dict(saved["value"])
         optimiser.load_state_dict(saved["optimiser"])
         start, episodes = saved["update"] + 1, saved["episodes"]
-    opponent.freeze(from_torch(policy, {}))
+    opponent.freeze(from_torch(policy, {}, features))
     obs, _ = env.reset(seed=args.seed * 1_000_003 + episodes)
     returns: list[float] = []
     episode_return = 0.0
     for update in tqdm(range(start, args.updates), desc="updates", initial=start, total=args.updates):
         xs, masks, states, actions, logps, values, rewards, dones = [], [], [], [], [], [], [], []
         for _ in range(args.steps):
-            x = torch.tensor(inputs(obs, FEATURES), dtype=torch.float32)
+            x = torch.tensor(inputs(obs, features), dtype=torch.float32)
             mask = torch.tensor(obs["action_mask"].astype(bool))
             s = torch.tensor(state_vector(obs), dtype=torch.float32)
             with torch.no_grad():
@@ -183,9 +188,9 @@ def main(argv: list[str] | None = None) -> int:
                 torch.nn.utils.clip_grad_norm_([*policy.parameters(), *value.parameters()], 0.5)
                 optimiser.step()
         if (update + 1) % args.snapshot_every == 0:
-            opponent.freeze(from_torch(policy, {}))
+            opponent.freeze(from_torch(policy, {}, features))
         meta = {"update": update, "episodes": episodes, "init": args.init or "shipped", "env": args.env}
-        save_scorer(out / f"scorer_{update:04d}.npz", from_torch(policy, meta))
+        save_scorer(out / f"scorer_{update:04d}.npz", from_torch(policy, meta, features))
         torch.save(
             {
                 "policy": policy.state_dict(),

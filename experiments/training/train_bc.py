@@ -39,6 +39,11 @@ IS_GREEDY = FEATURES.index("is_greedy")
 UTILITY_SCALE = 10.0
 
 
+def columns(obs: dict[str, Any]) -> tuple[str, ...]:
+    """The candidate columns recorded games hold: all of `FEATURES`, or the v1 environments' first ones."""
+    return FEATURES[: obs["candidates"].shape[1]]
+
+
 def load_games(folders: list[str]) -> tuple[list[dict[str, Any]], list[int]]:
     """Decisions (input rows, mask, label) and each decision's game number, labelled ones only."""
     rows: list[dict[str, Any]] = []
@@ -58,7 +63,8 @@ def load_games(folders: list[str]) -> tuple[list[dict[str, Any]], list[int]]:
                     }
                     rows.append(
                         {
-                            "x": inputs(obs, FEATURES).astype(np.float32),
+                            "x": inputs(obs, columns(obs)).astype(np.float32),
+                            "features": columns(obs),
                             "mask": obs["action_mask"].astype(bool),
                             "label": np.int64(label),
                             "greedy": np.int64(np.argmax(obs["candidates"][:, IS_GREEDY])),
@@ -106,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     rows, games = load_games(args.data)
     if not rows:
         parser.error(f"no labelled decisions in {args.data}")
+    features = rows[0]["features"]
+    if any(r["features"] != features for r in rows):
+        parser.error(f"the games in {args.data} were recorded with different candidate columns")
     held = np.array([g % 10 == 0 for g in games])
     x = torch.tensor(np.stack([r["x"] for r in rows]))
     mask = torch.tensor(np.stack([r["mask"] for r in rows]))
@@ -119,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     has_values = searched.sum(-1) >= 2
     train_idx = torch.tensor(np.flatnonzero(~held))
     val_idx = torch.tensor(np.flatnonzero(held))
-    model = to_torch(greedy_scorer(args.hidden, args.seed))
+    model = to_torch(greedy_scorer(args.hidden, args.seed, features))
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     start = 0
     checkpoint = out / "checkpoint.pt"
@@ -186,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             "held_out_agreement": agree,
             "gain_over_greedy": gain,
         }
-        scorer = from_torch(model, meta)
+        scorer = from_torch(model, meta, features)
         save_scorer(out / f"scorer_{epoch:03d}.npz", scorer)
         torch.save(
             {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch}, checkpoint

@@ -1,7 +1,7 @@
 """The learned agent: one small network scores every candidate move; trained to imitate `mcts-pimc`.
 
 Each decision the agent builds the environments' observation (`rummyai.envs.PolicyAgent`: the
-same candidates and public history as `rummyai/Rummikub-v1`) and scores every candidate with one
+same candidates and public history as `rummyai/Rummikub-v2`) and scores every candidate with one
 shared multilayer perceptron over the candidate's features (`FEATURES` of `rummyai.envs`, scaled)
 and a summary of the position (`STATE_FEATURES`); the best valid score is played. Inference is
 numpy (two tanh layers), no deep-learning library is imported. Weights files (``.npz``) are
@@ -23,6 +23,7 @@ where a take is not a sure play), so matches refuse the agent in it. With a weig
 
 from __future__ import annotations
 
+import functools
 import json
 import zipfile
 from collections.abc import Mapping, Sequence
@@ -72,6 +73,9 @@ FEATURE_SCALES: dict[str, float] = {
     "table_melds_changed": 5.0,
     "holdback": 5.0,
     "points_below_best": 50.0,
+    "card_rank": 13.0,
+    "card_links": 10.0,
+    "cards_taken": 10.0,
 }
 Array = npt.NDArray[np.float64]
 
@@ -99,10 +103,24 @@ def state_vector(obs: Mapping[str, Any]) -> Array:
     )
 
 
+@functools.cache
+def _columns(features: tuple[str, ...]) -> list[int]:
+    """Where the named features sit among `FEATURES` (every name is one of them: `load_scorer`)."""
+    return [FEATURES.index(name) for name in features]
+
+
 def inputs(obs: Mapping[str, Any], features: tuple[str, ...]) -> Array:
-    """The network's input rows, one per candidate slot: scaled candidate features, then the state."""
+    """The network's input rows, one per candidate slot: the candidate columns named `features`
+    (the observation's columns are the first ones of `FEATURES`), scaled, then the state."""
+    matrix = np.asarray(obs["candidates"], dtype=np.float64)
+    columns = _columns(features)
+    if max(columns) >= matrix.shape[1]:
+        raise RummyError(
+            f"learned agent: the observation has {matrix.shape[1]} candidate columns, the network "
+            f"reads {FEATURES[max(columns)]!r} (column {max(columns)}): use a current environment id"
+        )
     scales = np.array([FEATURE_SCALES.get(name, 1.0) for name in features])
-    cands = np.asarray(obs["candidates"], dtype=np.float64) / scales
+    cands = matrix[:, columns] / scales
     state = np.broadcast_to(state_vector(obs), (cands.shape[0], len(STATE_FEATURES)))
     return np.concatenate([cands, state], axis=1)
 
@@ -130,18 +148,19 @@ class CandidateScorer:
         return int(np.argmax(np.where(mask, self.scores(obs), -np.inf)))
 
 
-def greedy_scorer(hidden: int = 32, seed: int = 0) -> CandidateScorer:
-    """A network that plays greedy's move (its ``is_greedy`` input dominates), small random elsewhere."""
+def greedy_scorer(hidden: int = 32, seed: int = 0, features: tuple[str, ...] = FEATURES) -> CandidateScorer:
+    """A network reading the candidate columns `features` that plays greedy's move (its
+    ``is_greedy`` input dominates), small random elsewhere."""
     rng = np.random.default_rng(seed)
-    width = len(FEATURES) + len(STATE_FEATURES)
+    width = len(features) + len(STATE_FEATURES)
     w1 = rng.normal(0, 0.05, (width, hidden))
-    w1[FEATURES.index("is_greedy"), 0] = 2.0
+    w1[features.index("is_greedy"), 0] = 2.0
     w2 = rng.normal(0, 0.05, (hidden, hidden))
     w2[0, 0] = 2.0
     w3 = rng.normal(0, 0.05, (hidden, 1))
     w3[0, 0] = 5.0
     zero = np.zeros
-    return CandidateScorer(((w1, zero(hidden)), (w2, zero(hidden)), (w3, zero(1))), tuple(FEATURES))
+    return CandidateScorer(((w1, zero(hidden)), (w2, zero(hidden)), (w3, zero(1))), tuple(features))
 
 
 def to_torch(scorer: CandidateScorer) -> Any:
@@ -160,14 +179,15 @@ def to_torch(scorer: CandidateScorer) -> Any:
     return torch.nn.Sequential(*layers)
 
 
-def from_torch(module: Any, meta: Mapping[str, Any]) -> CandidateScorer:
-    """The numpy scorer of a torch module made by `to_torch` (for training scripts)."""
+def from_torch(module: Any, meta: Mapping[str, Any], features: tuple[str, ...] = FEATURES) -> CandidateScorer:
+    """The numpy scorer of a torch module made by `to_torch` from a scorer reading `features`
+    (for training scripts)."""
     linears = [m for m in module if hasattr(m, "weight")]
     layers = tuple(
         (m.weight.detach().numpy().T.astype(np.float64), m.bias.detach().numpy().astype(np.float64))
         for m in linears
     )
-    return CandidateScorer(layers, tuple(FEATURES), meta)
+    return CandidateScorer(layers, tuple(features), meta)
 
 
 def save_scorer(path: str | Path, scorer: CandidateScorer) -> None:
@@ -198,12 +218,14 @@ def load_scorer(path: str | Path | None = None) -> CandidateScorer:
         if "format" not in data or str(data["format"]) != FORMAT:
             raise RummyError(f"learned agent: weights file {file} is not in format {FORMAT!r}")
         features = tuple(str(f) for f in data["features"])
-        if features != tuple(FEATURES) or tuple(str(f) for f in data["state_features"]) != STATE_FEATURES:
+        unknown = [f for f in features if f not in FEATURES]
+        if unknown or tuple(str(f) for f in data["state_features"]) != STATE_FEATURES:
             raise RummyError(
                 f"learned agent: weights file {file} was trained on other features than this version's"
+                + (f" ({', '.join(unknown)})" if unknown else "")
             )
         layers = []
-        width = len(FEATURES) + len(STATE_FEATURES)
+        width = len(features) + len(STATE_FEATURES)
         k = 0
         while f"w{k}" in data:
             w, b = np.asarray(data[f"w{k}"], np.float64), np.asarray(data[f"b{k}"], np.float64)

@@ -46,7 +46,8 @@ def play(agents: list[Agent], seed: int, variant: str = "rummikub") -> tuple[lis
 
 def test_shipped_weights_load_and_registry_lists_the_agents() -> None:
     scorer = load_scorer()
-    assert scorer.layers[0][0].shape[0] == len(FEATURES) + len(STATE_FEATURES)
+    assert scorer.layers[0][0].shape[0] == len(scorer.features) + len(STATE_FEATURES)
+    assert set(scorer.features) <= set(FEATURES)
     assert DEFAULT_WEIGHTS.stat().st_size < 200_000
     assert "learned" in AGENTS and "policy" in AGENTS
     agent = make_agent("learned")
@@ -187,7 +188,7 @@ def test_policy_agent_plays_an_sb3_model(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO(
-        "MultiInputPolicy", gym.make("rummyai/Rummikub-v1"), n_steps=32, batch_size=32, seed=0
+        "MultiInputPolicy", gym.make("rummyai/Rummikub-v2"), n_steps=32, batch_size=32, seed=0
     )
     path = tmp_path / "model.zip"
     model.save(path)
@@ -203,7 +204,7 @@ def test_policy_agent_plays_an_sb3_model(tmp_path: Path) -> None:
     with pytest.raises(RummyError, match="standard"):
         play_match("standard", [spec, "greedy"], seed=1, options={"max_deals": 1})
     with pytest.raises(RummyError, match="3-player rummikub"):
-        gym.make("rummyai/Rummikub-v1", num_players=3, opponents=spec)
+        gym.make("rummyai/Rummikub-v2", num_players=3, opponents=spec)
 
 
 @pytest.mark.parametrize("variant", ["rummikub", "standard"])

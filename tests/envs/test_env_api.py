@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import rummyai.envs
-from rummyai.envs import ENV_CLASSES, ENV_IDS, aec_env
+from rummyai.envs import CURRENT_IDS, ENV_CLASSES, ENV_IDS, aec_env
 
 # A short match keeps the checks cheap: one round (where the variant plays several) cut after a few turns.
 SHORT = {
@@ -33,23 +33,27 @@ SECTIONS = (
 
 
 def test_import_registers_the_seven_ids() -> None:
-    assert set(ENV_IDS) == {
-        "rummyai/Rummikub-v1",
-        "rummyai/Rhine-v1",
-        "rummyai/RummyTiles-v1",
-        "rummyai/RummyBoard-v1",
-        "rummyai/RummyPalace-v1",
-        "rummyai/StandardRummy-v1",
-        "rummyai/BlackHeart-v1",
+    assert set(CURRENT_IDS.values()) == {
+        "rummyai/Rummikub-v2",
+        "rummyai/Rhine-v2",
+        "rummyai/RummyTiles-v2",
+        "rummyai/RummyBoard-v2",
+        "rummyai/RummyPalace-v2",
+        "rummyai/StandardRummy-v2",
+        "rummyai/BlackHeart-v2",
     }
+    assert set(ENV_IDS) == set(CURRENT_IDS.values()) | {i.replace("-v2", "-v1") for i in CURRENT_IDS.values()}
     for env_id, variant_id in ENV_IDS.items():
-        env = gym.make(env_id)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gymnasium: v1 is out of date
+            env = gym.make(env_id)
         assert env.unwrapped.variant.id == variant_id
+        assert CURRENT_IDS[variant_id] == env_id.replace("-v1", "-v2")
         env.close()
-    assert rummyai.envs.RummyEnv is ENV_CLASSES["rummyai/Rummikub-v1"].__mro__[1]
+    assert rummyai.envs.RummyEnv is ENV_CLASSES["rummyai/Rummikub-v2"].__mro__[1]
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_docstring_has_gymnasium_sections(env_id: str) -> None:
     doc = ENV_CLASSES[env_id].__doc__ or ""
     positions = [doc.find(section) for section in SECTIONS]
@@ -58,7 +62,7 @@ def test_docstring_has_gymnasium_sections(env_id: str) -> None:
     assert env_id in doc
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 @pytest.mark.parametrize("render_mode", ["ansi", "rgb_array"])
 def test_check_env(env_id: str, render_mode: str) -> None:
     env = gym.make(env_id, render_mode=render_mode, max_turns=6, options=SHORT.get(ENV_IDS[env_id]))
@@ -75,7 +79,7 @@ def test_check_env(env_id: str, render_mode: str) -> None:
     env.close()
 
 
-@pytest.mark.parametrize("variant_id", sorted(ENV_IDS.values()))
+@pytest.mark.parametrize("variant_id", sorted(CURRENT_IDS))
 def test_pettingzoo_api_and_seed(variant_id: str) -> None:
     options = SHORT.get(variant_id)
     with warnings.catch_warnings():
@@ -87,7 +91,7 @@ def test_pettingzoo_api_and_seed(variant_id: str) -> None:
 
 
 def test_aec_env_accepts_gymnasium_ids_and_three_players() -> None:
-    env = aec_env("rummyai/RummyTiles-v1", num_players=3, max_turns=9)
+    env = aec_env("rummyai/RummyTiles-v2", num_players=3, max_turns=9)
     env.reset(seed=5)
     assert env.variant.id == "rummy-tiles"
     assert env.possible_agents == ["player_0", "player_1", "player_2"]

@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import data_equivalence
 import rummyai.envs
 from rummyai.engine.game import new_match
 from rummyai.engine.moves import Draw
-from rummyai.envs import ENV_IDS, ObservationEncoder
+from rummyai.envs import CURRENT_IDS, ENV_IDS, ObservationEncoder
 from rummyai.envs.candidates import FEATURES, hand_cards_used
 from rummyai.errors import RummyError
 
@@ -47,7 +47,7 @@ def same(a: Any, b: Any) -> bool:
     return bool(data_equivalence(a, b))
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_same_seed_same_trajectory(env_id: str) -> None:
     options = SHORT.get(ENV_IDS[env_id])
     first = play(gym.make(env_id, options=options, max_turns=30), seed=11, steps=40)
@@ -59,7 +59,7 @@ def test_same_seed_same_trajectory(env_id: str) -> None:
 
 def test_the_seed_fixes_the_opponents_too() -> None:
     """Same seed, same learner actions: identical games although opponents play randomly."""
-    env = gym.make("rummyai/Rummikub-v1", num_players=4, max_turns=40)
+    env = gym.make("rummyai/Rummikub-v2", num_players=4, max_turns=40)
     runs = []
     for _ in range(2):
         obs, _ = env.reset(seed=3)
@@ -71,7 +71,7 @@ def test_the_seed_fixes_the_opponents_too() -> None:
     assert same(runs[0], runs[1])
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_masked_action_is_replaced_by_the_fallback(env_id: str) -> None:
     env = gym.make(env_id, max_turns=10, options=SHORT.get(ENV_IDS[env_id])).unwrapped
     obs, _ = env.reset(seed=2)
@@ -96,13 +96,13 @@ def test_masked_action_is_replaced_by_the_fallback(env_id: str) -> None:
 
 
 def test_tile_fallback_is_the_draw() -> None:
-    env = gym.make("rummyai/Rummikub-v1").unwrapped
+    env = gym.make("rummyai/Rummikub-v2").unwrapped
     env.reset(seed=0)
     assert isinstance(env.candidates[0].move, Draw)
     assert env.candidates[0].label == "draw"
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_candidate_features_describe_the_moves(env_id: str) -> None:
     env = gym.make(env_id, max_turns=40, options=SHORT.get(ENV_IDS[env_id])).unwrapped
     rng = np.random.default_rng(0)
@@ -124,7 +124,7 @@ def test_candidate_features_describe_the_moves(env_id: str) -> None:
     assert checked > 25
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_score_return_is_the_final_total(env_id: str) -> None:
     variant_id = ENV_IDS[env_id]
     env = gym.make(env_id, max_turns=16, options=SHORT.get(variant_id)).unwrapped
@@ -143,7 +143,7 @@ def test_score_return_is_the_final_total(env_id: str) -> None:
 
 
 def test_shaped_reward_pays_for_shed_cards() -> None:
-    env = gym.make("rummyai/Rummikub-v1", reward="shaped", max_turns=60).unwrapped
+    env = gym.make("rummyai/Rummikub-v2", reward="shaped", max_turns=60).unwrapped
     env.reset(seed=1)
     for _ in range(60):
         before = len(env.state.round.hands[env.seat])
@@ -170,7 +170,7 @@ def test_observation_hides_other_hands_and_the_stock_order() -> None:
 
 
 def test_observation_counts_match_the_state() -> None:
-    env = gym.make("rummyai/StandardRummy-v1", num_players=3, max_turns=30).unwrapped
+    env = gym.make("rummyai/StandardRummy-v2", num_players=3, max_turns=30).unwrapped
     rng = np.random.default_rng(3)
     obs, _ = env.reset(seed=3)
     for _ in range(40):
@@ -192,18 +192,18 @@ def test_observation_counts_match_the_state() -> None:
 
 def test_bad_arguments_raise_typed_errors() -> None:
     with pytest.raises(RummyError, match="reward"):
-        gym.make("rummyai/Rummikub-v1", reward="points")
+        gym.make("rummyai/Rummikub-v2", reward="points")
     with pytest.raises(RummyError, match="5"):
-        gym.make("rummyai/Rummikub-v1", num_players=5)
+        gym.make("rummyai/Rummikub-v2", num_players=5)
     with pytest.raises(RummyError, match="nobody"):
-        gym.make("rummyai/Rummikub-v1", opponents="nobody")
+        gym.make("rummyai/Rummikub-v2", opponents="nobody")
     with pytest.raises(RummyError, match="opponent"):
-        gym.make("rummyai/Rummikub-v1", num_players=3, opponents=["random"])
+        gym.make("rummyai/Rummikub-v2", num_players=3, opponents=["random"])
     with pytest.raises(RummyError, match="render_mode"):
         rummyai.envs.RummyEnv("rummikub", render_mode="human")
     for bad in ({"seat": 1.5}, {"seat": True}, {"num_players": "2"}, {"max_candidates": 2.5}):
         with pytest.raises(RummyError, match=f"{next(iter(bad))} must be an integer"):
-            gym.make("rummyai/Rummikub-v1", **bad)
+            gym.make("rummyai/Rummikub-v2", **bad)
 
 
 @pytest.mark.parametrize(
@@ -228,7 +228,7 @@ def test_a_round_that_could_go_on_forever_is_cut_and_observations_stay_in_the_sp
         return int(np.flatnonzero(obs["action_mask"])[-1])
 
     policy = rummyai.envs.PolicyAgent(last)
-    env = gym.make("rummyai/RummyPalace-v1", options={"max_rounds": 1}, opponents=policy)
+    env = gym.make("rummyai/RummyPalace-v2", options={"max_rounds": 1}, opponents=policy)
     obs, _ = env.reset(seed=2)
     for _ in range(3_000):
         assert env.observation_space.contains(obs)
@@ -242,14 +242,14 @@ def test_a_round_that_could_go_on_forever_is_cut_and_observations_stay_in_the_sp
 def test_opponents_that_play_tile_games_only_are_refused_elsewhere(opponents: object) -> None:
     """As in matches and tournaments, before the first move (not when the opponent first acts)."""
     with pytest.raises(RummyError, match="'value' plays the tile-style variants only"):
-        gym.make("rummyai/StandardRummy-v1", opponents=opponents)
+        gym.make("rummyai/StandardRummy-v2", opponents=opponents)
 
 
 def test_opponent_objects_and_random_seat() -> None:
     from rummyai.agents import make_agent
 
     env = gym.make(
-        "rummyai/RummyBoard-v1", num_players=3, opponents=[make_agent("random"), "random"], seat=None
+        "rummyai/RummyBoard-v2", num_players=3, opponents=[make_agent("random"), "random"], seat=None
     ).unwrapped
     seats = set()
     for seed in range(12):
@@ -265,7 +265,7 @@ def test_opponent_objects_and_random_seat() -> None:
 EPISODES = {"rummy-palace": 250, "standard": 250, "black-heart": 250}
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_masked_random_policy_plays_many_episodes(env_id: str) -> None:
     """1000 deals per tile variant (250 per draw-meld-discard variant), each a one-round match cut
     after 2 turns (every seat moves once), plus 3 longer ones (40 turns), all without an error."""
@@ -288,7 +288,7 @@ def test_masked_random_policy_plays_many_episodes(env_id: str) -> None:
     assert ended == count + 3
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_observations_stay_in_the_space_with_four_players(env_id: str) -> None:
     env = gym.make(env_id, num_players=4, max_turns=60, options=SHORT.get(ENV_IDS[env_id])).unwrapped
     rng = np.random.default_rng(7)

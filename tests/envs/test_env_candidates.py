@@ -13,13 +13,13 @@ from rummyai.cards import parse_cards, parse_table
 from rummyai.engine.game import apply, legal_moves, new_match, validate
 from rummyai.engine.moves import Draw, Play
 from rummyai.engine.state import GameState, TableMeld
-from rummyai.envs import ENV_IDS, FEATURES, EngineCandidates, SolverCandidates, make_builder
+from rummyai.envs import CURRENT_IDS, FEATURES, EngineCandidates, SolverCandidates, make_builder
 from rummyai.envs.candidates import hand_cards_used
 from rummyai.errors import RummyError
 from rummyai.playable import could_play
 
 COL = {name: i for i, name in enumerate(FEATURES)}
-ENV_BY_VARIANT = {variant: env_id for env_id, variant in ENV_IDS.items()}
+ENV_BY_VARIANT = CURRENT_IDS
 
 
 def position(variant: str, hand: str, table: str, opened: bool = True) -> GameState:
@@ -111,7 +111,7 @@ def test_solver_builder_leaves_draw_meld_discard_turns_to_the_engine() -> None:
     assert len(engine) == len(legal_moves(state))  # draw, and taking the row's card when playable
 
 
-@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v1", "rummyai/Rhine-v1"])
+@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v2", "rummyai/Rhine-v2"])
 def test_solver_environment_plays_validated_moves(env_id: str) -> None:
     env = gym.make(
         env_id, candidates="solver", max_turns=12, options={"rounds": 1} if "Rhine" in env_id else None
@@ -132,7 +132,7 @@ def test_unknown_builder_is_a_typed_error() -> None:
     with pytest.raises(RummyError, match="candidates"):
         make_builder("oracle")
     with pytest.raises(RummyError, match="candidates"):
-        gym.make("rummyai/Rummikub-v1", candidates=object())
+        gym.make("rummyai/Rummikub-v2", candidates=object())
 
 
 def test_could_play_examples() -> None:

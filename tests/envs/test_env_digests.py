@@ -39,6 +39,11 @@ SETTINGS: dict[str, tuple[str, int, str, int, int, dict[str, Any]]] = {
     "rummy-palace": ("rummyai/RummyPalace-v1", 2, "random", 6, 2, {}),
     "standard": ("rummyai/StandardRummy-v1", 2, "random", 6, 2, {}),
     "black-heart": ("rummyai/BlackHeart-v1", 3, "random", 6, 2, {}),
+    # the current ids: the same games, the candidate matrix with the card columns
+    "rummikub-v2": ("rummyai/Rummikub-v2", 2, "random", 3, 1, {}),
+    "rummy-palace-v2": ("rummyai/RummyPalace-v2", 2, "random", 6, 2, {}),
+    "standard-v2": ("rummyai/StandardRummy-v2", 2, "random", 6, 2, {}),
+    "black-heart-v2": ("rummyai/BlackHeart-v2", 3, "random", 6, 2, {}),
 }
 
 
@@ -71,7 +76,7 @@ def step_digest(env: RummyEnv, obs: dict[str, Any], reward: Any, ended: tuple[bo
         h.update(array.tobytes())
     for candidate in env.candidates:
         h.update(f"{candidate.label}|{candidate.move!r}|".encode())
-        h.update(np.asarray(candidate.features, dtype=np.float32).tobytes())
+        h.update(np.asarray(candidate.features[: env.feature_width], dtype=np.float32).tobytes())
     h.update(f"{float(reward)!r}|{ended}|{sorted(info.items())!r}".encode())
     return h.hexdigest()[:16]
 

@@ -36,8 +36,8 @@ class NeedsInt:
 def test_an_opponent_parameter_of_the_wrong_type_is_a_clear_error() -> None:
     register_agent("needs-int-env-test", "test_env_errors:NeedsInt", "compares an int parameter")
     with pytest.raises(RummyError, match=r"opponent spec 'needs-int-env-test:size=abc' cannot be built"):
-        gym.make("rummyai/Rummikub-v1", opponents="needs-int-env-test:size=abc")
-    env = gym.make("rummyai/Rummikub-v1", opponents="needs-int-env-test:size=2", max_turns=4)
+        gym.make("rummyai/Rummikub-v2", opponents="needs-int-env-test:size=abc")
+    env = gym.make("rummyai/Rummikub-v2", opponents="needs-int-env-test:size=2", max_turns=4)
     env.reset(seed=0)  # a well-typed parameter builds and plays
 
 
@@ -60,7 +60,7 @@ NOT_ACTIONS: list[Any] = [
 
 @pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
 def test_any_value_outside_the_action_space_plays_the_fallback(action: Any) -> None:
-    env = gym.make("rummyai/RummyPalace-v1", max_turns=8).unwrapped
+    env = gym.make("rummyai/RummyPalace-v2", max_turns=8).unwrapped
     env.reset(seed=3)
     fallback, *_ = env.step(0)
     env.reset(seed=3)
@@ -83,7 +83,7 @@ def test_aec_plays_the_fallback_for_any_value_outside_the_action_space(action: A
 
 
 def test_integer_actions_of_any_integer_type_are_accepted() -> None:
-    env = gym.make("rummyai/Rummikub-v1", max_turns=8).unwrapped
+    env = gym.make("rummyai/Rummikub-v2", max_turns=8).unwrapped
     for action in (1, np.int64(1), np.int8(1), np.array(1)):
         obs, _ = env.reset(seed=5)
         assert obs["action_mask"][1]

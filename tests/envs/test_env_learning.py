@@ -1,4 +1,4 @@
-"""The v1 environments are shaped for learning: flat observation, history, candidate columns,
+"""The environments are shaped for learning: flat observation, history, candidate columns,
 opponent mixes, and MaskablePPO trains on every id without wrappers."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import pytest
 import rummyai.envs  # noqa: F401  (registers the ids)
 from rummyai.agents.greedy import GreedyAgent
 from rummyai.engine.game import view
-from rummyai.envs import ENV_IDS, FEATURES, RummyEnv
+from rummyai.envs import CURRENT_IDS, FEATURES, RummyEnv
 from rummyai.envs.candidates import _dedupe_key, hand_cards_used
 from rummyai.errors import RummyError
 
 COL = {name: i for i, name in enumerate(FEATURES)}
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_observation_space_is_flat(env_id: str) -> None:
     env = gym.make(env_id)
     space = env.observation_space
@@ -30,7 +30,7 @@ def test_observation_space_is_flat(env_id: str) -> None:
     )
 
 
-@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v1", "rummyai/StandardRummy-v1"])
+@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v2", "rummyai/StandardRummy-v2"])
 def test_greedy_and_most_points_moves_are_always_candidates(env_id: str) -> None:
     env = cast(RummyEnv, gym.make(env_id, opponents="greedy").unwrapped)
     greedy = GreedyAgent()
@@ -61,7 +61,7 @@ def test_greedy_and_most_points_moves_are_always_candidates(env_id: str) -> None
 
 
 def test_holdback_column_counts_cards_below_the_best() -> None:
-    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1").unwrapped)
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v2").unwrapped)
     rng = np.random.default_rng(2)
     obs, _ = env.reset(seed=2)
     seen = 0
@@ -78,7 +78,7 @@ def test_holdback_column_counts_cards_below_the_best() -> None:
 
 
 def test_history_records_draws_and_cards_laid_by_the_opponent() -> None:
-    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents="greedy").unwrapped)
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v2", opponents="greedy").unwrapped)
     obs, _ = env.reset(seed=11)
     rng = np.random.default_rng(0)
     for _ in range(30):
@@ -95,7 +95,7 @@ def test_history_records_draws_and_cards_laid_by_the_opponent() -> None:
 
 
 def test_history_counts_cards_taken_from_the_discards() -> None:
-    env = cast(RummyEnv, gym.make("rummyai/StandardRummy-v1", options={"max_deals": 1}).unwrapped)
+    env = cast(RummyEnv, gym.make("rummyai/StandardRummy-v2", options={"max_deals": 1}).unwrapped)
     rng = np.random.default_rng(1)
     taken = 0
     for seed in range(4):
@@ -115,19 +115,19 @@ def test_history_counts_cards_taken_from_the_discards() -> None:
 
 
 def test_weighted_opponent_mix_draws_per_episode() -> None:
-    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents={"random": 1, "greedy": 1}).unwrapped)
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v2", opponents={"random": 1, "greedy": 1}).unwrapped)
     names = set()
     for seed in range(12):
         env.reset(seed=seed)
         names.add(env.opponents[0].name)
     assert names == {"random", "greedy"}
     with pytest.raises(RummyError, match="positive weight"):
-        gym.make("rummyai/Rummikub-v1", opponents={"random": 0})
+        gym.make("rummyai/Rummikub-v2", opponents={"random": 0})
     with pytest.raises(RummyError, match="must be finite"):
-        gym.make("rummyai/Rummikub-v1", opponents={"random": -1})
+        gym.make("rummyai/Rummikub-v2", opponents={"random": -1})
 
 
-@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
 def test_maskable_ppo_trains_without_wrappers(env_id: str) -> None:
     """A few hundred MaskablePPO steps on the registered id as it is (extra `learn`)."""
     pytest.importorskip("sb3_contrib")
@@ -156,13 +156,13 @@ def test_self_play_opponent_and_aec_view_share_the_observation() -> None:
     from rummyai.envs import aec_env
     from rummyai.envs.policy_agent import PolicyAgent, first_valid_slot
 
-    env = gym.make("rummyai/Rummikub-v1", opponents=PolicyAgent(first_valid_slot), max_turns=20)
+    env = gym.make("rummyai/Rummikub-v2", opponents=PolicyAgent(first_valid_slot), max_turns=20)
     obs, _ = env.reset(seed=3)
     for _ in range(8):
         obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
         if terminated or truncated:
             break
-    aec = aec_env("rummyai/Rummikub-v1", max_turns=20)
+    aec = aec_env("rummyai/Rummikub-v2", max_turns=20)
     aec.reset(seed=3)
     seen = aec.observe(aec.agent_selection)
     assert set(seen) == set(obs) and aec.observation_space(aec.agent_selection).contains(seen)
@@ -175,7 +175,7 @@ def test_points_call_left_out_only_where_it_could_not_score_more() -> None:
     from rummyai.playable import playable_cards
     from rummyai.solvers import solve
 
-    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1").unwrapped)
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v2").unwrapped)
     builder = cast(SolverCandidates, env.builder)
     rng = np.random.default_rng(4)
     checked = 0
@@ -207,7 +207,7 @@ def test_view_history_matches_the_environments_in_two_player_tile_games() -> Non
     from rummyai.engine.game import view
     from rummyai.envs.policy_agent import ViewHistory
 
-    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v1", opponents="greedy", seat=None).unwrapped)
+    env = cast(RummyEnv, gym.make("rummyai/Rummikub-v2", opponents="greedy", seat=None).unwrapped)
     compared = 0
     for seed in range(3):
         obs, _ = env.reset(seed=seed)

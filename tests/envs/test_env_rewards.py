@@ -19,7 +19,7 @@ def most_cards(features: np.ndarray, mask: np.ndarray) -> int:
     return int(valid[np.argmax(features[valid, COL["hand_cards_used"]])])
 
 
-@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v1", "rummyai/RummyPalace-v1"])
+@pytest.mark.parametrize("env_id", ["rummyai/Rummikub-v2", "rummyai/RummyPalace-v2"])
 def test_shaped_reward_pays_for_the_cards_of_the_move_that_goes_out(env_id: str) -> None:
     options = {"max_rounds": 1} if "Palace" in env_id else None
     env = gym.make(env_id, reward="shaped", options=options).unwrapped

@@ -12,7 +12,7 @@ from rummyai.errors import RummyError
 
 
 def test_flat_observation_concatenates_arrays_and_exposes_the_mask() -> None:
-    env = FlatObservation(gym.make("rummyai/RummyPalace-v1", max_turns=8, options={"max_rounds": 1}))
+    env = FlatObservation(gym.make("rummyai/RummyPalace-v2", max_turns=8, options={"max_rounds": 1}))
     flat, _ = env.reset(seed=4)
     assert env.observation_space.contains(flat)
     inner = env.unwrapped._observation()
@@ -30,7 +30,7 @@ def test_flat_observation_concatenates_arrays_and_exposes_the_mask() -> None:
 
 
 def test_flat_observation_misuse_raises_typed_errors() -> None:
-    env = FlatObservation(gym.make("rummyai/Rummikub-v1"))
+    env = FlatObservation(gym.make("rummyai/Rummikub-v2"))
     with pytest.raises(RummyError, match="reset"):
         env.action_masks()
     with pytest.raises(RummyError, match="rummyai environment"):
