@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 
 from rummyai.engine.game import apply, new_match
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import NUM_FEATURES, Candidate, CandidateBuilder, make_builder
+from rummyai.envs.candidates import NUM_FEATURES, V1_FEATURES, Candidate, CandidateBuilder, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     DEFAULT_MAX_TURNS,
@@ -45,7 +45,8 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
     Each agent's `infos` entry holds `illegal_action` (its last action was replaced by the
     fallback), `illegal_actions` (how many so far this match), `round` (0-based round index),
     `scores` (every seat's match total, absolute seat order) and `winners` (the winning seats,
-    empty until the match is over).
+    empty until the match is over). The argument `feature_width` picks the candidate matrix: every
+    column of FEATURES (v2, the default) or the v1 environments' first ones.
     """
 
     metadata = {  # noqa: RUF012 (AECEnv declares it)
@@ -71,7 +72,12 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         super().__init__()
         self.variant = get_variant(variant, options)
         check_table_settings(self.variant, num_players, max_candidates, max_turns, render_mode)
-        self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v2"}
+        if feature_width not in (len(V1_FEATURES), NUM_FEATURES):
+            raise RummyError(
+                f"feature_width must be {NUM_FEATURES} (v2) or {len(V1_FEATURES)} (v1), got {feature_width!r}"
+            )
+        version = 1 if feature_width == len(V1_FEATURES) else 2
+        self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v{version}"}
         self.num_players = num_players
         self.reward_mode = check_reward_mode(reward)
         self.max_turns = max_turns

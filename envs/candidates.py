@@ -32,6 +32,7 @@ from rummyai.engine.game import legal_moves
 from rummyai.engine.moves import CARD_FIELDS, Draw, Move, Play, card_ids
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import RummyError
+from rummyai.variants import RunRule
 
 #: Move kinds recognised by name (a move's class name is matched against these, in order).
 MOVE_KINDS: tuple[str, ...] = (
@@ -78,8 +79,9 @@ V1_FEATURES: tuple[str, ...] = (
 )
 #: The card a discard gives away or a take brings in (zero for other moves): its rank (1-13, 0 for
 #: a joker), whether it is wild, how many other hand naturals share its rank or its suit within two
-#: ranks (what it can still meld with), whether it alone could be laid off on a table meld now,
-#: and how many cards the take brings (a discard row gives the chosen card and all after it).
+#: ranks of a run (what it can still meld with; 0 for a wild), whether it alone fits a table meld
+#: (a lay-off for a seat that has opened: what a discard offers the others), and how many cards
+#: the take brings (a discard row gives the chosen card and all after it).
 CARD_FEATURES: tuple[str, ...] = ("card_rank", "card_is_wild", "card_links", "card_fits_table", "cards_taken")
 FEATURES: tuple[str, ...] = (*V1_FEATURES, *CARD_FEATURES)
 NUM_FEATURES = len(FEATURES)
@@ -236,21 +238,35 @@ def _card_features(
     else:
         card, others, taken = rs.discard[move.index], list(ctx.hand), len(rs.discard) - move.index
     kind = deck[card]
+    wild = variant.is_wild(kind)
     features[_COLUMN["card_rank"]] = 0 if kind == JOKER else rank_of(kind)
-    features[_COLUMN["card_is_wild"]] = float(ctx.wild[card])
-    if kind != JOKER:
-        rank, suit = rank_of(kind), suit_of(kind)
+    features[_COLUMN["card_is_wild"]] = float(wild)
+    if not wild:
+        rule = variant.run_rules[suit_of(kind)]
         features[_COLUMN["card_links"]] = sum(
-            1
-            for i in others
-            if not ctx.wild[i]
-            and (rank_of(deck[i]) == rank or (suit_of(deck[i]) == suit and abs(rank_of(deck[i]) - rank) <= 2))
+            1 for i in others if not variant.is_wild(deck[i]) and _linked(kind, deck[i], rule)
         )
     fits = ctx.fits.get(kind)
     if fits is None:
         fits = ctx.fits[kind] = bool(layoff_candidates(variant, [card], rs.table, state.to_act))
     features[_COLUMN["card_fits_table"]] = float(fits)
     features[_COLUMN["cards_taken"]] = taken
+
+
+def _linked(kind: int, other: int, rule: RunRule | None) -> bool:
+    """Whether two naturals could share a meld: the same rank, or the same suit within two ranks
+    of each other in a run of that suit (`rule`: an ace high above the king, or a wrap)."""
+    rank, near = rank_of(kind), rank_of(other)
+    if rank == near:
+        return True
+    if rule is None or suit_of(kind) != suit_of(other):
+        return False
+    gap = abs(rank - near)
+    if rule.wrap:
+        gap = min(gap, 13 - gap)
+    elif rule.ace_high and 1 in (rank, near):
+        gap = min(gap, abs((14 if rank == 1 else rank) - (14 if near == 1 else near)))
+    return gap <= 2
 
 
 def _changed_melds(start: Sequence[TableMeld], final: Sequence[TableMeld]) -> list[TableMeld]:

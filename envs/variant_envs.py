@@ -49,9 +49,10 @@ _SHARED = """
     * `"candidates"`: `float32` of shape (K, {nfeat}), one row per slot (zeros in empty slots):
       {features}. The last five describe the card a discard gives away or a take brings in
       (zero for other moves): its rank (1-13, 0 for a joker), whether it is wild, how many other
-      hand naturals share its rank or its suit within two ranks, whether it alone could be laid
-      off on a table meld now, and how many cards the take brings (a discard row gives the
-      chosen card and every card after it).
+      hand naturals share its rank or its suit within two ranks of a run (an ace high or a wrap
+      where the variant's runs allow it; 0 for a wild card), whether it alone fits a table meld
+      (a lay-off for a seat that has opened: what a discard offers the others), and how many
+      cards the take brings (a discard row gives the chosen card and every card after it).
 
     ## Starting State
     `reset(seed=...)` draws the engine's deal seed, the learner's seat (when `seat=None`) and

@@ -85,7 +85,7 @@ def solve(
         if len(named) != 1:
             raise RummyError(f"taken must be one card, got {taken!r}")
         taken_card = named[0]
-    check_duties(position.variant, position.hand, must, taken_card, score)
+    check_duties(position.variant, position.hand, must, taken_card, score, max_cards)
     if objective == "opening":
         check_opening_objective(
             position.variant, bool(must) or taken_card is not None or max_cards is not None

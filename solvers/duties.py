@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rummyai.cards import card_str
-from rummyai.errors import RummyError
+from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import BUILTINS, Variant
 
 #: The opening requirements the `opening` objective solves: points, or one meld of naturals (an
@@ -21,10 +21,16 @@ OPENING_RULES = ("points", "natural_meld")
 
 
 def check_duties(
-    variant: Variant, hand: Sequence[int], committed: Sequence[int], taken: int | None, score: int
+    variant: Variant,
+    hand: Sequence[int],
+    committed: Sequence[int],
+    taken: int | None,
+    score: int,
+    max_cards: int | None = None,
 ) -> None:
     """Refuse duties the variant has no rule for (they would be ignored), naming the variants they
-    apply to, and committed or taken cards the hand does not hold."""
+    apply to, committed or taken cards the hand does not hold, and more committed cards than
+    `max_cards` lets the turn play."""
     if score and variant.opening != "chart":
         which = ", ".join(v.id for v in BUILTINS.values() if v.opening == "chart")
         raise RummyError(
@@ -48,6 +54,10 @@ def check_duties(
             raise RummyError(f"committed card {card_str(card)} is not in the hand")
     if taken is not None and not held[taken]:
         raise RummyError(f"taken card {card_str(taken)} is not in the hand")
+    if max_cards is not None and len(committed) > max_cards:
+        raise IllegalMoveError(
+            "5.2", f"the committed cards cannot be placed on the table this turn: max_cards is {max_cards}"
+        )
 
 
 def check_opening_objective(variant: Variant, duties: bool) -> None:

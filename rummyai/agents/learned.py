@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummyai.engine.moves import Move
-from rummyai.envs.candidates import FEATURES
+from rummyai.envs.candidates import FEATURES, V1_FEATURES
 from rummyai.envs.policy_agent import PolicyAgent
 from rummyai.errors import RummyError
 from rummyai.variants import Variant
@@ -152,13 +152,19 @@ def greedy_scorer(hidden: int = 32, seed: int = 0, features: tuple[str, ...] = F
     """A network reading the candidate columns `features` that plays greedy's move (its
     ``is_greedy`` input dominates), small random elsewhere."""
     rng = np.random.default_rng(seed)
-    width = len(features) + len(STATE_FEATURES)
-    w1 = rng.normal(0, 0.05, (width, hidden))
+    # the rows of the v1 columns and of the state are drawn first, those of later columns last, so
+    # that networks reading more columns start from the same weights on what they share
+    shared = [k for k, name in enumerate(features) if name in V1_FEATURES]
+    later = [k for k, name in enumerate(features) if name not in V1_FEATURES]
+    state_rows = list(range(len(features), len(features) + len(STATE_FEATURES)))
+    w1 = np.empty((len(features) + len(STATE_FEATURES), hidden))
+    w1[shared + state_rows] = rng.normal(0, 0.05, (len(shared) + len(state_rows), hidden))
     w1[features.index("is_greedy"), 0] = 2.0
     w2 = rng.normal(0, 0.05, (hidden, hidden))
     w2[0, 0] = 2.0
     w3 = rng.normal(0, 0.05, (hidden, 1))
     w3[0, 0] = 5.0
+    w1[later] = rng.normal(0, 0.05, (len(later), hidden))
     zero = np.zeros
     return CandidateScorer(((w1, zero(hidden)), (w2, zero(hidden)), (w3, zero(1))), tuple(features))
 

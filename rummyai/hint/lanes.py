@@ -32,7 +32,7 @@ def lane_of(job: str, obj: dict[str, Any]) -> Lane:
     """The lane of a request; raises `RummyError` naming bad input (the worker's own message)."""
     from rummyai.hint.api import read_hint_request
     from rummyai.hint.position import position_from_json
-    from rummyai.solvers.duties import check_opening_objective
+    from rummyai.solvers.duties import check_duties, check_opening_objective
     from rummyai.solvers.fast import fast_path_ok
     from rummyai.solvers.position import Position
 
@@ -41,6 +41,8 @@ def lane_of(job: str, obj: dict[str, Any]) -> Lane:
         return "fast"
     max_cards = obj.get("max_cards")
     cap = None if max_cards is None or max_cards >= len(position.hand) else int(max_cards)
+    if cap is not None:
+        check_duties(position.variant, position.hand, position.committed, position.taken, position.score, cap)
     if job == "solve" and obj.get("objective") == "opening":
         duties = bool(position.committed) or position.taken is not None or cap is not None
         check_opening_objective(position.variant, duties)

@@ -115,3 +115,35 @@ def test_a_model_trained_on_v1_gets_v1_observations_as_an_agent() -> None:
     plain = PolicyAgent(lambda obs: widths.append(obs["candidates"].shape[1]) or 0)
     plain.act(view(state, state.to_act), legal_moves(state))
     assert widths == [len(FEATURES)]
+
+
+def test_links_follow_the_variant_runs_and_wild_cards_have_none() -> None:
+    # standard: Q-K-A is a run, so AS links KS and QS; Black Heart's diamonds J, Q, K are wild
+    state = build_state("standard", ["AS KS QS 5H", "2H 3H 5D 6D 7C QC"], discard="9C", phase="play")
+    rows = by_card(state, EngineCandidates().build(state, 32))
+    assert [rows[c][COL["card_links"]] for c in ("AS", "KS", "QS")] == [2, 2, 2]
+    state = build_state("black-heart", ["KD QD KS 5H 5S", "2H 3H 5C 6C 7C"], discard="9C", phase="play")
+    rows = by_card(state, EngineCandidates().build(state, 32))
+    assert rows["KD"][COL["card_is_wild"]] == 1 and rows["KD"][COL["card_links"]] == 0
+    assert rows["KS"][COL["card_is_wild"]] == 0 and rows["KS"][COL["card_links"]] == 0  # KD, QD are wild
+    assert rows["5H"][COL["card_links"]] == 1  # 5S
+
+
+def test_greedy_networks_of_both_widths_share_their_start() -> None:
+    from rummyai.agents.learned import greedy_scorer
+
+    narrow, wide = greedy_scorer(seed=3, features=V1_FEATURES), greedy_scorer(seed=3)
+    shared = len(V1_FEATURES)
+    assert np.array_equal(narrow.layers[0][0][:shared], wide.layers[0][0][:shared])
+    assert np.array_equal(narrow.layers[0][0][shared:], wide.layers[0][0][len(FEATURES) :])  # the state rows
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(narrow.layers[1:], wide.layers[1:], strict=True))
+
+
+@pytest.mark.filterwarnings("ignore:.*out of date")
+def test_the_pettingzoo_view_of_a_v1_id_is_v1() -> None:
+    from rummyai.envs import aec_env
+
+    old, new = aec_env("rummyai/StandardRummy-v1"), aec_env("rummyai/StandardRummy-v2")
+    assert old.metadata["name"].endswith("_v1") and new.metadata["name"].endswith("_v2")
+    assert old.observation_space("player_0")["candidates"].shape[1] == len(V1_FEATURES)
+    assert new.observation_space("player_0")["candidates"].shape[1] == len(FEATURES)
