@@ -23,6 +23,8 @@ counted one short); with more opponents only counts are kept.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -139,7 +141,9 @@ class PolicyAgent:
 
     `policy`: a callable on the observation returning a slot or one score per slot, or the path of
     a stable-baselines3 ``.zip``. `candidates` and `max_candidates` must be those the policy was
-    trained with (the environments' defaults unless changed).
+    trained with (the environments' defaults unless changed). `feature_width`: the columns of the
+    candidate matrix, as in the ``-v1`` or ``-v2`` environments (default: a saved model's own, else
+    every column).
     """
 
     def __init__(
@@ -149,6 +153,7 @@ class PolicyAgent:
         candidates: str | CandidateBuilder = "auto",
         max_candidates: int = DEFAULT_CANDIDATES,
         seed: int = 0,
+        feature_width: int | None = None,
     ) -> None:
         self.policy: Policy = load_sb3(policy) if isinstance(policy, str | Path) else policy
         if not callable(self.policy):
@@ -157,7 +162,11 @@ class PolicyAgent:
         self.candidates_spec = candidates
         self.slots = max_candidates
         self.rng = np.random.default_rng(seed)
-        self.width = _trained_width(self.policy)
+        if feature_width not in (None, len(V1_FEATURES), NUM_FEATURES):
+            raise RummyError(
+                f"feature_width must be {NUM_FEATURES} (v2) or {len(V1_FEATURES)} (v1), got {feature_width!r}"
+            )
+        self.width = _trained_width(self.policy) if feature_width is None else feature_width
         self._setup: tuple[Variant, int, ObservationEncoder, CandidateBuilder] | None = None
         self.history: ViewHistory | None = None
         self.last_candidates: list[Candidate] = []
@@ -290,19 +299,29 @@ def load_sb3(path: str | Path) -> Policy:
     return policy
 
 
-def policy_agent(path: str = "", target: str = "", seed: int = 0) -> PolicyAgent:
+def policy_agent(path: str = "", target: str = "", version: int = 0, seed: int = 0) -> PolicyAgent:
     """The registered ``policy`` agent: an SB3 ``.zip`` (`path`) or a callable named by its dotted
-    path (`target`, ``package.module.function``)."""
+    path (`target`, ``package.module.function``; a module in the working folder is found too).
+    `version` 1 or 2 gives the observations of the ``-v1`` or ``-v2`` environments (default: a
+    saved model's own, else v2)."""
     if bool(path) == bool(target):
         raise RummyError("the policy agent needs exactly one of path=MODEL.zip or target=module.callable")
+    widths = {1: len(V1_FEATURES), 2: NUM_FEATURES}
+    if version and version not in widths:
+        raise RummyError(
+            f"the policy agent's version is 1 or 2 (the environments' -v1 or -v2), got {version}"
+        )
+    width = widths.get(version)
     if path:
-        return PolicyAgent(path, seed=seed)
+        return PolicyAgent(path, seed=seed, feature_width=width)
     module, _, attribute = target.rpartition(".")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())  # as `python -m` would: a module beside the user
     try:
         found = getattr(importlib.import_module(module), attribute)
     except (ImportError, AttributeError, ValueError) as error:
         raise RummyError(f"policy target {target!r} cannot be imported: {error}") from error
-    return PolicyAgent(found, name=f"policy:{attribute}", seed=seed)
+    return PolicyAgent(found, name=f"policy:{attribute}", seed=seed, feature_width=width)
 
 
 def first_valid_slot(obs: Observation) -> int:

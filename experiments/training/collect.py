@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
+from script_guard import check_env_id, check_out_dir, guarded
 from tqdm import tqdm
 
 import rummyai.envs
@@ -117,13 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", default="", help="learner weights (.npz) for DAgger (beta < 1)")
     parser.add_argument("--env", default="rummyai/Rummikub-v2")
     args = parser.parse_args(argv)
+    check_env_id(parser, args.env)
+    if args.games < 0:
+        parser.error(f"--games must be at least 0, got {args.games}")
     if not 0 <= args.beta <= 1:
         parser.error(f"--beta must be in [0, 1], got {args.beta}")
     if args.beta < 1 and not args.weights:
         parser.error("--beta below 1 needs --weights (the learner's policy)")
     scorer = load_scorer(args.weights) if args.weights else None
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    make_agent_from_spec(args.expert)  # an unknown expert is refused before the first game
+    out = check_out_dir(parser, args.out)
     todo = [g for g in range(args.first, args.first + args.games) if not (out / f"game_{g:06d}.npz").exists()]
     labelled = 0
     with tqdm(todo, desc="games", unit="game") as bar:
@@ -141,4 +144,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

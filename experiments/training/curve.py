@@ -21,6 +21,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from script_guard import check_out_dir, check_variant, guarded
 from tqdm import tqdm
 
 from rummyai.agents import make_agent
@@ -65,9 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="", help="output folder (default: --scorers)")
     parser.add_argument("--variant", default="rummikub", help="variant the sets are played in")
     args = parser.parse_args(argv)
-    out = Path(args.out or args.scorers)
-    out.mkdir(parents=True, exist_ok=True)
+    check_variant(parser, args.variant)
     files = sorted(Path(args.scorers).glob("scorer_*.npz"))
+    if not files:
+        parser.error(f"no scorer_<epoch>.npz files in {args.scorers}")
+    out = check_out_dir(parser, args.out or args.scorers)
     files = [f for k, f in enumerate(files) if k % args.every == 0 or f == files[-1]]
     log = out / "curve.jsonl"
     done: dict[int, dict[int, float]] = {}
@@ -107,4 +110,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -25,6 +25,7 @@ from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
+from script_guard import check_env_id, guarded
 from tqdm import tqdm
 
 import rummyai.envs  # noqa: F401  (registers the ids)
@@ -41,7 +42,7 @@ from rummyai.agents.learned import (
     to_torch,
 )
 from rummyai.engine.moves import Move
-from rummyai.envs import ENV_IDS, FEATURES, RummyEnv
+from rummyai.envs import FEATURES, RummyEnv
 from rummyai.envs.policy_agent import PolicyAgent
 from rummyai.variants import ONE_ROUND
 
@@ -98,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--snapshot-every", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    variant = check_env_id(parser, args.env)
     import torch
 
     torch.manual_seed(args.seed)
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     opponent = EpisodeOpponent(args.self_share, args.seed)
     env = cast(
         RummyEnv,
-        gym.make(args.env, opponents=opponent, seat=None, options=ONE_ROUND[ENV_IDS[args.env]]).unwrapped,
+        gym.make(args.env, opponents=opponent, seat=None, options=ONE_ROUND[variant]).unwrapped,
     )
     # the candidate columns the network reads: the environment's (a v1 id has fewer) or the file's
     init = (
@@ -209,4 +211,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from script_guard import guarded
 from tqdm import tqdm
 
 from rummyai.agents.learned import from_torch, greedy_scorer, inputs, save_scorer, to_torch
@@ -134,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     checkpoint = out / "checkpoint.pt"
     if checkpoint.exists():
         saved = torch.load(checkpoint, weights_only=False)
-        model.load_state_dict(saved["model"])
+        try:
+            model.load_state_dict(saved["model"])
+        except RuntimeError:
+            parser.error(f"{checkpoint} holds a network of another shape: resume with its --hidden")
         optimiser.load_state_dict(saved["optimiser"])
         start = saved["epoch"] + 1
 
@@ -164,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         return float((chosen - base)[known].mean()), float(known.float().mean())
 
     generator = torch.Generator().manual_seed(args.seed)
+    if start and "generator" in saved:
+        generator.set_state(saved["generator"])  # the shuffles an uninterrupted run would make next
     print(f"{len(rows)} labelled decisions ({int(held.sum())} held out) from {len(set(games))} games")
     for epoch in tqdm(range(start, args.epochs), desc="epochs", initial=start, total=args.epochs):
         model.train()
@@ -198,7 +204,13 @@ def main(argv: list[str] | None = None) -> int:
         scorer = from_torch(model, meta, features)
         save_scorer(out / f"scorer_{epoch:03d}.npz", scorer)
         torch.save(
-            {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch}, checkpoint
+            {
+                "model": model.state_dict(),
+                "optimiser": optimiser.state_dict(),
+                "epoch": epoch,
+                "generator": generator.get_state(),
+            },
+            checkpoint,
         )
         line = {
             "epoch": epoch,
@@ -220,4 +232,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -63,7 +63,7 @@ register_agent(
     "policy",
     "rummyai.envs.policy_agent:policy_agent",
     "a trained policy on the environments' observation (options: path=MODEL.zip for stable-baselines3, "
-    "or target=package.module.callable)",
+    "or target=package.module.callable; version=1 for the -v1 environments' observations)",
 )
 register_agent(
     "value",

@@ -6,9 +6,10 @@ shared multilayer perceptron over the candidate's features (`FEATURES` of `rummy
 and a summary of the position (`STATE_FEATURES`); the best valid score is played. Inference is
 numpy (two tanh layers), no deep-learning library is imported. Weights files (``.npz``) are
 written by ``experiments/training/train_bc.py`` and ``ppo_selfplay.py``. The shipped file
-(`DEFAULT_WEIGHTS`) is the network fitted to `mcts-pimc`'s rollout utilities on 7,567 decisions
-of 439 training games (`studies/learned/labels`, ``train_bc.py --epochs 30``, epoch 29; the
-run and its pre-registered evaluation: `studies/learned/`). Against `greedy` in 2-player
+(`DEFAULT_WEIGHTS`) is the network fitted to `mcts-pimc`'s rollout utilities on the 7,461
+training decisions of 8,283 labelled in 439 games (every tenth game held out;
+`studies/learned/labels`, ``train_bc.py --epochs 30``, epoch 29; the run and its pre-registered
+evaluation: `studies/learned/`). Against `greedy` in 2-player
 rummikub it wins three games in four (0.749 over 1,000 duplicate sets) and loses 35 points per
 deal on average: it often draws where greedy lays a small play, keeping cards off the table that
 greedy rearranges, and pays for the cards it holds when greedy goes out first.
@@ -216,10 +217,15 @@ def save_scorer(path: str | Path, scorer: CandidateScorer) -> None:
 def load_scorer(path: str | Path | None = None) -> CandidateScorer:
     """Read and check a weights file (the shipped one by default); RummyError says what is wrong."""
     file = DEFAULT_WEIGHTS if path is None else Path(path)
+    not_npz = RummyError(f"learned agent: weights file {file} is not an .npz archive of weights")
+    if file.is_file() and not zipfile.is_zipfile(file):
+        raise not_npz
     try:
         data = np.load(file, allow_pickle=False)
     except (OSError, ValueError, zipfile.BadZipFile) as error:
         raise RummyError(f"learned agent: cannot read weights file {file}: {error}") from error
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise not_npz
     with data:
         if "format" not in data or str(data["format"]) != FORMAT:
             raise RummyError(f"learned agent: weights file {file} is not in format {FORMAT!r}")

@@ -10,7 +10,9 @@ which games finish.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -327,7 +329,12 @@ def _alive(pid: int) -> bool:
 def _execute_pool(tasks: Iterator[GameTask], play: GameFn, workers: int) -> Iterator[GameRecord]:
     queue = iter(tasks)
     pending: set[Future[GameRecord]] = set()
-    with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent, initargs=(os.getpid(),)) as pool:
+    # torch's thread pool does not survive a fork (its workers would wait on a barrier for ever):
+    # once a policy has loaded it here, workers start from a clean forkserver process instead
+    context = multiprocessing.get_context("forkserver") if "torch" in sys.modules else None
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
+    ) as pool:
         try:
             for task in queue:
                 pending.add(pool.submit(play, task))

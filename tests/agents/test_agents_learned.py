@@ -3,6 +3,7 @@ the scores decide the move, bad weights files and bad policies are refused."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from rummyai.agents.learned import (
 from rummyai.cli import main as cli_main
 from rummyai.engine import game
 from rummyai.engine.moves import Draw, Move, Play
-from rummyai.envs import FEATURES
+from rummyai.envs import FEATURES, V1_FEATURES
 from rummyai.envs.policy_agent import PolicyAgent, choose_slot, policy_agent
 from rummyai.errors import RummyError
 
@@ -147,8 +148,12 @@ def test_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
         LearnedAgent(weights=str(tmp_path / "missing.npz"))
     corrupt = tmp_path / "corrupt.npz"
     corrupt.write_bytes(path.read_bytes()[:60])
-    with pytest.raises(RummyError, match="cannot read weights file"):
+    with pytest.raises(RummyError, match="is not an .npz archive of weights"):
         make_agent_from_spec(f"learned:weights={corrupt}")
+    text = tmp_path / "notes.txt"
+    text.write_text("not weights\n")
+    with pytest.raises(RummyError, match="notes.txt is not an .npz archive of weights"):
+        load_scorer(text)
     other = tmp_path / "other.npz"
     np.savez(other, format=np.array("something"), w0=np.zeros((2, 1)), b0=np.zeros(1))
     with pytest.raises(RummyError, match="format"):
@@ -205,6 +210,47 @@ def test_policy_agent_plays_an_sb3_model(tmp_path: Path) -> None:
         play_match("standard", [spec, "greedy"], seed=1, options={"max_deals": 1})
     with pytest.raises(RummyError, match="3-player rummikub"):
         gym.make("rummyai/Rummikub-v2", num_players=3, opponents=spec)
+
+
+def test_a_saved_model_plays_in_a_tournament_with_two_workers(tmp_path: Path) -> None:
+    """torch loaded in the tournament process must not hang forked workers (extra `learn`)."""
+    pytest.importorskip("sb3_contrib")
+    import subprocess
+    import sys
+
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO(
+        "MultiInputPolicy", gym.make("rummyai/Rummikub-v2"), n_steps=32, batch_size=32, seed=0
+    )
+    model.save(tmp_path / "model.zip")
+    out = tmp_path / "tournament"
+    command = [sys.executable, "-m", "rummyai.cli", "tournament", "--variant", "rummikub", "--agents"]
+    command += [f"policy:path={tmp_path / 'model.zip'},greedy", "--sets", "2", "--players", "2"]
+    command += ["--seed", "1", "--workers", "2", "--no-progress", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
+
+
+def test_a_policy_target_in_the_working_folder_with_v1_observations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`policy:target=` finds a module beside the user; `version=1` gives it the v1 columns."""
+    (tmp_path / "my_policy_module.py").write_text(
+        "widths = []\ndef first(obs):\n    widths.append(obs['candidates'].shape[1])\n    return 0\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    from rummyai import play_match
+
+    play_match("rummikub", ["policy:target=my_policy_module.first:version=1", "greedy"], seed=1)
+    import my_policy_module  # type: ignore[import-not-found]
+
+    assert my_policy_module.widths and set(my_policy_module.widths) == {len(V1_FEATURES)}
+    with pytest.raises(RummyError, match="version is 1 or 2"):
+        make_agent_from_spec("policy:target=my_policy_module.first:version=3")
 
 
 @pytest.mark.parametrize("variant", ["rummikub", "standard"])
