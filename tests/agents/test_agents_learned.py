@@ -148,11 +148,11 @@ def test_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
         LearnedAgent(weights=str(tmp_path / "missing.npz"))
     corrupt = tmp_path / "corrupt.npz"
     corrupt.write_bytes(path.read_bytes()[:60])
-    with pytest.raises(RummyError, match="is not an .npz archive of weights"):
+    with pytest.raises(RummyError, match=r"is not an \.npz archive of weights"):
         make_agent_from_spec(f"learned:weights={corrupt}")
     text = tmp_path / "notes.txt"
     text.write_text("not weights\n")
-    with pytest.raises(RummyError, match="notes.txt is not an .npz archive of weights"):
+    with pytest.raises(RummyError, match=r"notes\.txt is not an \.npz archive of weights"):
         load_scorer(text)
     other = tmp_path / "other.npz"
     np.savez(other, format=np.array("something"), w0=np.zeros((2, 1)), b0=np.zeros(1))
