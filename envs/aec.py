@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 
 from rummyai.engine.game import apply, new_match
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import NUM_FEATURES, V1_FEATURES, Candidate, CandidateBuilder, make_builder
+from rummyai.envs.candidates import NUM_FEATURES, Candidate, CandidateBuilder, feature_version, make_builder
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     DEFAULT_MAX_TURNS,
@@ -72,11 +72,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
         super().__init__()
         self.variant = get_variant(variant, options)
         check_table_settings(self.variant, num_players, max_candidates, max_turns, render_mode)
-        if feature_width not in (len(V1_FEATURES), NUM_FEATURES):
-            raise RummyError(
-                f"feature_width must be {NUM_FEATURES} (v2) or {len(V1_FEATURES)} (v1), got {feature_width!r}"
-            )
-        version = 1 if feature_width == len(V1_FEATURES) else 2
+        version = feature_version(feature_width)
         self.metadata = {**self.metadata, "name": f"rummyai_{self.variant.id.replace('-', '_')}_v{version}"}
         self.num_players = num_players
         self.reward_mode = check_reward_mode(reward)

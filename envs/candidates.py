@@ -85,6 +85,22 @@ V1_FEATURES: tuple[str, ...] = (
 CARD_FEATURES: tuple[str, ...] = ("card_rank", "card_is_wild", "card_links", "card_fits_table", "cards_taken")
 FEATURES: tuple[str, ...] = (*V1_FEATURES, *CARD_FEATURES)
 NUM_FEATURES = len(FEATURES)
+#: Columns of the candidate matrix in each environment version (v1: before `CARD_FEATURES`).
+FEATURE_WIDTHS: dict[int, int] = {1: len(V1_FEATURES), 2: NUM_FEATURES}
+
+
+def feature_version(width: int) -> int:
+    """The environment version whose candidate matrix has `width` columns; `RummyError` for any
+    other width."""
+    for version, columns in FEATURE_WIDTHS.items():
+        if width == columns:
+            return version
+    known = " or ".join(
+        f"{columns} (v{version})" for version, columns in sorted(FEATURE_WIDTHS.items(), reverse=True)
+    )
+    raise RummyError(f"feature_width must be {known}, got {width!r}")
+
+
 _COLUMN = {name: i for i, name in enumerate(FEATURES)}
 
 

@@ -36,10 +36,11 @@ import numpy.typing as npt
 from rummyai.engine.moves import Draw, Move
 from rummyai.engine.state import GameState
 from rummyai.envs.candidates import (
+    FEATURE_WIDTHS,
     NUM_FEATURES,
-    V1_FEATURES,
     Candidate,
     CandidateBuilder,
+    feature_version,
     hand_cards_used,
     make_builder,
     move_kind,
@@ -58,7 +59,7 @@ def _trained_width(policy: Any) -> int:
     """Candidate columns of a saved model's observations (a v1 environment's fewer), else all."""
     spaces: Any = getattr(getattr(policy, "observation_space", None), "spaces", None)
     shape: tuple[int, ...] = tuple(getattr(spaces.get("candidates"), "shape", ())) if spaces else ()
-    return len(V1_FEATURES) if shape[1:] == (len(V1_FEATURES),) else NUM_FEATURES
+    return FEATURE_WIDTHS[1] if shape[1:] == (FEATURE_WIDTHS[1],) else NUM_FEATURES
 
 
 class ViewHistory:
@@ -162,10 +163,8 @@ class PolicyAgent:
         self.candidates_spec = candidates
         self.slots = max_candidates
         self.rng = np.random.default_rng(seed)
-        if feature_width not in (None, len(V1_FEATURES), NUM_FEATURES):
-            raise RummyError(
-                f"feature_width must be {NUM_FEATURES} (v2) or {len(V1_FEATURES)} (v1), got {feature_width!r}"
-            )
+        if feature_width is not None:
+            feature_version(feature_width)
         self.width = _trained_width(self.policy) if feature_width is None else feature_width
         self._setup: tuple[Variant, int, ObservationEncoder, CandidateBuilder] | None = None
         self.history: ViewHistory | None = None
@@ -306,12 +305,11 @@ def policy_agent(path: str = "", target: str = "", version: int = 0, seed: int =
     saved model's own, else v2)."""
     if bool(path) == bool(target):
         raise RummyError("the policy agent needs exactly one of path=MODEL.zip or target=module.callable")
-    widths = {1: len(V1_FEATURES), 2: NUM_FEATURES}
-    if version and version not in widths:
+    if version and version not in FEATURE_WIDTHS:
         raise RummyError(
             f"the policy agent's version is 1 or 2 (the environments' -v1 or -v2), got {version}"
         )
-    width = widths.get(version)
+    width = FEATURE_WIDTHS.get(version)
     if path:
         return PolicyAgent(path, seed=seed, feature_width=width)
     module, _, attribute = target.rpartition(".")

@@ -6,7 +6,7 @@ one factory builds them all from a table of (class name, registered id, variant 
 
 from __future__ import annotations
 
-from rummyai.envs.candidates import FEATURES, V1_FEATURES
+from rummyai.envs.candidates import FEATURE_WIDTHS, FEATURES
 from rummyai.envs.rummy_env import RummyEnv
 
 _SHARED = """
@@ -47,12 +47,7 @@ _SHARED = """
       row of zeros is a turn not played yet).
     * `"action_mask"`: `int8` of shape (K,), 1 for a valid slot (only slot 0 once the match is over).
     * `"candidates"`: `float32` of shape (K, {nfeat}), one row per slot (zeros in empty slots):
-      {features}. The last five describe the card a discard gives away or a take brings in
-      (zero for other moves): its rank (1-13, 0 for a joker), whether it is wild, how many other
-      hand naturals share its rank or its suit within two ranks of a run (an ace high or a wrap
-      where the variant's runs allow it; 0 for a wild card), whether it alone fits a table meld
-      (a lay-off for a seat that has opened: what a discard offers the others), and how many
-      cards the take brings (a discard row gives the chosen card and every card after it).
+      {features}.{card_columns}
 
     ## Starting State
     `reset(seed=...)` draws the engine's deal seed, the learner's seat (when `seat=None`) and
@@ -153,11 +148,21 @@ _DESCRIPTIONS = {
 }
 
 
-def _doc(variant_id: str, env_id: str) -> str:
+#: The candidate-matrix sentence on the card columns, for the versions that have them.
+_CARD_COLUMNS = """ The last five describe the card a discard gives away or a take brings in
+      (zero for other moves): its rank (1-13, 0 for a joker), whether it is wild, how many other
+      hand naturals share its rank or its suit within two ranks of a run (an ace high or a wrap
+      where the variant's runs allow it; 0 for a wild card), whether it alone fits a table meld
+      (a lay-off for a seat that has opened: what a discard offers the others), and how many
+      cards the take brings (a discard row gives the chosen card and every card after it)."""
+
+
+def _doc(variant_id: str, env_id: str, width: int) -> str:
     description, opts = _DESCRIPTIONS[variant_id]
-    feature_list = ", ".join(f"`{f}`" for f in FEATURES)
-    body = _SHARED.replace("{nfeat}", str(len(FEATURES))).replace("{features}", feature_list)
-    body = body.replace("{nv1}", str(len(V1_FEATURES)))
+    feature_list = ", ".join(f"`{f}`" for f in FEATURES[:width])
+    body = _SHARED.replace("{nfeat}", str(width)).replace("{features}", feature_list)
+    body = body.replace("{card_columns}", _CARD_COLUMNS if width > FEATURE_WIDTHS[1] else "")
+    body = body.replace("{nv1}", str(FEATURE_WIDTHS[1]))
     body = body.replace("{opts}", opts)
     return (
         f"`{env_id}`: {description}\n\n"
@@ -172,7 +177,7 @@ def _doc(variant_id: str, env_id: str) -> str:
 def _env_class(class_name: str, env_id: str, variant_id: str, width: int) -> type[RummyEnv]:
     """A `RummyEnv` subclass bound to one variant, documented for it, importable by its name."""
     attributes = {
-        "__doc__": _doc(variant_id, env_id),
+        "__doc__": _doc(variant_id, env_id, width),
         "__module__": __name__,
         "__qualname__": class_name,
         "variant_id": variant_id,
@@ -180,6 +185,9 @@ def _env_class(class_name: str, env_id: str, variant_id: str, width: int) -> typ
     }
     return type(class_name, (RummyEnv,), attributes)
 
+
+#: The environments' current version.
+CURRENT = max(FEATURE_WIDTHS)
 
 #: (class name, id without its version, variant id) of every environment.
 _TABLE = (
@@ -192,20 +200,21 @@ _TABLE = (
     ("BlackHeartEnv", "rummyai/BlackHeart", "black-heart"),
 )
 
-#: Registered id -> environment class: the current ``-v2`` ids (class names as in `_TABLE`) and
-#: the ``-v1`` ids (class names ending in ``V1``), whose candidate matrix lacks `CARD_FEATURES`.
+#: Registered id -> environment class, for every version in `FEATURE_WIDTHS`: the current ``-v2``
+#: ids (class names as in `_TABLE`) and the ``-v1`` ids (class names ending in ``V1``), whose
+#: candidate matrix lacks `CARD_FEATURES`.
 ENV_CLASSES: dict[str, type[RummyEnv]] = {
-    **{
-        f"{name}-v2": _env_class(class_name, f"{name}-v2", variant_id, len(FEATURES))
-        for class_name, name, variant_id in _TABLE
-    },
-    **{
-        f"{name}-v1": _env_class(f"{class_name}V1", f"{name}-v1", variant_id, len(V1_FEATURES))
-        for class_name, name, variant_id in _TABLE
-    },
+    f"{name}-v{version}": _env_class(
+        class_name if version == CURRENT else f"{class_name}V{version}",
+        f"{name}-v{version}",
+        variant_id,
+        width,
+    )
+    for version, width in sorted(FEATURE_WIDTHS.items(), reverse=True)
+    for class_name, name, variant_id in _TABLE
 }
 #: The current id of each variant's environment.
-CURRENT_IDS: dict[str, str] = {variant_id: f"{name}-v2" for _, name, variant_id in _TABLE}
+CURRENT_IDS: dict[str, str] = {variant_id: f"{name}-v{CURRENT}" for _, name, variant_id in _TABLE}
 
 # The classes by name, for imports, pickling and Gymnasium's ``module:Class`` entry points.
 globals().update({cls.__qualname__: cls for cls in ENV_CLASSES.values()})
