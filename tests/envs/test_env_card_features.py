@@ -147,3 +147,12 @@ def test_the_pettingzoo_view_of_a_v1_id_is_v1() -> None:
     assert old.metadata["name"].endswith("_v1") and new.metadata["name"].endswith("_v2")
     assert old.observation_space("player_0")["candidates"].shape[1] == len(V1_FEATURES)
     assert new.observation_space("player_0")["candidates"].shape[1] == len(FEATURES)
+
+
+def test_each_version_documents_its_own_candidate_columns() -> None:
+    from rummyai.envs import ENV_CLASSES
+
+    old = (ENV_CLASSES["rummyai/StandardRummy-v1"].__doc__ or "").split("## Starting State")[0]
+    new = (ENV_CLASSES["rummyai/StandardRummy-v2"].__doc__ or "").split("## Starting State")[0]
+    assert f"(K, {len(V1_FEATURES)})" in old and "card_rank" not in old
+    assert f"(K, {len(FEATURES)})" in new and "`cards_taken`" in new
