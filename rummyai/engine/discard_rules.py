@@ -223,6 +223,10 @@ def _discard(w: Work, move: Discard) -> None:
     card = move.card
     if card not in w.hand:
         raise fail(v, "turn", f"card id {card} is not in the hand")
+    # §7.1: the discarded copy is read as the held copy of its kind with the fewest duties
+    lightest = min((c for c in w.hand if v.deck[c] == v.deck[card]), key=lambda c: _duties(w.data, c))
+    if _duties(w.data, lightest) < _duties(w.data, card):
+        _swap_duties(w, card, lightest)
     if card in w.data.committed:
         raise fail(
             v, "turn", f"{w.token(card)} was taken from the row and must be put on the table, not discarded"
@@ -275,8 +279,29 @@ def _take_from_hand(w: Work, ids: list[int]) -> None:
 
 
 def _placed(w: Work, ids: list[int]) -> None:
+    for i in ids:  # §7.1: a played copy is read as the held copy of its kind with the most duties
+        held = [c for c in w.hand if w.variant.deck[c] == w.variant.deck[i]]
+        heaviest = max(held, key=lambda c: _duties(w.data, c), default=None)
+        if heaviest is not None and _duties(w.data, heaviest) > _duties(w.data, i):
+            _swap_duties(w, i, heaviest)
     committed = tuple(c for c in w.data.committed if c not in ids)
     w.data = replace(w.data, committed=committed, played_now=True)
+
+
+def _duties(data: DiscardData, card: int) -> int:
+    """How much a held copy is bound: must reach the table (4), taken this turn (2), a joker gained
+    by a swap (1). Identical copies are told apart by these duties only (§7.1)."""
+    return 4 * (card in data.committed) + 2 * (card in data.taken) + (card in data.locked)
+
+
+def _swap_duties(w: Work, a: int, b: int) -> None:
+    """Exchange the turn's duties of two identical copies `a` and `b`."""
+
+    def swapped(ids: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(b if c == a else a if c == b else c for c in ids)
+
+    d = w.data
+    w.data = replace(d, taken=swapped(d.taken), committed=swapped(d.committed), locked=swapped(d.locked))
 
 
 def _open(w: Work) -> None:
@@ -414,6 +439,8 @@ def _joker_swap(w: Work, move: JokerSwap) -> None:
         normalized, _ = normalize(v, new, credit)
     except Illegal as error:
         raise fail(v, "swap", f"the swap leaves an invalid meld: {error.violation.reason}") from None
+    joker_kind = v.deck[move.joker]
+    before = sum(1 for c in w.hand if v.deck[c] == joker_kind)
     w.hand.remove(r)
     w.hand.append(move.joker)
     w.table[move.target] = normalized
@@ -422,7 +449,7 @@ def _joker_swap(w: Work, move: JokerSwap) -> None:
     w.credited[seat] += ids_value(v, [r])
     w.data = replace(w.data, locked=(*w.data.locked, move.joker))
     _placement(w, move.place)
-    if move.joker in w.hand:
+    if sum(1 for c in w.hand if v.deck[c] == joker_kind) > before:  # any copy may be the one laid (§7.1)
         raise fail(v, "swap", "the swapped joker must go back on the table in the same action")
 
 

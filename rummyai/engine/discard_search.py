@@ -91,30 +91,38 @@ class _Hand:
         free = [i for i in self.hearts if i not in used]
         return free[:count] if len(free) >= count else None
 
+    def escort_choices(self, count: int, used: set[int]) -> list[list[int]]:
+        """Escorts for `count` cards: the preferred ones (the card that must be played first),
+        and, when that spends the must-play card, also a choice without it, which leaves the
+        card free to be a core card of another meld (an opening bundle's second meld)."""
+        first = self.escorts_for(count, used)
+        if first is None:
+            return []
+        if self.must is None or self.must not in first:
+            return [first]
+        other = self.escorts_for(count, used | {self.must})
+        return [first] if other is None else [first, other]
 
-def _build(
-    hand: _Hand, core: list[tuple[int, Meaning | None, int]], credit_seat: int | None = None
-) -> Candidate | None:
-    """A candidate from (id, meaning, meant kind) triples, attaching escorts where needed."""
+
+def _build(hand: _Hand, core: list[tuple[int, Meaning | None, int]]) -> Iterator[Candidate]:
+    """Candidates from (id, meaning, meant kind) triples, attaching escorts where needed (one per
+    escort choice of `_Hand.escort_choices`)."""
     variant = hand.variant
     used = {i for i, _, _ in core}
     need = [k for k, (_, _, meant) in enumerate(core) if hand.needs_escort(meant)]
-    escorts: list[int | None] = [None] * len(core)
-    if need:
-        chosen = hand.escorts_for(len(need), used)
-        if chosen is None:
-            return None
+    for chosen in hand.escort_choices(len(need), used) if need else [[]]:
+        escorts: list[int | None] = [None] * len(core)
         for k, e in zip(need, chosen, strict=True):
             escorts[k] = e
-    meld = TableMeld(
-        tuple(i for i, _, _ in core),
-        tuple(m for _, m, _ in core),
-        tuple(escorts) if variant.escorts is not None else (),
-    )
-    try:
-        return normalize(variant, meld)
-    except Illegal:
-        return None
+        meld = TableMeld(
+            tuple(i for i, _, _ in core),
+            tuple(m for _, m, _ in core),
+            tuple(escorts) if variant.escorts is not None else (),
+        )
+        try:
+            yield normalize(variant, meld)
+        except Illegal:
+            continue
 
 
 def _wild_meaning_in_group(hand: _Hand, wild: int, rank: int, taken: set[int]) -> tuple[Meaning, int] | None:
@@ -153,7 +161,13 @@ def _groups(hand: _Hand, limit: int) -> Iterator[Candidate]:
             naturals.extend(ids[:1] if variant.group_distinct_suits else ids[:3])
         if not naturals:
             continue
-        wilds = [w for w in hand.wilds if w not in naturals]
+        # wilds that may stand for a card of this rank (a restrictive one may not: §6.2's J♦)
+        wilds = [
+            w
+            for w in hand.wilds
+            if w not in naturals
+            and any(make_card(rank, s) in variant.wild_map[deck[w]].stands_for for s in range(4))
+        ]
         cap = variant.group_max or 6
         made = 0
         for m in range(min(len(naturals), cap), 0, -1):
@@ -163,22 +177,22 @@ def _groups(hand: _Hand, limit: int) -> Iterator[Candidate]:
                         continue
                     taken = {suit_of(deck[i]) for i in chosen}
                     core: list[tuple[int, Meaning | None, int]] = [(i, None, deck[i]) for i in chosen]
-                    ok = True
-                    for wild in wilds[:w]:
-                        picked = _wild_meaning_in_group(hand, wild, rank, taken)
-                        if picked is None:
-                            ok = False
+                    placed = 0
+                    for wild in wilds:  # the first w wilds that find a suit still open
+                        if placed == w:
                             break
-                        taken.add(suit_of(picked[1]))
-                        core.append((wild, picked[0], picked[1]))
-                    if not ok:
+                        picked = _wild_meaning_in_group(hand, wild, rank, taken)
+                        if picked is not None:
+                            taken.add(suit_of(picked[1]))
+                            core.append((wild, picked[0], picked[1]))
+                            placed += 1
+                    if placed < w:
                         continue
-                    built = _build(hand, core)
-                    if built is not None:
+                    for built in _build(hand, core):
                         yield built
                         made += 1
-                        if made >= limit:
-                            break
+                    if made >= limit:
+                        break
                 if made >= limit:
                     break
             if made >= limit:
@@ -225,12 +239,11 @@ def _runs(hand: _Hand, limit: int) -> Iterator[Candidate]:
                     core.append((wild, Meaning(rank_of(kind), suit), kind))
                 if not ok:
                     continue
-                built = _build(hand, core)
-                if built is not None:
+                for built in _build(hand, core):
                     yield built
                     made += 1
-                    if made >= limit:
-                        break
+                if made >= limit:
+                    break
             if made >= limit:
                 break
 
@@ -245,9 +258,7 @@ def _royale(hand: _Hand) -> Iterator[Candidate]:
         if not owned:
             return
         ids.append(owned[0])
-    built = _build(hand, [(i, None, hand.variant.deck[i]) for i in ids])
-    if built is not None:
-        yield built
+    yield from _build(hand, [(i, None, hand.variant.deck[i]) for i in ids])
 
 
 def meld_candidates(

@@ -315,6 +315,34 @@ def test_negative_score_committed_card_may_be_taken_for_a_layoff() -> None:
     assert rule_of(s0, TakeDiscard(0)) == "5.2"
 
 
+def test_take_offered_when_a_king_group_needs_the_queen_of_diamonds() -> None:
+    # the J of diamonds cannot stand for a king: the group KS/2H KC/3H QD=KS/4H is found all the same
+    s = build_state(
+        BH, ["KS QD JD 2H 3H 4H 9C", "9S"], discard="5C KC", stock="4S", phase="draw", opened=[True, False]
+    )
+    assert TakeDiscard(1) in legal_moves(s)
+    taken = apply(s, TakeDiscard(1))
+    group = meld(taken, "KS/2H KC/3H QD=KS/4H")
+    assert rule_of(taken, group) is None
+
+
+def test_take_offered_when_the_committed_heart_is_a_core_card_of_the_bundle() -> None:
+    # score 300: two melds of 8 cards; the taken 5H completes 2H 3H 4H 5H, the court run takes
+    # other hearts as escorts
+    s = build_state(
+        BH,
+        ["QS KS AS 2H 3H 4H 6H 7H 9C", "9S"],
+        discard="8C 5H",
+        stock="4S",
+        phase="draw",
+        opened=[False, False],
+        scores=[300, 0],
+    )
+    assert TakeDiscard(1) in legal_moves(s)
+    taken = apply(s, TakeDiscard(1))
+    assert rule_of(taken, Opening((meld(taken, "QS/6H KS/7H AS"), meld(taken, "2H 3H 4H 5H")))) is None
+
+
 def test_opening_melds_before_layoffs_in_the_bundle() -> None:
     s = build_state(BH, ["5S 6S 7S 8C 9C", "2S"], table=["5C 6C 7C"], opened=[False, True])
     early = Opening((LayOff(0, hand_layoff(s, 0, 0, "8C")), meld(s, "5S 6S 7S")))

@@ -554,6 +554,29 @@ def test_no_knock_when_the_stock_is_empty() -> None:
     assert after.round.recycles == 1
 
 
+def test_pile_too_short_after_a_knock_is_recycled_at_the_next_turn() -> None:
+    # §4.6 (decision): a knock leaves one card on the pile; the draw that empties the stock cannot
+    # rebuild it, the next turn's start can once the discard has joined the pile
+    s = build_state(
+        PALACE,
+        ["2C 5H 9S", "3C 6H TD", "4D 5D"],
+        discard="9D",
+        stock="KH QH JH",
+        opened=[True, True, True],
+        phase="draw",
+        options=["knocking"],
+    )
+    s = apply(s, DrawStock())
+    s = apply(s, Discard(hand_ids(s, 0, "2C")[0]))
+    s = apply(s, Knock(2))
+    assert len(s.round.stock) == 1 and len(s.round.discard) == 1 and s.round.turn == 1
+    s = apply(s, DrawStock())
+    assert not s.round.stock and s.round.recycles == 0
+    s = apply(s, Discard(hand_ids(s, 1, "3C")[0]))
+    assert s.round.result is None and s.round.recycles == 1
+    assert tokens(s, s.round.stock) == ["9D"] and tokens(s, s.round.discard) == ["3C"]
+
+
 def test_no_knocking_without_the_option() -> None:
     s = build_state("rummy-palace", ["5C 9D", "2H 3H", "7C 8C"], stock="KD QD")
     s = apply(s, Discard(hand_ids(s, 0, "9D")[0]))

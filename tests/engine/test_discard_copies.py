@@ -1,0 +1,123 @@
+"""Draw-and-discard duties on identical copies (§7.1): a card taken from the discard pile or row,
+a committed card and a joker gained by a swap bind a card *kind*, not one physical copy. A play
+of either copy is read as the copy with the duty, a discard as the copy without one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rummyai.cards import Meaning
+from rummyai.engine.discard import Discard, JokerSwap, LayOff, MeldCards, TakeDiscard
+from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff
+from rummyai.engine.game import apply, legal_moves, validate
+from rummyai.engine.state import GameState, TableMeld
+
+
+def _copies(state: GameState, token: str) -> list[int]:
+    """Both ids of `token` in seat 0's hand."""
+    ids = hand_ids(state, 0, f"{token} {token}")
+    assert len(set(ids)) == 2
+    return ids
+
+
+def _run_with(state: GameState, first: int, rest: str) -> MeldCards:
+    """A new run of seat 0: card id `first`, then the written cards."""
+    others = hand_ids(state, 0, rest)
+    return MeldCards(TableMeld((first, *others), (None,) * (1 + len(others)), ()))
+
+
+def _ten_of_hearts_joker(state: GameState) -> int:
+    """Id of the joker standing for TH in table meld 0."""
+    meld = state.round.table[0]
+    return next(i for i, m in zip(meld.ids, meld.meanings, strict=True) if m == Meaning(10, 1))
+
+
+def _discards(state: GameState) -> list[int]:
+    return [m.card for m in legal_moves(state) if isinstance(m, Discard)]
+
+
+@pytest.mark.parametrize("hand", ["5H 6H 7H 9C", "5H 6H 7H"])
+def test_palace_either_copy_of_the_taken_card_melds(hand: str) -> None:
+    start = build_state(
+        "rummy-palace", [hand, "2C"], discard="5H", stock="KD", opened=[True, False], phase="draw"
+    )
+    taken = apply(start, TakeDiscard(0))
+    for copy in _copies(taken, "5H"):
+        play = _run_with(taken, copy, "6H 7H")
+        assert validate(taken, play) is None
+        after = apply(taken, play)
+        # the 5H left in hand is the one held before the take: it may be discarded
+        assert [after.variant.deck[c] for c in _discards(after)].count(taken.variant.deck[copy]) == 1
+
+
+def test_palace_discarding_a_kind_also_held_before_the_take_is_allowed() -> None:
+    start = build_state(
+        "rummy-palace", ["5H 9C KS", "2C"], discard="5H", stock="KD", opened=[True, False], phase="draw"
+    )
+    taken = apply(start, TakeDiscard(0))
+    took = taken.round.family_data.taken[0]
+    assert validate(taken, Discard(took)) is None
+    assert taken.variant.deck[took] in [taken.variant.deck[c] for c in _discards(taken)]
+    after = apply(taken, Discard(took))
+    held = [taken.variant.deck[c] for c in after.round.hands[0]]
+    assert held.count(taken.variant.deck[took]) == 1  # one 5H stays in the hand
+
+
+def test_palace_only_copy_of_the_taken_card_may_not_be_discarded() -> None:
+    start = build_state(
+        "rummy-palace", ["9C KS", "2C"], discard="5H", stock="KD", opened=[True, False], phase="draw"
+    )
+    taken = apply(start, TakeDiscard(0))
+    took = taken.round.family_data.taken[0]
+    violation = validate(taken, Discard(took))
+    assert violation is not None and "just taken" in violation.reason
+
+
+@pytest.mark.parametrize(("variant", "options"), [("black-heart", None), ("standard", ["decks=2"])])
+def test_either_copy_of_the_committed_card_fulfils_the_duty(variant: str, options: list[str] | None) -> None:
+    start = build_state(
+        variant,
+        ["5S 6S 7S 9C", "2C"],
+        discard="5S",
+        stock="KC",
+        opened=[True, False],
+        phase="draw",
+        options=options,
+    )
+    taken = apply(start, TakeDiscard(0))
+    for copy in _copies(taken, "5S"):
+        play = _run_with(taken, copy, "6S 7S")
+        if variant == "black-heart":
+            play = MeldCards(replace(play.meld, escorts=(None, None, None)))
+        assert validate(taken, play) is None
+        after = apply(taken, play)
+        assert not after.round.family_data.committed
+        assert validate(after, Discard(hand_ids(after, 0, "9C")[0])) is None
+
+
+def test_palace_swap_may_lay_the_other_joker_copy() -> None:
+    start = build_state("rummy-palace", ["TH 4D JK 9C", "2C"], table=["9H JK=TH JK=JH QH", "4C 4S JK"])
+    gained = _ten_of_hearts_joker(start)
+    held = hand_ids(start, 0, "JK")[0]
+    ten = hand_ids(start, 0, "TH")[0]
+    layoff = hand_layoff(start, 0, 1, "4D")
+    # the hand's own joker goes into 4C 4S JK (two jokers beside two naturals); the gained one stays
+    place = LayOff(
+        1, replace(layoff, ids=(*layoff.ids[:-1], held), meanings=(*layoff.meanings[:-1], Meaning(4, None)))
+    )
+    assert validate(start, JokerSwap(0, gained, ten, place)) is None
+    after = apply(start, JokerSwap(0, gained, ten, place))
+    assert sum(after.variant.deck[c] == after.variant.deck[held] for c in after.round.hands[0]) == 1
+    # the joker laid is read as the gained one, so the joker left is the hand's own: discardable
+    assert validate(after, Discard(hand_ids(after, 0, "JK")[0])) is None
+
+
+def test_palace_swap_keeping_one_joker_more_is_refused() -> None:
+    start = build_state("rummy-palace", ["TH 4D 9C", "2C"], table=["9H JK=TH JK=JH QH", "4C 4S JK"])
+    gained = _ten_of_hearts_joker(start)
+    violation = validate(
+        start, JokerSwap(0, gained, hand_ids(start, 0, "TH")[0], LayOff(1, hand_layoff(start, 0, 1, "4D")))
+    )
+    assert violation is not None and "same action" in violation.reason
