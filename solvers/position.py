@@ -57,7 +57,8 @@ class Solution:
 
     `played` are the hand's card kinds put on the table (sorted); `melds` is the whole new table,
     every wild written with its stand-in; `value` is the optimised objective; `status` is
-    ``optimal`` when proven, ``feasible`` when a time limit cut the search.
+    ``optimal`` when proven, ``feasible`` when not (a limit cut the search, or a joker-rule repair
+    could not reach its bound).
 
     `swaps` (Black Heart §6.5) lists the diamond swaps made first, in an order the engine can
     replay: ``(meld, diamond, replacement, escort)`` with `meld` an index into the start table

@@ -154,6 +154,10 @@ def turn_rules(position: Position, committed: Sequence[int], taken: int | None) 
     return accept
 
 
+class ReferenceTimeout(Exception):
+    """The exhaustive search reached its deadline before it had looked at every play."""
+
+
 def reference_solve(
     variant: Variant | str,
     hand: HandInput,
@@ -165,10 +169,12 @@ def reference_solve(
     committed: HandInput = (),
     taken: str | int | None = None,
     score: int = 0,
+    deadline: float | None = None,
 ) -> Solution:
     """Exhaustive best move (small positions only). `committed` cards must be played (raises
     `IllegalMoveError` when no legal play holds them); `taken` is the card taken from the discard
-    pile (see `turn_rules`); Black Heart reads `score` for its opening chart."""
+    pile (see `turn_rules`); Black Heart reads `score` for its opening chart. Past `deadline` (a
+    `time.perf_counter` instant) a tile-style search stops with `ReferenceTimeout`."""
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
     rules = position.variant
@@ -198,7 +204,13 @@ def reference_solve(
     found: list[tuple[tuple[int, int], list[int], list[MeldInfo]]] = []
     found_key = (0, 0)
 
+    visits = 0
+
     def search(index: int, used: list[int], chosen: list[_Candidate]) -> None:
+        nonlocal visits
+        visits += 1
+        if deadline is not None and visits % 256 == 0 and time.perf_counter() > deadline:
+            raise ReferenceTimeout
         if all(u >= t for u, t in zip(used, table_counts, strict=True)):
             played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
             ok = 0 < len(played) <= cap and accept(played)
@@ -228,9 +240,13 @@ def reference_solve(
             layout = [tuple(i.slots) for i in position.table] + layout
         if played and count_broken(position, layout) >= broken:
             continue
-        if exclusive or (free and opened) or judged_legal(position, layout):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise ReferenceTimeout
+        if exclusive or (free and opened) or judged_legal(position, layout, deadline):
             played, melds, found_key = cand_played, layout, key
             broken = count_broken(position, layout)
+    if deadline is not None and time.perf_counter() > deadline:
+        raise ReferenceTimeout  # the judge may have refused a table for want of time
     if must and not played:
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     if not played:

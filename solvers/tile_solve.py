@@ -22,16 +22,18 @@ from rummyai.solvers.position import (
     score_key,
     time_left,
 )
-from rummyai.solvers.reference import reference_solve
+from rummyai.solvers.reference import ReferenceTimeout, reference_solve
 from rummyai.solvers.rhine_repair import VERIFY_GRACE, cut, rhine_repair
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 
 # A judge-repaired answer the relaxation cannot prove is certified (or bettered) by the exhaustive
 # reference when hand and table hold at most this many cards, so small hand-made positions get a
-# proof instead of ``feasible``. At 12 cards the reference took 8 ms median, 0.45 s at most over
-# 600 random rhine and official-joker positions (jokers in 40% of places; 1.0 s at most at 14).
-CERTIFY_CARDS = 12
+# proof instead of ``feasible`` (within the time limit, if there is one). On random rhine
+# positions (`random_position` with jokers in 40% of the table's places, hands of 2-6 cards drawn
+# near the table) the reference took 0.04 s median and 0.56-0.71 s at most at 14 and 15 cards
+# (about 60 positions each), 0.09 s at most at 12.
+CERTIFY_CARDS = 15
 # Rummy Palace tables needing two swapped jokers at once cut off before the solver gives up
 SWAP_CUTS = 20
 
@@ -105,9 +107,10 @@ def solve_tile(
                     position, objective, played
                 ):
                     played, melds, label = again
-            if label == "feasible" and time_limit is None and work_limit is None:
+            if label == "feasible":
+                certify_by = None if time_limit is None else start + time_limit
                 played, melds, label = _certified(
-                    position, objective, max_cards, committed, taken, played, melds
+                    position, objective, max_cards, committed, taken, played, melds, certify_by
                 )
             if Counter(committed) - Counter(played):  # the judged-legal plays leave it in hand
                 raise IllegalMoveError("5.2", "no legal play of the committed card was found this turn")
@@ -175,21 +178,28 @@ def _certified(
     taken: int | None,
     played: list[int],
     melds: list[tuple[Slot, ...]],
+    deadline: float | None,
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The repaired answer proven by the exhaustive reference (or the reference's better one) on
-    a small position; unchanged and ``feasible`` on a larger one."""
+    a small position; unchanged and ``feasible`` on a larger one or when the reference cannot
+    finish by `deadline`. Under a work limit alone the reference runs to its end: on so few cards
+    it is short, and its answer does not depend on the machine's speed."""
     if len(position.hand) + sum(len(info.cards) for info in position.table) > CERTIFY_CARDS:
         return played, melds, "feasible"
-    exact = reference_solve(
-        position.variant,
-        position.hand,
-        [info.slots for info in position.table],
-        opened=position.opened,
-        objective=objective,
-        max_cards=max_cards,
-        committed=committed,
-        taken=taken,
-    )
+    try:
+        exact = reference_solve(
+            position.variant,
+            position.hand,
+            [info.slots for info in position.table],
+            opened=position.opened,
+            objective=objective,
+            max_cards=max_cards,
+            committed=committed,
+            taken=taken,
+            deadline=deadline,
+        )
+    except ReferenceTimeout:
+        return played, melds, "feasible"
     if score_key(position, objective, exact.played) > score_key(position, objective, played):
         return list(exact.played), list(exact.melds), "optimal"
     return played, melds, "optimal"

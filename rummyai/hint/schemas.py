@@ -46,7 +46,7 @@ class SuggestionModel(BaseModel):
     label: str = Field(description="best, cards, points, penalty, hold_back or fewest_changes")
     title: str = Field(description="what the move is best at, e.g. 'Most points'")
     status: Literal["optimal", "feasible"] = Field(
-        description="optimal: proven best for its objective; feasible: the best found in time"
+        description="optimal: proven best for its objective; feasible: not proven (the best found in time)"
     )
     played: Cards = Field(description="hand cards put on the table")
     melds: Melds = Field(description="the whole table after the move (the new table)")

@@ -6,6 +6,8 @@ exhaustive reference's. The positions are shrunk from the solver sweep's status 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from ortools.sat.python import cp_model
 from solver_checks import judged_legal
@@ -15,7 +17,7 @@ from rummyai.engine import judge_play
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution
-from rummyai.solvers.reference import reference_solve
+from rummyai.solvers.reference import ReferenceTimeout, reference_solve
 from rummyai.solvers.rhine_repair import cut
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, solve_model
@@ -186,3 +188,37 @@ def test_unopened_rhine_hand_joker_in_a_qualifying_run_is_certified() -> None:
     assert (sol.status, sol.cards_played) == ("optimal", best.cards_played) == ("optimal", 4)
     position = make_position("rhine", hand, table, opened=False)
     check_solution(position, sol)  # the engine's judge included
+
+
+# Positions the repair cannot prove (its cuts leave a worse table) but the exhaustive reference
+# settles: small enough to certify, with or without a limit.
+UNPROVEN_BY_REPAIR = [
+    ("rhine", "JK JK", "7S 8S JK=9S TS JS | 8S JK=9S TS JS QS", 1),
+    ("rhine", "JK TS JK", "JS QS KS | JK=J JD JS JD", 2),
+    (OFFICIAL, "7H 6H 7C 6C", "6C 6D 6H | JK=7C JK=8C 9C TC JC", 4),
+    ("rhine", "JK JK 3D 3D JK", "JK=3D 4D 5D 6D | 4D 5D 6D 7D", 4),
+]
+
+
+@pytest.mark.parametrize(("variant", "hand", "table", "cards"), UNPROVEN_BY_REPAIR)
+@pytest.mark.parametrize("limits", [{}, {"time_limit": 30.0}, {"work_limit": 5.0}])
+def test_small_positions_are_certified_under_a_limit_too(
+    variant: Variant | str, hand: str, table: str, cards: int, limits: dict[str, float]
+) -> None:
+    """A limit the search does not reach leaves the certification in place: the answer is the
+    reference's best, proven."""
+    assert reference_solve(variant, hand, table).cards_played == cards
+    sol = solve(variant, hand, table, **limits)
+    assert (sol.status, sol.cards_played) == ("optimal", cards)
+    check_solution(make_position(variant, hand, table), sol)
+
+
+def test_certification_stops_at_the_time_limit() -> None:
+    """The reference stops at its deadline; a limit too short for it leaves the repaired answer
+    `feasible` (and legal)."""
+    variant, hand, table, _ = UNPROVEN_BY_REPAIR[3]
+    with pytest.raises(ReferenceTimeout):
+        reference_solve(variant, hand, table, deadline=time.perf_counter())
+    sol = solve(variant, hand, table, time_limit=0.05)
+    assert sol.status == "feasible"
+    check_solution(make_position(variant, hand, table), sol)
