@@ -21,7 +21,10 @@ from rummyai.variants import BUILTINS, VARIANT_IDS, Variant, get_variant
 
 if TYPE_CHECKING:
     from rummyai.agents.base import Agent
+    from rummyai.arena.batch_ratings import RatingMethod
+    from rummyai.arena.duplicate import Seating
     from rummyai.arena.report import Summary
+    from rummyai.arena.runner import Backend
     from rummyai.engine.judge import Judgement
     from rummyai.hint.api import Hint
     from rummyai.matches import MatchRecord
@@ -166,11 +169,18 @@ def run_tournament(
     workers: int = 1,
     options: Sequence[str] = (),
     progress: bool = False,
+    max_turns: int | None = None,
+    seating: Seating = "permutations",
+    ratings: RatingMethod = "bradley-terry",
+    record_moves: bool = False,
+    backend: Backend = "local",
 ) -> Summary:
     """A duplicate-deal tournament of `sets` deals written to the folder `out` (resumable).
 
-    Every deal is replayed with the seats permuted; `out` receives ``games.jsonl``,
-    ``report.md`` and plots. The summary holds the ratings and pairwise statistics.
+    Every deal is replayed with the seats permuted (`seating`: every permutation, or the
+    rotations only); `out` receives ``games.jsonl`` (with every move when `record_moves`, for
+    replays), ``report.md`` and plots. The summary holds the ratings (`ratings`: Bradley-Terry
+    or OpenSkill) and pairwise statistics. `backend` ``ray`` spreads the games over a Ray cluster.
     """
     from rummyai.arena.runner import run_tournament as run
 
@@ -182,8 +192,13 @@ def run_tournament(
         seed,
         out,
         workers=workers,
+        backend=backend,
         options=list(options),
+        max_turns=max_turns,
+        seating=seating,
         progress=progress,
+        record_moves=record_moves,
+        ratings=ratings,
     )
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,6 +71,16 @@ def test_play_match_takes_agent_objects() -> None:
     agents = [rummyai.make_agent("greedy"), "random"]
     record = rummyai.play_match("rummikub", agents, seed=2)
     assert record["agents"] == ["GreedyAgent", "random"]
+
+
+def test_run_tournament_records_moves_for_replays(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    summary = rummyai.run_tournament(
+        "rummikub", ["greedy", "random"], 1, 2, 5, str(out), record_moves=True, seating="rotations"
+    )
+    assert summary is not None
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
+    assert len(games) == 2 and all(game.get("moves") for game in games)
 
 
 @pytest.mark.parametrize(
