@@ -29,11 +29,19 @@ EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 STDIN = "-"
 
 
+class _UsageError(Exception):
+    """A command line argparse refuses: `main` reports it as any other bad input."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.line = f"{prog}: error: {message} (see {prog} --help)"
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr with status 2 (no usage dump)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        raise _UsageError(self.prog, message)
 
 
 def _options(values: Sequence[str] | None) -> list[str]:
@@ -131,6 +139,8 @@ def _line_defaults(args: argparse.Namespace, extra: dict[str, Any]) -> dict[str,
         defaults["variant"] = args.variant
     if args.option:
         defaults["options"] = _options(args.option)
+        if args.variant:
+            get_variant(args.variant, defaults["options"])  # an unknown option stops the run at once
     if args.not_opened:
         defaults["opened"] = False
     for name in ("hand", "table", "new_table"):
@@ -197,12 +207,14 @@ def _check_option_values(options: object) -> None:
 
 
 def _merge(defaults: dict[str, Any], position: dict[str, Any]) -> dict[str, Any]:
-    """A line's position over the command line's defaults; --option applies only to --variant's lines."""
+    """A line's position over the command line's defaults. --option fills in the options of a line
+    that gives none; with --variant, only of that variant's lines (options belong to a variant)."""
     merged = {**defaults, **position}
     if (
         "options" in defaults
         and "options" not in position
-        and position.get("variant", defaults.get("variant")) != defaults.get("variant")
+        and "variant" in defaults
+        and position.get("variant", defaults["variant"]) != defaults["variant"]
     ):
         del merged["options"]
     return merged
@@ -495,8 +507,13 @@ def _check_variant_given(args: argparse.Namespace) -> None:
 
 def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     """Entry point of the `rummyai` command; returns the exit status."""
-    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    words = list(argv) if argv is not None else sys.argv[1:]
     stream = out or sys.stdout
+    try:
+        args = build_parser().parse_args(words)
+    except _UsageError as error:  # with --json, the answer line names the problem too
+        _report(argparse.Namespace(json="--json" in words), stream, error.line, str(error), EXIT_BAD_INPUT)
+        raise SystemExit(EXIT_BAD_INPUT) from None
     try:
         _check_variant_given(args)
         status: int = args.run(args, stream)

@@ -226,6 +226,32 @@ def test_solve_jsonl_applies_options_to_lines_of_that_variant_only(monkeypatch: 
     assert second["cards_played"] == 3  # decks=2 is not a rhine option and does not apply here
 
 
+def test_solve_jsonl_without_variant_applies_options_to_every_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # official jokers: a table joker is taken only by its replacement from the rack, so 9S 9D
+    # cannot take the 3C 4C JK run's joker; free jokers would play both nines with it
+    position = {"variant": "rummikub", "hand": "9S 9D", "table": "3C 4C JK | 5C 5S 5D 5H"}
+    status, text = run(
+        "solve", "--jsonl", "--option", "official_jokers", stdin=lines(position), monkeypatch=monkeypatch
+    )
+    assert status == 0 and answers(text)[0]["cards_played"] == 0
+    status, text = run("solve", "--jsonl", stdin=lines(position), monkeypatch=monkeypatch)
+    assert status == 0 and answers(text)[0]["cards_played"] == 2
+    status, text = run(
+        "solve", "--jsonl", "--option", "bogus", stdin=lines(position), monkeypatch=monkeypatch
+    )
+    assert "unknown option 'bogus'" in answers(text)[0]["error"]
+
+
+def test_solve_jsonl_refuses_an_option_its_variant_does_not_know(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stdin = lines({"hand": "7H 8H 9H"})
+    status, text = run(
+        "solve", "--jsonl", "--variant", "rummikub", "--option", "bogus", stdin=stdin, monkeypatch=monkeypatch
+    )
+    assert status == 2 and not text and "unknown option 'bogus'" in capsys.readouterr().err
+
+
 def test_jsonl_lines_take_the_command_lines_flags_for_keys_they_leave_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -379,6 +405,15 @@ def test_bad_command_lines_are_one_line_with_status_2(
     assert stop.value.code == 2
     assert needle in err, err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_usage_error_under_json_is_also_an_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "abc", "--json"], out=out)
+    assert stop.value.code == 2
+    assert "invalid float value" in json.loads(out.getvalue())["error"]
+    assert "invalid float value" in capsys.readouterr().err
 
 
 def test_an_internal_error_is_one_line_not_a_traceback(

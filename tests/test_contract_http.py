@@ -119,3 +119,13 @@ def test_solve_takes_the_opening_objective_as_the_cli_does(client: TestClient) -
     body = {"variant": "rummikub", "hand": "TH JH QH KH JK 9S", "objective": "opening", "opened": False}
     answer = client.post("/v1/solve", json=body).json()
     assert answer["played"] == solve_json(body)["played"] == ["JH", "QH", "KH"]
+
+
+@pytest.mark.parametrize("limit", [b"Infinity", b"NaN"])
+def test_a_time_limit_that_is_not_finite_is_422_as_on_the_command_line(
+    client: TestClient, limit: bytes
+) -> None:
+    for endpoint in ("/v1/solve", "/v1/hint"):
+        answer = client.post(endpoint, content=b'{"hand": "7H 8H 9H", "time_limit": ' + limit + b"}")
+        assert answer.status_code == 422, (endpoint, answer.text)
+        assert "time_limit" in answer.json()["error"]

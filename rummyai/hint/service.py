@@ -91,7 +91,9 @@ class HintBody(PositionBody):
     taken: str | None = _taken_field()
     objective: Objective = "cards"
     alternatives: int = Field(3, ge=0, le=5)
-    time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
+    time_limit: float | None = Field(
+        None, gt=0, allow_inf_nan=False, description="seconds, capped by the service"
+    )
 
 
 class SolveBody(PositionBody):
@@ -99,7 +101,9 @@ class SolveBody(PositionBody):
 
     score: int = SCORE_FIELD
     objective: SolveObjective = "cards"
-    time_limit: float | None = Field(None, gt=0, description="seconds, capped by the service")
+    time_limit: float | None = Field(
+        None, gt=0, allow_inf_nan=False, description="seconds, capped by the service"
+    )
     max_cards: int | None = Field(None, ge=0)
     committed: Cards = _committed_field()
     taken: str | None = _taken_field()
