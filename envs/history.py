@@ -1,7 +1,8 @@
 """Public history of a round: what each seat took from the discard pile, laid down, and did lately.
 
 Everything recorded here happened in the open: a draw from the stock (not which card), a card
-taken face up from the discard pile or row, cards laid from hand onto the table. The environments
+taken face up from the discard pile or row (a Palace knock takes one and draws a penalty card),
+cards laid from hand onto the table. The environments
 record every engine move (`record_move`); an agent that sees only its own views (the policy
 adapter) records turns it reconstructs from consecutive views (`record_turn`). Seats are absolute
 here and turned relative to the observer by `arrays`.
@@ -81,9 +82,14 @@ class PublicHistory:
         rs = before.round
         deck = before.variant.deck
         kind = move_kind(move)
+        if kind == "decline":
+            return  # a Palace seat that does not knock: nothing happens, no turn of its own
         record = self._turn(seat, rs.turn_count)
         if kind == "draw":
             record[0] += 1
+        if kind == "knock":  # Palace: the card just discarded, face up, and a penalty draw
+            record[:2] += 1
+            self.taken[seat, deck[rs.discard[-1]]] += 1
         used = hand_cards_used(before, move)
         if kind == "take":
             pile = set(rs.discard)

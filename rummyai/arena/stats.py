@@ -146,16 +146,20 @@ def pairwise(
     if not records:
         raise RummyError("no games to summarise")
     names = entrants(records, order)
-    wins, count, margin, sets = pair_arrays(records, names, low_wins)
-    weights = bootstrap_weights(len(sets), resamples, seed)
+    wins, count, margin, _ = pair_arrays(records, names, low_wins)
+    weights: dict[int, np.ndarray] = {}  # by the number of sets resampled
     result = []
     for a, name_a in enumerate(names):
         for b, name_b in enumerate(names):
             n = count[a, b]
             if a == b or n.sum() == 0:
                 continue
-            rate, rate_low, rate_high = ratio_ci(wins[a, b], n, weights)
-            mean, mean_low, mean_high = ratio_ci(margin[a, b], n, weights)
+            met = n > 0  # resample the sets where the pair met (not every set of the tournament)
+            k = int(met.sum())
+            if k not in weights:
+                weights[k] = bootstrap_weights(k, resamples, seed)
+            rate, rate_low, rate_high = ratio_ci(wins[a, b][met], n[met], weights[k])
+            mean, mean_low, mean_high = ratio_ci(margin[a, b][met], n[met], weights[k])
             result.append(
                 PairStats(
                     name_a,

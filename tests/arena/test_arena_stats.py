@@ -60,6 +60,24 @@ def test_pairwise_win_rate_and_margin_match_a_hand_count() -> None:
     assert ab.margin_ci[0] >= -1 - 1e-9 and ab.margin_ci[1] <= 10 + 1e-9
 
 
+def test_a_pairs_interval_resamples_only_the_sets_where_it_met() -> None:
+    # a and b meet in sets 0-3 (a wins 1, 1, 1 and 0 of 2); c plays the others in sets 4-11:
+    # those sets must not change a-b's interval
+    met = [
+        g
+        for k, wins in enumerate([2, 2, 2, 1])
+        for g in (
+            game(k, 0, ["a", "b"], [20, 10] if wins >= 1 else [10, 20]),
+            game(k, 1, ["b", "a"], [10, 20] if wins == 2 else [20, 10]),
+        )
+    ]
+    others = [game(k, 0, ["c", "a" if k % 2 else "b"], [5, 9]) for k in range(4, 12)]
+    alone = {(p.a, p.b): p for p in pairwise(met, low_wins=False, resamples=500)}["a", "b"]
+    mixed = {(p.a, p.b): p for p in pairwise(met + others, low_wins=False, resamples=500)}["a", "b"]
+    assert (mixed.sets, mixed.win_rate) == (alone.sets, alone.win_rate) == (4, 0.875)
+    assert mixed.win_ci == alone.win_ci and mixed.margin_ci == alone.margin_ci
+
+
 def test_margin_is_signed_so_positive_favours_the_agent_when_low_scores_win() -> None:
     records = [game(s, 0, ["a", "b"], [3, 9], low_wins=True) for s in range(5)]
     (ab,) = [p for p in pairwise(records, low_wins=True) if p.a == "a"]

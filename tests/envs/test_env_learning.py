@@ -227,3 +227,26 @@ def test_view_history_matches_the_environments_in_two_player_tile_games() -> Non
             obs, _, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
     assert compared > 30
+
+
+def test_history_records_a_palace_knock_and_no_turn_for_a_decline() -> None:
+    from rummyai.engine.discard import DeclineKnock, Discard, Knock
+    from rummyai.engine.discard_setup import build_state, hand_ids
+    from rummyai.engine.game import apply
+    from rummyai.envs.history import PublicHistory
+
+    s = build_state(
+        "rummy-palace",
+        ["5C 9D", "2H 3H", "4S 6S", "7C 8C"],
+        stock="KD QD",
+        opened=[True, True, False, True],
+        options=["knocking"],
+    )
+    asked = apply(s, Discard(hand_ids(s, 0, "9D")[0]))  # seat 3 is asked whether it knocks
+    history = PublicHistory(4)
+    history.record_move(asked, DeclineKnock(3), apply(asked, DeclineKnock(3)))
+    assert not history.recent.any() and not history.taken.any()
+    history.record_move(asked, Knock(3), apply(asked, Knock(3)))
+    nine_of_diamonds = asked.variant.deck[hand_ids(s, 0, "9D")[0]]
+    assert history.taken[3, nine_of_diamonds] == 1 and history.taken.sum() == 1
+    assert history.recent[3, 0].tolist() == [1, 1, 0]  # a penalty draw and the card taken
