@@ -24,6 +24,7 @@ from rummyai.solvers.position import (
     TableInput,
     black_heart_rules,
     check_objective,
+    hand_kinds,
     make_position,
     time_left,
 )
@@ -78,7 +79,7 @@ def solve(
     ):
         if limit is not None and not _positive_finite(limit):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
-    must = sorted(make_position(position.variant, committed).hand) if committed else []
+    must = sorted(hand_kinds(_checked_cards(committed, "committed"))) if committed else []
     taken_card: int | None = None
     if taken is not None:
         named = make_position(position.variant, [taken]).hand

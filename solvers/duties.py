@@ -50,8 +50,12 @@ def check_duties(
         )
     held = Counter(hand)
     for card, count in Counter(committed).items():
-        if count > held[card]:
+        if not held[card]:
             raise RummyError(f"committed card {card_str(card)} is not in the hand")
+        if count > held[card]:
+            raise RummyError(
+                f"committed names {count} copies of {card_str(card)} but the hand holds {held[card]}"
+            )
     if taken is not None and not held[taken]:
         raise RummyError(f"taken card {card_str(taken)} is not in the hand")
     if max_cards is not None and len(committed) > max_cards:

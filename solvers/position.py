@@ -88,7 +88,8 @@ class Solution:
         return " ".join(card_str(c) for c in self.played)
 
 
-def _hand_kinds(hand: HandInput) -> list[int]:
+def hand_kinds(hand: HandInput) -> list[int]:
+    """Card kinds of a hand given as text, tokens or kinds (range-checked, copies not counted)."""
     if isinstance(hand, str):
         return parse_cards(hand)
     kinds: list[int] = []
@@ -139,7 +140,7 @@ def make_position(
     """A checked `Position`; raises a `RummyError` subclass naming the bad card, meld or variant."""
     check_flag("opened", opened)
     rules = get_variant(variant)
-    kinds = sorted(_hand_kinds(hand))
+    kinds = sorted(hand_kinds(hand))
     melds = _table_melds(rules, table)
     position = Position(rules, tuple(kinds), tuple(melds), opened)
     every = [*kinds, *(card for info in melds for slot in info.slots for card in slot.cards())]

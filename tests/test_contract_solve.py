@@ -176,6 +176,15 @@ def test_a_taken_card_not_in_the_hand_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
+    ("committed", "message"),
+    [("9H 9H", "committed names 2 copies of 9H but the hand holds 1"), ("KS", "committed card KS is not in")],
+)
+def test_committed_cards_the_hand_does_not_hold_are_named(committed: str, message: str) -> None:
+    with pytest.raises(RummyError, match=message):
+        solve("standard", "9H 8H 7H", "", committed=committed)
+
+
+@pytest.mark.parametrize(
     ("table", "message"),
     [
         ([["7H", 8, "9H"]], "mixes card tokens"),
