@@ -22,5 +22,7 @@ def on_files(files: Files, config: Any) -> Files:
     return files
 
 
-def on_page_markdown(markdown: str, **_: Any) -> str:
+def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+    if page.file.src_uri != "results.md":
+        return markdown
     return markdown.replace("](../studies/", "](studies/")

@@ -29,19 +29,21 @@ EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 STDIN = "-"
 
 
-class _UsageError(Exception):
-    """A command line argparse refuses: `main` reports it as any other bad input."""
+class _UsageError(SystemExit):
+    """A command line argparse refuses (status 2, its line already on stderr); `main` also writes
+    it as an ``{"error": ...}`` line under --json."""
 
-    def __init__(self, prog: str, message: str) -> None:
-        super().__init__(message)
-        self.line = f"{prog}: error: {message} (see {prog} --help)"
+    def __init__(self, message: str) -> None:
+        super().__init__(EXIT_BAD_INPUT)
+        self.message = message
 
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr with status 2 (no usage dump)."""
 
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(self.prog, message)
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        raise _UsageError(message)
 
 
 def _options(values: Sequence[str] | None) -> list[str]:
@@ -139,8 +141,6 @@ def _line_defaults(args: argparse.Namespace, extra: dict[str, Any]) -> dict[str,
         defaults["variant"] = args.variant
     if args.option:
         defaults["options"] = _options(args.option)
-        if args.variant:
-            get_variant(args.variant, defaults["options"])  # an unknown option stops the run at once
     if args.not_opened:
         defaults["opened"] = False
     for name in ("hand", "table", "new_table"):
@@ -512,8 +512,9 @@ def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     try:
         args = build_parser().parse_args(words)
     except _UsageError as error:  # with --json, the answer line names the problem too
-        _report(argparse.Namespace(json="--json" in words), stream, error.line, str(error), EXIT_BAD_INPUT)
-        raise SystemExit(EXIT_BAD_INPUT) from None
+        if "--json" in words:
+            stream.write(json.dumps({"error": error.message}) + "\n")
+        raise
     try:
         _check_variant_given(args)
         status: int = args.run(args, stream)

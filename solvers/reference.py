@@ -154,6 +154,9 @@ def turn_rules(position: Position, committed: Sequence[int], taken: int | None) 
     return accept
 
 
+JUDGE_STEPS = 100  # a judged table costs about as much as trying this many melds
+
+
 class ReferenceTimeout(Exception):
     """The exhaustive search reached its deadline before it had looked at every play."""
 
@@ -170,11 +173,14 @@ def reference_solve(
     taken: str | int | None = None,
     score: int = 0,
     deadline: float | None = None,
+    max_steps: int | None = None,
 ) -> Solution:
     """Exhaustive best move (small positions only). `committed` cards must be played (raises
     `IllegalMoveError` when no legal play holds them); `taken` is the card taken from the discard
-    pile (see `turn_rules`); Black Heart reads `score` for its opening chart. Past `deadline` (a
-    `time.perf_counter` instant) a tile-style search stops with `ReferenceTimeout`."""
+    pile (see `turn_rules`); Black Heart reads `score` for its opening chart. A tile-style search
+    stops with `ReferenceTimeout` past `deadline` (a `time.perf_counter` instant) or after
+    `max_steps` steps (melds tried as the next of a set, a table judged counting `JUDGE_STEPS`): a bound
+    that does not depend on the machine's speed."""
     check_objective(objective)
     position = make_position(variant, hand, table, opened)
     rules = position.variant
@@ -204,13 +210,19 @@ def reference_solve(
     found: list[tuple[tuple[int, int], list[int], list[MeldInfo]]] = []
     found_key = (0, 0)
 
-    visits = 0
+    steps = 0
+    if deadline is not None and time.perf_counter() > deadline:
+        raise ReferenceTimeout
+
+    def step(count: int = 1) -> None:
+        nonlocal steps
+        steps += count
+        if max_steps is not None and steps > max_steps:
+            raise ReferenceTimeout
+        if deadline is not None and steps % 256 < count and time.perf_counter() > deadline:
+            raise ReferenceTimeout
 
     def search(index: int, used: list[int], chosen: list[_Candidate]) -> None:
-        nonlocal visits
-        visits += 1
-        if deadline is not None and visits % 256 == 0 and time.perf_counter() > deadline:
-            raise ReferenceTimeout
         if all(u >= t for u, t in zip(used, table_counts, strict=True)):
             played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
             ok = 0 < len(played) <= cap and accept(played)
@@ -219,6 +231,7 @@ def reference_solve(
             if ok:
                 found.append((score_key(position, objective, played), played, [c.info for c in chosen]))
         for k in range(index, len(candidates)):
+            step()
             cand = candidates[k]
             new = [u + c for u, c in zip(used, cand.counts, strict=True)]
             if any(n > a for n, a in zip(new, avail, strict=True)):
@@ -240,8 +253,7 @@ def reference_solve(
             layout = [tuple(i.slots) for i in position.table] + layout
         if played and count_broken(position, layout) >= broken:
             continue
-        if deadline is not None and time.perf_counter() > deadline:
-            raise ReferenceTimeout
+        step(JUDGE_STEPS)
         if exclusive or (free and opened) or judged_legal(position, layout, deadline):
             played, melds, found_key = cand_played, layout, key
             broken = count_broken(position, layout)

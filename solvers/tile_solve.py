@@ -34,6 +34,10 @@ from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 # near the table) the reference took 0.04 s median and 0.56-0.71 s at most at 14 and 15 cards
 # (about 60 positions each), 0.09 s at most at 12.
 CERTIFY_CARDS = 15
+# Under a work limit w the reference gets w times this many steps (`reference_solve(max_steps=)`),
+# about w seconds of its search on an idle core (4-5 microseconds a step, measured on 15-card
+# Rhine positions with three jokers): a bound that does not depend on the machine's load.
+REFERENCE_STEPS_PER_WORK = 200_000
 # Rummy Palace tables needing two swapped jokers at once cut off before the solver gives up
 SWAP_CUTS = 20
 
@@ -109,8 +113,9 @@ def solve_tile(
                     played, melds, label = again
             if label == "feasible":
                 certify_by = None if time_limit is None else start + time_limit
+                steps = None if work_limit is None else int(work_limit * REFERENCE_STEPS_PER_WORK)
                 played, melds, label = _certified(
-                    position, objective, max_cards, committed, taken, played, melds, certify_by
+                    position, objective, max_cards, committed, taken, played, melds, certify_by, steps
                 )
             if Counter(committed) - Counter(played):  # the judged-legal plays leave it in hand
                 raise IllegalMoveError("5.2", "no legal play of the committed card was found this turn")
@@ -179,11 +184,11 @@ def _certified(
     played: list[int],
     melds: list[tuple[Slot, ...]],
     deadline: float | None,
+    max_steps: int | None,
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The repaired answer proven by the exhaustive reference (or the reference's better one) on
     a small position; unchanged and ``feasible`` on a larger one or when the reference cannot
-    finish by `deadline`. Under a work limit alone the reference runs to its end: on so few cards
-    it is short, and its answer does not depend on the machine's speed."""
+    finish by `deadline` or within `max_steps`."""
     if len(position.hand) + sum(len(info.cards) for info in position.table) > CERTIFY_CARDS:
         return played, melds, "feasible"
     try:
@@ -197,6 +202,7 @@ def _certified(
             committed=committed,
             taken=taken,
             deadline=deadline,
+            max_steps=max_steps,
         )
     except ReferenceTimeout:
         return played, melds, "feasible"

@@ -121,7 +121,7 @@ def test_solve_takes_the_opening_objective_as_the_cli_does(client: TestClient) -
     assert answer["played"] == solve_json(body)["played"] == ["JH", "QH", "KH"]
 
 
-@pytest.mark.parametrize("limit", [b"Infinity", b"NaN"])
+@pytest.mark.parametrize("limit", [b"Infinity", b"1e999"])
 def test_a_time_limit_that_is_not_finite_is_422_as_on_the_command_line(
     client: TestClient, limit: bytes
 ) -> None:

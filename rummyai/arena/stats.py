@@ -165,7 +165,7 @@ def pairwise(
                     name_a,
                     name_b,
                     int(n.sum()),
-                    int((n > 0).sum()),
+                    k,
                     rate,
                     (rate_low, rate_high),
                     mean,

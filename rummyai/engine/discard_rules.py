@@ -8,6 +8,7 @@ round scoring. `can_place_work` answers whether a card has a legal play this tur
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -279,13 +280,19 @@ def _take_from_hand(w: Work, ids: list[int]) -> None:
 
 
 def _placed(w: Work, ids: list[int]) -> None:
-    for i in ids:  # §7.1: a played copy is read as the held copy of its kind with the most duties
+    _read_played(w, ids)
+    committed = tuple(c for c in w.data.committed if c not in ids)
+    w.data = replace(w.data, committed=committed, played_now=True)
+
+
+def _read_played(w: Work, ids: Sequence[int]) -> None:
+    """§7.1: each card that just left the hand for the table is read as the held copy of its kind
+    with the most duties (the copies it leaves in hand are the freer ones)."""
+    for i in ids:
         held = [c for c in w.hand if w.variant.deck[c] == w.variant.deck[i]]
         heaviest = max(held, key=lambda c: _duties(w.data, c), default=None)
         if heaviest is not None and _duties(w.data, heaviest) > _duties(w.data, i):
             _swap_duties(w, i, heaviest)
-    committed = tuple(c for c in w.data.committed if c not in ids)
-    w.data = replace(w.data, committed=committed, played_now=True)
 
 
 def _duties(data: DiscardData, card: int) -> int:
@@ -442,6 +449,7 @@ def _joker_swap(w: Work, move: JokerSwap) -> None:
     joker_kind = v.deck[move.joker]
     before = sum(1 for c in w.hand if v.deck[c] == joker_kind)
     w.hand.remove(r)
+    _read_played(w, [r])
     w.hand.append(move.joker)
     w.table[move.target] = normalized
     if old.credit and old.credit[k] >= 0:
@@ -519,6 +527,11 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
         raise fail(v, "swap", f"the swap leaves an invalid meld: {error.violation.reason}") from None
     gained = [r] + ([new_escort] if new_escort is not None else [])
     _take_from_hand(w, gained)
+    if new_escort is not None:
+        # §7.1: the escort laid is the held heart with the most duties; the replacement is not
+        # re-read: a committed replacement passing its duty to the diamond and a held copy
+        # keeping it are both readings of the swap, and the move's ids choose between them
+        _read_played(w, [new_escort])
     w.hand.append(d)
     w.table[move.target] = normalized
     if credit_seat >= 0:

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from rummyai.cards import Meaning
-from rummyai.engine.discard import Discard, JokerSwap, LayOff, MeldCards, TakeDiscard
+from rummyai.engine.discard import DiamondSwap, Discard, JokerSwap, LayOff, MeldCards, TakeDiscard
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff
 from rummyai.engine.game import apply, legal_moves, validate
 from rummyai.engine.state import GameState, TableMeld
@@ -121,3 +121,42 @@ def test_palace_swap_keeping_one_joker_more_is_refused() -> None:
         start, JokerSwap(0, gained, hand_ids(start, 0, "TH")[0], LayOff(1, hand_layoff(start, 0, 1, "4D")))
     )
     assert violation is not None and "same action" in violation.reason
+
+
+def test_palace_swap_with_either_copy_of_the_taken_card_leaves_a_discardable_one() -> None:
+    start = build_state(
+        "rummy-palace",
+        ["7H 9C KS QS", "2C"],
+        table=["5H 6H JK=7H 8H", "4C 4S 4D"],
+        discard="7H",
+        stock="KD",
+        opened=[True, False],
+        phase="draw",
+    )
+    taken = apply(start, TakeDiscard(0))
+    joker = next(i for i, m in zip(taken.round.table[0].ids, taken.round.table[0].meanings, strict=True) if m)
+    group = taken.round.table[1]
+    lay = LayOff(1, TableMeld((*group.ids, joker), (*group.meanings, Meaning(4, None)), ()))
+    for copy in _copies(taken, "7H"):
+        after = apply(taken, JokerSwap(0, joker, copy, lay))
+        # the 7H left in hand is the one held before the take
+        assert validate(after, Discard(hand_ids(after, 0, "7H")[0])) is None
+
+
+def test_black_heart_new_escort_may_be_either_copy_of_the_committed_heart() -> None:
+    start = build_state(
+        "black-heart",
+        ["JS 5H 9C 8C", "9S"],
+        table=["JS/2H JC/3H JD"],
+        discard="4S 5H",
+        stock="4C",
+        opened=[True, False],
+        phase="draw",
+    )
+    taken = apply(start, TakeDiscard(1))
+    diamond = taken.round.table[0].ids[2]
+    jack = hand_ids(taken, 0, "JS")[0]
+    for copy in _copies(taken, "5H"):
+        swap = DiamondSwap(0, diamond, jack, copy)
+        assert validate(taken, swap) is None
+        assert not apply(taken, swap).round.family_data.committed  # the laid 5H was the committed one
