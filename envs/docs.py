@@ -28,13 +28,13 @@ This page is generated from the classes' docstrings: `python -m rummyai.envs.doc
 SPEED_TABLE = """
 | variant | one core, per CPU second | one core, per second | AsyncVectorEnv x2, per second | AsyncVectorEnv x2, per CPU second | target (one core) |
 | --- | --- | --- | --- | --- | --- |
-| rummikub | 343 / 217 | 259 / 156 | 153 / 91 | 259 / 164 | 2,000: not met |
-| rummy-board | 320 / 199 | 172 / 142 | 135 / 86 | 237 / 154 | 300: met per CPU second against random only |
-| rummy-tiles | 90 / 73 | 90 / 73 | 78 / 83 | 89 / 69 | 300: not met |
-| rhine | 21 / 14 | 20 / 14 | 22 / 5 | 21 / 5 | 300: not met |
-| rummy-palace | 939 / 594 | 938 / 594 | 566 / 525 | 500 / 446 | 300: met |
-| standard | 605 / 555 | 605 / 555 | 484 / 458 | 436 / 407 | 300: met |
-| black-heart | 495 / 455 | 495 / 454 | 323 / 272 | 297 / 251 | 300: met |
+| rummikub | 640 / 456 | 632 / 452 | 661 / 526 | 484 / 375 | 2,000: not met |
+| rummy-board | 556 / 430 | 551 / 428 | 642 / 479 | 465 / 340 | 300: met |
+| rummy-tiles | 119 / 82 | 119 / 81 | 144 / 105 | 112 / 86 | 300: not met |
+| rhine | 32 / 32 | 32 / 32 | 44 / 23 | 39 / 20 | 300: not met |
+| rummy-palace | 1,360 / 1,003 | 1,359 / 1,002 | 1,187 / 974 | 832 / 686 | 300: met |
+| standard | 1,244 / 1,021 | 1,232 / 1,011 | 1,144 / 1,067 | 783 / 735 | 300: met |
+| black-heart | 782 / 811 | 781 / 810 | 847 / 759 | 614 / 548 | 300: met |
 """
 
 SPEED = """
@@ -44,8 +44,9 @@ Learner steps per second, measured by `experiments/benchmarks/env_bench.py`: a l
 uniformly among the masked candidates, 2 players, one-round matches, default candidates
 (`auto`), after one untimed episode (loading the compiled solver, building its tables). A
 single environment runs pinned to one CPU; the `AsyncVectorEnv` rows run 2 worker processes
-(both cores). The machine is 2 cores shared with other jobs (load average 3.9-4.8 during these
-runs), so the rate per second of wall time partly measures the load; the comparable figure is
+(both cores). The machine is 2 cores shared with other jobs (load average 2.6-3.6 during these
+runs: two study processes at the lowest priority beside them), so the rate per second of wall
+time partly measures the load; the comparable figure is
 steps per CPU second (the environment process's own CPU time; for `AsyncVectorEnv`, the
 workers' and the main process's together, so two idle cores give at most twice it per second
 of wall time).
@@ -59,19 +60,14 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --se
     --variants rummy-palace,standard,black-heart
 ```
 
-Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1, ortools 9.15.6755. Steps per CPU
-second and per second of wall time, learner against `random` / `greedy` opponents:
+rummyai 0.1.0 (commit fe36f35), Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1,
+ortools 9.15.6755; one run of each command above. Steps per CPU second and per second of wall
+time, learner against `random` / `greedy` opponents:
 
 {table}
 
-The three draw-and-discard rows are a separate run of the third command (load average 1.5 at
-the start, 2.2 at the end, one tournament process beside it). The rummy-tiles row is a later
-run of the second command (load average 3.1 at the start, 4.2 at the end; 20 episodes, 980
-steps against random on one core). Rhine's row is a later run of the second command for
-`rhine` alone (load average 2.4 at the start, 3.4 at the end) and covers a few episodes
-(against random on one core: 7 episodes, 218 steps; against greedy with two workers: 3
-episodes), some positions taking CP-SAT and the judge's repair seconds each, so it varies
-widely with the seeds. For the fast draw-and-discard variants, the observations
+Rhine's rows cover 10-25 episodes, some positions taking CP-SAT and the judge's repair a
+second or more, so they vary widely with the seeds. For the fast draw-and-discard variants, the observations
 the two workers send to the main process cost more than the second core brings on this shared
 machine.
 
@@ -81,7 +77,7 @@ seeded episodes, the way to compare two versions of the code) ran at 279, 291 an
 CPU second in three runs of the same code.
 
 Where a step's time goes (`--breakdown`, CPU time per learner step with timers around each part,
-60 seeded episodes):
+60 seeded episodes; the same commit, load average 3.2):
 
 ```sh
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --episodes 60 \\
@@ -90,14 +86,14 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --ep
 
 | part (CPU ms per learner step, share) | rummikub, random | rummikub, greedy | rummy-board, random | rummy-board, greedy |
 | --- | --- | --- | --- | --- |
-| the learner's candidates | 2.35 (82%) | 2.13 (50%) | 2.88 (82%) | 2.16 (48%) |
-| - solver calls | 1.52 (53%) | 1.39 (32%) | 1.89 (54%) | 1.38 (31%) |
-| - answers to engine plays | 0.31 (11%) | 0.23 (5%) | 0.35 (10%) | 0.24 (5%) |
-| - legal moves | 0.12 (4%) | 0.13 (3%) | 0.15 (4%) | 0.14 (3%) |
-| - ranking and features | 0.21 (7%) | 0.21 (5%) | 0.27 (8%) | 0.22 (5%) |
-| opponents' turns | 0.25 (8%) | 1.88 (44%) | 0.30 (9%) | 2.03 (45%) |
-| observation | 0.11 (4%) | 0.11 (3%) | 0.13 (4%) | 0.11 (3%) |
-| whole step | 2.87 | 4.29 | 3.53 | 4.46 |
+| the learner's candidates | 1.31 (81%) | 1.17 (54%) | 1.44 (82%) | 1.22 (51%) |
+| - solver calls | 0.84 (52%) | 0.63 (29%) | 0.77 (44%) | 0.72 (30%) |
+| - answers to engine plays | 0.18 (11%) | 0.21 (9%) | 0.36 (20%) | 0.16 (7%) |
+| - legal moves | 0.06 (4%) | 0.12 (6%) | 0.08 (4%) | 0.09 (4%) |
+| - ranking and features | 0.13 (8%) | 0.12 (5%) | 0.13 (7%) | 0.14 (6%) |
+| opponents' turns | 0.14 (9%) | 0.84 (39%) | 0.15 (8%) | 1.01 (42%) |
+| observation | 0.07 (4%) | 0.07 (3%) | 0.07 (4%) | 0.07 (3%) |
+| whole step | 1.52 | 2.09 | 1.66 | 2.31 |
 
 Against `random`, the learner's candidate list is four fifths of the time and the solver calls
 half of it: about one fresh position per step, answered by the compiled dynamic program (plus
@@ -111,8 +107,9 @@ playable hand and table, and no call where no hand card fits any meld, where the
 play was already the proven best, where an unopened seat's playable cards cannot reach the
 opening points, or (rummy-tiles) where the dynamic program finds no play even with free jokers.
 The positions left are new ones, so the targets wait on cheaper solver calls and engine checks.
-Rhine spends nearly all its time in CP-SAT: its joker rules and melds are outside the dynamic
-program (positions with no joker in hand or on the table are answered by it). Rummy-tiles'
+Rhine spends nearly all its time in CP-SAT: its melds (groups with repeated suits, aces high)
+and its joker rules are outside the dynamic program; most of it goes to opened turns with a
+joker in play, where the model's table must also pass the engine's judge. Rummy-tiles'
 opened turns are answered by the locked-joker program (`solvers/locked_dp.py`), about three
 compiled searches of a millisecond each per position, plus the engine's judge where a joker
 meld's cards have second copies on the table: 9.3 ms of solver calls in a 12.3 ms learner step
