@@ -158,7 +158,7 @@ JUDGE_STEPS = 100  # a judged table costs about as much as trying this many meld
 
 
 class ReferenceTimeout(Exception):
-    """The exhaustive search reached its deadline before it had looked at every play."""
+    """The exhaustive search reached its deadline or step budget before it had seen every play."""
 
 
 def reference_solve(
