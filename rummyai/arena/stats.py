@@ -92,7 +92,7 @@ def agent_stats(records: Sequence[dict[str, Any]], order: Sequence[str] = ()) ->
 
 def pair_arrays(
     records: Sequence[dict[str, Any]], names: Sequence[str], low_wins: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-set sums for every ordered pair: wins W, comparisons N and margins M, shape (K, K, S)."""
     index = {name: i for i, name in enumerate(names)}
     sets = sorted({int(r["set"]) for r in records})
@@ -110,7 +110,7 @@ def pair_arrays(
             wins[a, b, j] += 1.0 if ranks[p] < ranks[q] else 0.5 if ranks[p] == ranks[q] else 0.0
             count[a, b, j] += 1
             margin[a, b, j] += sense * (scores[p] - scores[q])
-    return wins, count, margin, sets
+    return wins, count, margin
 
 
 def bootstrap_weights(sets: int, resamples: int, seed: int) -> np.ndarray:
@@ -146,7 +146,7 @@ def pairwise(
     if not records:
         raise RummyError("no games to summarise")
     names = entrants(records, order)
-    wins, count, margin, _ = pair_arrays(records, names, low_wins)
+    wins, count, margin = pair_arrays(records, names, low_wins)
     weights: dict[int, np.ndarray] = {}  # by the number of sets resampled
     result = []
     for a, name_a in enumerate(names):
