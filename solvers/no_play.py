@@ -34,16 +34,17 @@ def no_play_proven(variant: Variant, hand: Sequence[int], table: Sequence[Sequen
     from rummyai.solvers.candidate_search import twin
     from rummyai.solvers.fast import fast_path_ok
     from rummyai.solvers.position import Position
-    from rummyai.solvers.run_dp import dp_supported, solve_dp
+    from rummyai.solvers.run_dp import GUESS, dp_supported, solve_dp
 
     if not hand or not relaxation_applies(variant):
         return False
-    rules = twin(variant, cap=False, joker_rules=False)
+    # the locked-joker program's own twin where the variant has no cap (the same questions then)
+    rules = twin(variant, cap=variant.max_hand_cards_per_turn is None, joker_rules=False)
     if not dp_supported(rules):
         return False
     infos = tuple(analyze_meld(variant, tuple(meld)) for meld in table)
     position = Position(rules, tuple(sorted(hand)), infos, True)
     if not fast_path_ok(position, None):
         return False
-    best = solve_dp(position, "cards")
+    best = solve_dp(position, "cards", remember=True, guess=GUESS)
     return best is not None and best.cards_played == 0

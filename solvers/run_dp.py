@@ -375,16 +375,7 @@ def solve_dp(
     if not remember or tidy:
         found = _search(position, objective, cap, tidy, on_table, guess)
     else:
-        answers = _kept(variant).answers
-        key = (objective, cap, position.hand, tuple(sorted(on_table)))
-        known = answers.get(key)
-        if known is None:
-            found = answers[key] = _search(position, objective, cap, tidy, on_table, guess)
-            if len(answers) > MAX_ANSWERS:
-                answers.clear()
-        else:
-            found = known
-            _LOCAL.states = found[2]
+        found = _remembered(position, objective, cap, on_table, guess)
     played, melds, _ = found
     if played is None:
         return None
@@ -402,7 +393,10 @@ def solve_dp_spent(
     overflow the buffers; `NoArrangement` when the cards fit no valid melds. The caller checks
     `dp_supported` and the turn (opened, free jokers)."""
     tidy = tidy and bool(position.table)
-    played, melds, _ = _search(position, objective, DEFAULT_CAP, tidy, on_table, 0 if tidy else GUESS)
+    if tidy:
+        played, melds, _ = _search(position, objective, DEFAULT_CAP, True, on_table, 0)
+    else:
+        played, melds, _ = _remembered(position, objective, DEFAULT_CAP, on_table, GUESS)
     if played is None:
         return None
     if tidy and played and position.table:
@@ -412,6 +406,22 @@ def solve_dp_spent(
 
 MAX_ANSWERS = 5_000  # answers `solve_dp(remember=True)` keeps per variant before starting afresh
 _Answer = tuple[tuple[int, ...] | None, tuple[tuple[Slot, ...], ...], int]  # played, melds, states
+
+
+def _remembered(position: Position, objective: str, cap: int, on_table: list[int], guess: int) -> _Answer:
+    """`_search` without the tie-break, its answer kept per variant, hand, table cards and objective
+    (`_Kept.answers`): it reads nothing else, and the callers meet the same questions again (a
+    proof that no card plays under free jokers asks what the locked-joker program's root asks)."""
+    answers = _kept(position.variant).answers
+    key = (objective, cap, position.hand, tuple(sorted(on_table)))
+    known = answers.get(key)
+    if known is not None:
+        _LOCAL.states = known[2]
+        return known
+    found = answers[key] = _search(position, objective, cap, False, on_table, guess)
+    if len(answers) > MAX_ANSWERS:
+        answers.clear()
+    return found
 
 
 def _search(
