@@ -173,15 +173,33 @@ def _tokens(text: str) -> list[str]:
     return [t for t in _SPLIT.split(text.strip()) if t]
 
 
+def _written(value: object, what: str) -> list[str]:
+    """`value` as strings to split into tokens: itself, or its items; `CardError` for anything else
+    (a number or None where cards were expected)."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, Iterable):
+        raise CardError(f"{what} must be a string of cards or a list of card tokens, got {value!r}")
+    items = list(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise CardError(f"unknown card {item!r} in {what} (write tokens such as '7H' or 'JK')")
+    return items
+
+
 def parse_cards(text: str | Iterable[str]) -> list[int]:
     """Kinds of plain cards given as one string (``"7H 8H, JK"``) or an iterable of tokens."""
-    tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
+    tokens = (
+        _tokens(text)
+        if isinstance(text, str)
+        else [t for s in _written(text, "the cards") for t in _tokens(s)]
+    )
     return [parse_card(t) for t in tokens]
 
 
 def parse_meld(text: str | Iterable[str]) -> tuple[Slot, ...]:
     """One written meld (tokens may carry meanings and escorts)."""
-    return _parse_written_meld(text if isinstance(text, str) else " ".join(text))
+    return _parse_written_meld(text if isinstance(text, str) else " ".join(_written(text, "a meld")))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -201,6 +219,8 @@ def parse_table(text: str | Iterable[str | Iterable[str]]) -> list[tuple[Slot, .
         if text.strip() and len(parts) != len(text.split("|")):
             raise CardError(f"empty meld between '|' separators in {text!r}")
         return [parse_meld(p) for p in parts]
+    if not isinstance(text, Iterable):
+        raise CardError(f"a table must be a string of melds or a list of melds, got {text!r}")
     return [parse_meld(m) for m in text]
 
 

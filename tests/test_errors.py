@@ -47,3 +47,35 @@ def test_opened_must_be_a_bool_not_a_value_that_reads_as_true_or_false(call: str
         args = (*args, "3C 4C 5C | 7H 8H 9H")
     with pytest.raises(RummyError, match="opened must be True or False"):
         getattr(rummyai, call)(*args, opened=opened)
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "new_table", "message"),
+    [
+        ("8C", None, "8C 8C 8C", "a table must be a string of melds"),
+        (5, "", "8C", "must be a string of cards"),
+        (["8C", 7], "", "8C", "unknown card 7"),
+        ("8C", [["7C", None]], "8C", "unknown card None"),
+    ],
+)
+def test_validate_names_input_that_is_not_cards(
+    hand: object, table: object, new_table: str, message: str
+) -> None:
+    import rummyai
+
+    with pytest.raises(CardError, match=message):
+        rummyai.validate("rhine", hand, table, new_table)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("ids", [(0, 1, 500), (-1, -2, -3)])
+def test_a_tile_play_with_ids_outside_the_deck_is_a_malformed_move(ids: tuple[int, int, int]) -> None:
+    from rummyai.engine import Play, apply, new_match, validate
+    from rummyai.engine.state import TableMeld
+
+    state = new_match("rhine", 2, 1)
+    play = Play((TableMeld(ids, (None,) * 3),))
+    violation = validate(state, play)
+    assert violation is not None and violation.rule == "move"
+    assert f"card id {next(i for i in ids if not 0 <= i < 108)} is not in the deck" in violation.reason
+    with pytest.raises(IllegalMoveError, match="not in the deck"):
+        apply(state, play)

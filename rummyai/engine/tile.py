@@ -97,6 +97,14 @@ class TileFamily:
         last = self._last
         if last is not None and last[0] is state and last[1] is play:
             return last[2]
+        outside = _outside_deck(len(state.variant.deck), play)
+        if outside is not None:
+            return PlayCheck(
+                Violation(
+                    "move",
+                    f"malformed move: card id {outside} is not in the deck (ids 0 to {len(state.variant.deck) - 1})",
+                )
+            )
         rs = state.round
         seat = rs.turn
         result = check_play_qualifying(
@@ -395,3 +403,12 @@ def apply_or_penalize(state: GameState, play: Play) -> GameState:
     if state.variant.invalid_play_penalty <= 0:
         raise IllegalMoveError(violation.rule, violation.reason)
     return apply(state, Rejected(play))
+
+
+def _outside_deck(size: int, play: Play) -> int | None:
+    """A card id of `play` that names no card of a deck of `size` (a negative one too), or None."""
+    for meld in (*play.table, *play.opening):
+        for i in meld.ids:
+            if not 0 <= i < size:
+                return i
+    return None
