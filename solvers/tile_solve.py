@@ -12,6 +12,7 @@ from ortools.sat.python import cp_model
 from rummyai.cards import JOKER, Slot
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.solvers.check import judged_legal
+from rummyai.solvers.lay_offs import judged_lay_offs
 from rummyai.solvers.palace_swaps import swaps_in_order
 from rummyai.solvers.position import (
     Position,
@@ -40,6 +41,11 @@ CERTIFY_CARDS = 15
 REFERENCE_STEPS_PER_WORK = 200_000
 # Rummy Palace tables needing two swapped jokers at once cut off before the solver gives up
 SWAP_CUTS = 20
+# An unproven answer is compared with a play of hand melds and lay-offs: the hand's own solve
+# gets at least this many seconds, and its judgement ends this long after the time limit (within
+# the limit plus 0.3 s that a caller may count on)
+LAY_OFFS_SOLVE = 0.02
+LAY_OFFS_GRACE = 0.25
 
 
 def solve_tile(
@@ -122,6 +128,10 @@ def solve_tile(
         swapping = rules.joker_rules.exact_swaps and position.opened and played
         if swapping and not swaps_in_order(position, _played_from_table(position, melds), melds):
             played, melds, label = _swaps_in_order(position, tm, solver, label, start, time_limit, work_limit)
+    if label == "feasible" and rules.tile_style and position.opened and position.table and not committed:
+        played, melds = _with_lay_offs(
+            position, objective, max_cards, played, melds, start, time_limit, work_limit
+        )
     if not played:
         melds = [tuple(info.slots) for info in position.table]
     else:
@@ -173,6 +183,32 @@ def _swaps_in_order(
         return [], [], "feasible"
     melds = decode(without, solver)[1]
     return _played_from_table(position, melds), melds, "feasible"
+
+
+def _with_lay_offs(
+    position: Position,
+    objective: str,
+    max_cards: int | None,
+    played: list[int],
+    melds: list[tuple[Slot, ...]],
+    start: float,
+    time_limit: float | None,
+    work_limit: float | None,
+) -> tuple[list[int], list[tuple[Slot, ...]]]:
+    """An unproven answer, or the judged-legal play of hand melds and lay-offs
+    (`rummyai.solvers.lay_offs`) when that plays more: a large position can use up the limit, or
+    the repair's budget, before the search finds a play the judge accepts."""
+    if time_limit is None:
+        hand_limit, deadline = None, None
+    else:
+        hand_limit = max(time_left(start, time_limit) or 0.0, LAY_OFFS_SOLVE)
+        deadline = start + time_limit + LAY_OFFS_GRACE
+    found = judged_lay_offs(position, objective, hand_limit, deadline, max_cards, work_limit)
+    if found is not None and score_key(position, objective, found[0]) > score_key(
+        position, objective, played
+    ):
+        return found[0], list(found[1])
+    return played, melds
 
 
 def _certified(

@@ -19,7 +19,7 @@ from importlib import import_module
 from numbers import Real
 from typing import Any
 
-from rummyai.cards import JOKER, Slot, card_str, cards_str, rank_of, sorted_cards, suit_of
+from rummyai.cards import Slot, card_str, cards_str, sorted_cards
 from rummyai.errors import MeldError, RummyError
 from rummyai.hint.position import (
     HandInput,
@@ -30,7 +30,7 @@ from rummyai.hint.position import (
     read_position,
 )
 from rummyai.hint.steps import JokerSwap, StepPlan, Swap, plan_with_swaps
-from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.melds import analyze_meld
 from rummyai.variants import Variant
 
 OBJECTIVES = ("cards", "points", "penalty")
@@ -316,52 +316,17 @@ def _hold_back(position: HintPosition, best: Suggestion) -> _Move | None:
 
 
 def _lay_offs_only(position: HintPosition, objective: str, time_limit: float | None) -> _Move | None:
-    """New melds from the hand alone, then lay-offs onto melds left as they are."""
-    variant = position.variant
-    if not (variant.tile_style and position.opened and position.table):
+    """New melds from the hand alone, then lay-offs onto melds left as they are
+    (`rummyai.solvers.lay_offs`)."""
+    if not (position.variant.tile_style and position.opened and position.table):
         return None
-    own = _solve(position, objective, time_limit, table=())
-    melds = list(position.table) + [m for m in own.melds]
-    left = Counter(position.hand) - Counter(own.played)
-    played = Counter(own.played)
-    cap = variant.max_hand_cards_per_turn
-    added = True
-    while added:
-        added = False
-        for card in sorted(left, key=lambda c: (-variant.hand_values[c], c)):
-            if cap is not None and played.total() >= cap:
-                break  # the variant's cap on hand cards per turn (rummy-board: 12)
-            if card == JOKER or variant.is_wild(card):
-                continue  # a wild laid off is where joker rules differ most; keep it simple
-            for j, meld in enumerate(melds):
-                if not _may_extend(analyze_meld(variant, meld), card):
-                    continue
-                try:
-                    info = analyze_meld(variant, (*meld, Slot(card)))
-                except MeldError:
-                    continue
-                melds[j] = info.slots
-                left[card] -= 1
-                played[card] += 1
-                added = True
-                break
-        left = +left
-    if not played:
+    solver = solver_module()
+    start = solver.make_position(position.variant, list(position.hand), list(position.table), position.opened)
+    found = import_module("rummyai.solvers.lay_offs").lay_offs_play(start, objective, time_limit)
+    if found is None:
         return None
-    status = own.status
-    return _Move(tuple(sorted_cards(played.elements())), tuple(melds), status)
-
-
-def _may_extend(info: MeldInfo, card: int) -> bool:
-    """Quick filter: could natural `card` join this meld at all (same rank, or the next card at
-    either end of the run)? `analyze_meld` has the final word."""
-    if info.kind == "group":
-        return rank_of(card) == info.rank
-    if info.kind != "run" or suit_of(card) != info.suit:
-        return False
-    rank = rank_of(card)
-    low, high = min(info.positions), max(info.positions)
-    return rank in (low - 1, high + 1) or (rank == 1 and high == 13)
+    played, melds, status = found
+    return _Move(tuple(sorted_cards(played)), tuple(melds), status)
 
 
 def _remaining(deadline: float | None) -> float | None:

@@ -167,3 +167,26 @@ def test_official_joker_answers_on_small_positions_are_proven() -> None:
     exact = reference_solve(get_variant("rummikub", {"official_jokers": True}), hand, table)
     assert answer.status == "optimal"
     assert answer.cards_played == exact.cards_played
+
+
+# A large opened Rhine position (21 cards in hand, 24 melds, three table jokers) on which the
+# search and its repair find no table the judge accepts in seconds, while hand melds and plain
+# lay-offs play 19 cards.
+LARGE_HAND = "AS 5S 6S 9S TS KS AH 3H 3H 7H KH AD 9D 9D TD KD 4C 5C 6C 8C KC"
+LARGE_TABLE = (
+    "JS QS KS AS | QH QD QS | 6H JK=7H 8H 9H TH | 2H JK=3H 4H 5H | JS JH JC | QC KC AC | JK=8 8D 8S"
+    " | JC JH JD | 3C 4C 5C 6C 7C | 6D 7D 8D | 9C TC JK=JC QC | 7S 8S 9S TS | 7C 8C 9C TC"
+    " | 4H 5H 6H 7H | 3S 4S 5S 6S 7S | AC 2C 3C | TD JD QD KD | 2S 3S 4S | 2S 2H 2C 2D | QH KH AH"
+    " | 5D 6D 7D | 8H 9H TH | AD 2D 3D 4D | 3D 4D 5D"
+)
+
+
+def test_an_unproven_answer_plays_at_least_the_hand_melds_and_lay_offs() -> None:
+    from rummyai.solvers.lay_offs import lay_offs_play
+
+    position = make_position("rhine", LARGE_HAND, LARGE_TABLE)
+    floor = lay_offs_play(position, "cards", None)
+    assert floor is not None and len(floor[0]) == 19
+    answer = solve("rhine", LARGE_HAND, LARGE_TABLE, time_limit=0.2)
+    assert answer.cards_played >= 19
+    check_solution(position, answer)
