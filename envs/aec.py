@@ -193,7 +193,8 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
                 self.agent_selection = self.agents[0]
             return
         self.agent_selection = self.possible_agents[state.to_act]
-        self.candidates = self.builder.build(state, self.slots)
+        # at most one per slot, whatever a custom builder returns
+        self.candidates = self.builder.build(state, self.slots)[: self.slots]
         if not self.candidates:
             raise RummyError(f"no candidate move for seat {state.to_act} (engine offered none)")
 

@@ -38,6 +38,11 @@ DEFAULT_MAX_TURNS = 1_000
 RENDER_MODES = ("ansi", "rgb_array")
 
 
+# Most candidate slots an environment offers: each is a row of the feature matrix in every
+# observation, so a mistyped size would take gigabytes per step
+MAX_CANDIDATES = 4096
+
+
 def check_table_settings(
     variant: Variant, num_players: Any, max_candidates: Any, max_turns: Any, render_mode: Any
 ) -> None:
@@ -47,8 +52,8 @@ def check_table_settings(
     check_max_turns(max_turns)
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise RummyError(f"unknown render_mode {render_mode!r} (known: {', '.join(RENDER_MODES)})")
-    if max_candidates < 2:
-        raise RummyError(f"max_candidates must be at least 2, got {max_candidates}")
+    if not 2 <= max_candidates <= MAX_CANDIDATES:
+        raise RummyError(f"max_candidates must be from 2 to {MAX_CANDIDATES}, got {max_candidates}")
 
 
 def observation_space(encoder: ObservationEncoder, slots: int, width: int = NUM_FEATURES) -> spaces.Dict:

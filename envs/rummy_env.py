@@ -70,6 +70,11 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         candidates: str | CandidateBuilder = "auto",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
+        if type(self) is not RummyEnv and self.variant.id != self.variant_id:
+            raise RummyError(
+                f"{type(self).__name__} plays {self.variant_id}, not {self.variant.id}: "
+                f"use that variant's environment or RummyEnv({self.variant.id!r})"
+            )
         check_table_settings(self.variant, num_players, max_candidates, max_turns, render_mode)
         if seat is not None:
             check_whole("seat", seat)
@@ -184,7 +189,8 @@ class RummyEnv(gym.Env[Observation, np.int64]):
 
     def _refresh(self) -> None:
         state = self._require_state()
-        self.candidates = [] if state.match_over else self.builder.build(state, self.slots)
+        # at most one per slot, whatever a custom builder returns
+        self.candidates = [] if state.match_over else self.builder.build(state, self.slots)[: self.slots]
         if not state.match_over and not self.candidates:
             raise RummyError(f"no candidate move for seat {self.seat} (engine offered none)")
 

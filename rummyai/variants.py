@@ -323,6 +323,8 @@ def _option_pairs(
     elif isinstance(options, str):
         raise VariantError(f"options must be a list of strings or a mapping, not the string {options!r}")
     elif options is not None:
+        if not isinstance(options, Iterable):
+            raise VariantError(f"options must be a list of strings or a mapping, got {options!r}")
         for text in options:
             name, eq, value = str(text).partition("=")
             pairs.append((name.strip(), value.strip() if eq else True))

@@ -11,7 +11,7 @@ from numbers import Integral, Real
 from typing import Any
 
 from rummyai.cards import Slot, card_str, sorted_cards
-from rummyai.errors import CardError, RummyError
+from rummyai.errors import CardError, RummyError, check_flag
 from rummyai.solvers.duties import check_duties, check_opening_objective
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
@@ -66,6 +66,7 @@ def solve(
     kept counts as no card played: one card out, one in).
     """
     check_objective(objective, SOLVE_OBJECTIVES)
+    check_flag("minimize_changes", minimize_changes)
     hand, table = _checked_cards(hand), _checked_table(table)
     _check_numbers(time_limit=time_limit, work_limit=work_limit, max_cards=max_cards, score=score)
     position = make_position(variant, hand, table, opened)
@@ -141,7 +142,7 @@ def _checked_cards(cards: HandInput, what: str = "the hand") -> HandInput:
     """The cards as a string or a list of tokens and kinds; `CardError` for anything else."""
     if isinstance(cards, str):
         return cards
-    if not isinstance(cards, Iterable):
+    if isinstance(cards, bytes | bytearray) or not isinstance(cards, Iterable):
         raise CardError(f"{what} must be a string of cards or a list of cards, got {cards!r}")
     items = list(cards)
     for item in items:

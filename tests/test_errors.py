@@ -79,3 +79,17 @@ def test_a_tile_play_with_ids_outside_the_deck_is_a_malformed_move(ids: tuple[in
     assert f"card id {next(i for i in ids if not 0 <= i < 108)} is not in the deck" in violation.reason
     with pytest.raises(IllegalMoveError, match="not in the deck"):
         apply(state, play)
+
+
+def test_errors_name_the_field_that_holds_the_bad_value() -> None:
+    import rummyai
+
+    with pytest.raises(CardError, match="committed must be a string of cards"):
+        rummyai.hint("standard", "7H 8H 9H", committed=5)  # type: ignore[arg-type]
+    with pytest.raises(CardError, match="taken must be a string of cards"):
+        rummyai.hint("rummy-palace", "7H 8H 9H", taken=5.0)  # type: ignore[arg-type]
+    for call in (rummyai.hint, rummyai.solve):
+        with pytest.raises(CardError, match="the hand must be a string of cards"):
+            call("rummikub", b"7H 8H 9H")  # type: ignore[arg-type]
+    with pytest.raises(RummyError, match="minimize_changes must be True or False"):
+        rummyai.solve("rummikub", "7H 8H 9H", minimize_changes="no")  # type: ignore[arg-type]

@@ -39,11 +39,12 @@ class HintPosition:
         return len(self.hand) + sum(len(s.cards()) for m in self.table for s in m)
 
 
-def _hand(hand: HandInput) -> list[int]:
+def _hand(hand: HandInput, what: str = "the hand") -> list[int]:
+    """Card kinds from a string of cards or a list of tokens and kinds (`what` names the field)."""
     if isinstance(hand, str):
         return parse_cards(hand)
-    if not isinstance(hand, Iterable):
-        raise CardError(f"the hand must be a string of cards or a list of cards, got {hand!r}")
+    if isinstance(hand, bytes | bytearray) or not isinstance(hand, Iterable):
+        raise CardError(f"{what} must be a string of cards or a list of cards, got {hand!r}")
     kinds: list[int] = []
     for item in hand:
         if isinstance(item, str):
@@ -51,7 +52,7 @@ def _hand(hand: HandInput) -> list[int]:
         elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < NUM_KINDS:
             kinds.append(item)
         else:
-            raise CardError(f"unknown card {item!r} in the hand (give tokens such as '7H' or kinds 0..52)")
+            raise CardError(f"unknown card {item!r} in {what} (give tokens such as '7H' or kinds 0..52)")
     return kinds
 
 
@@ -126,10 +127,10 @@ def read_position(
     check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()], "hand and table")
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
-    duty = tuple(_hand(committed)) if committed else ()
+    duty = tuple(_hand(committed, "committed")) if committed else ()
     taken_card = None
     if taken is not None:
-        named = _hand([taken] if isinstance(taken, int) else taken)
+        named = _hand([taken] if isinstance(taken, int) else taken, "taken")
         if len(named) != 1:
             raise RummyError(f"'taken' must be one card, got {taken!r}")
         taken_card = named[0]

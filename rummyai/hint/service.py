@@ -210,6 +210,8 @@ class BodyLimit:
         size = 0
         while True:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client left before its body ended: nothing to answer, nothing to run
             if message["type"] != "http.request":
                 break
             chunk = message.get("body", b"")

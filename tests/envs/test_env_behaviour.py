@@ -204,6 +204,29 @@ def test_bad_arguments_raise_typed_errors() -> None:
     for bad in ({"seat": 1.5}, {"seat": True}, {"num_players": "2"}, {"max_candidates": 2.5}):
         with pytest.raises(RummyError, match=f"{next(iter(bad))} must be an integer"):
             gym.make("rummyai/Rummikub-v2", **bad)
+    with pytest.raises(RummyError, match="max_candidates must be from 2 to"):
+        gym.make("rummyai/Rummikub-v2", max_candidates=10**7)
+    with pytest.raises(RummyError, match="options must be a list of strings or a mapping"):
+        gym.make("rummyai/Rummikub-v2", options=42)
+    with pytest.raises(RummyError, match="RummikubEnv plays rummikub, not rhine"):
+        gym.make("rummyai/Rummikub-v2", variant="rhine")
+    assert rummyai.envs.RummyEnv("rhine").variant.id == "rhine"
+
+
+def test_a_builder_giving_more_candidates_than_slots_is_cut_to_the_slots() -> None:
+    class TooMany:
+        def __init__(self) -> None:
+            self.inner = rummyai.envs.EngineCandidates()
+
+        def build(self, state: Any, limit: int) -> list[Any]:
+            return self.inner.build(state, 200) * 10
+
+    for env in (
+        gym.make("rummyai/Rummikub-v2", candidates=TooMany(), max_candidates=4),
+        rummyai.envs.aec_env("rummikub", candidates=TooMany(), max_candidates=4),
+    ):
+        env.reset(seed=0)
+        assert len(env.unwrapped.candidates) == 4
 
 
 @pytest.mark.parametrize(

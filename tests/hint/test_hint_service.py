@@ -236,3 +236,33 @@ def test_healthz_answers_while_the_workers_start(monkeypatch: pytest.MonkeyPatch
         answer = http.post("/v1/hint", json={"hand": "7H 8H 9H", "table": ["3C 4C 5C"]})
         assert answer.status_code == 200 and answer.json()["best"]["played"] == ["7H", "8H", "9H"]
         assert http.get("/healthz").json()["ready"] is True
+
+
+def test_a_body_cut_off_by_the_client_leaving_is_not_run() -> None:
+    """A client that disconnects before its declared body has arrived gets no job run for it."""
+    import asyncio
+
+    from rummyai.hint.service import BodyLimit
+
+    called: list[bytes] = []
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        called.append((await receive())["body"])
+
+    messages = iter(
+        [
+            {"type": "http.request", "body": b'{"variant": "rhine", "hand": "7H', "more_body": True},
+            {"type": "http.disconnect"},
+        ]
+    )
+
+    async def receive() -> dict[str, Any]:
+        return next(messages)
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "headers": [(b"content-length", b"500")]}
+    asyncio.run(BodyLimit(app, 10_000)(scope, receive, send))
+    assert called == [] and sent == []
