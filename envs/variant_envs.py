@@ -93,7 +93,7 @@ _SHARED = """
       the top discard in turn; None: play rounds out).
     * `render_mode`: ``"ansi"`` (text) or ``"rgb_array"`` (matplotlib, 640x400).
     * `seat`: the learner's seat, or None to draw it each episode.
-    * `max_candidates`: K, the number of action slots.
+    * `max_candidates`: K, the number of action slots (2 to 4,096).
     * `candidates`: ``"auto"``, ``"engine"``, ``"solver"`` or a `CandidateBuilder`.
 
     ## Version History
