@@ -70,7 +70,10 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         candidates: str | CandidateBuilder = "auto",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
-        if type(self) is not RummyEnv and self.variant.id != self.variant_id:
+        own_id = type(self).__dict__.get(
+            "variant_id"
+        )  # set by each variant's class, not by a user's subclass
+        if type(self) is not RummyEnv and own_id is not None and self.variant.id != own_id:
             raise RummyError(
                 f"{type(self).__name__} plays {self.variant_id}, not {self.variant.id}: "
                 f"use that variant's environment or RummyEnv({self.variant.id!r})"

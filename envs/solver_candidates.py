@@ -38,7 +38,7 @@ from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.qualify import qualifies_inside_turn
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.envs.candidates import Candidate, rank_moves
-from rummyai.errors import RummyError
+from rummyai.errors import RummyError, check_flag
 from rummyai.melds import is_valid_meld
 from rummyai.playable import playable_cards
 from rummyai.solvers.no_play import no_play_proven, relaxation_applies
@@ -190,6 +190,8 @@ class SolverCandidates:
     ) -> None:
         if not objectives or objectives[0] != "cards":
             raise RummyError(f"objectives must start with 'cards', got {tuple(objectives)!r}")
+        if minimize_changes is not None:
+            check_flag("minimize_changes", minimize_changes)
         self.objectives = tuple(objectives)
         self.work_limit = work_limit
         self.cache_size = cache_size

@@ -173,33 +173,37 @@ def _tokens(text: str) -> list[str]:
     return [t for t in _SPLIT.split(text.strip()) if t]
 
 
-def _written(value: object, what: str) -> list[str]:
-    """`value` as strings to split into tokens: itself, or its items; `CardError` for anything else
-    (a number or None where cards were expected)."""
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, Iterable):
-        raise CardError(f"{what} must be a string of cards or a list of card tokens, got {value!r}")
-    items = list(value)
-    for item in items:
-        if not isinstance(item, str):
-            raise CardError(f"unknown card {item!r} in {what} (write tokens such as '7H' or 'JK')")
-    return items
+def _not_text(value: object, what: str) -> CardError:
+    """The error for cards given as something other than text: the value itself, or its first
+    item that is not a string (a number or None where cards were expected)."""
+    if isinstance(value, Iterable) and not isinstance(value, bytes | bytearray):
+        for item in value:
+            if not isinstance(item, str):
+                return CardError(f"unknown card {item!r} in {what} (write tokens such as '7H' or 'JK')")
+    return CardError(f"{what} must be a string of cards or a list of card tokens, got {value!r}")
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:
     """Kinds of plain cards given as one string (``"7H 8H, JK"``) or an iterable of tokens."""
-    tokens = (
-        _tokens(text)
-        if isinstance(text, str)
-        else [t for s in _written(text, "the cards") for t in _tokens(s)]
-    )
+    if isinstance(text, str):
+        tokens = _tokens(text)
+    else:
+        try:
+            tokens = [t for s in text for t in _tokens(s)]
+        except (TypeError, AttributeError):  # not iterable, or an item that is not text
+            raise _not_text(text, "the cards") from None
     return [parse_card(t) for t in tokens]
 
 
 def parse_meld(text: str | Iterable[str]) -> tuple[Slot, ...]:
     """One written meld (tokens may carry meanings and escorts)."""
-    return _parse_written_meld(text if isinstance(text, str) else " ".join(_written(text, "a meld")))
+    if isinstance(text, str):
+        return _parse_written_meld(text)
+    try:
+        joined = " ".join(text)
+    except TypeError:  # not iterable, or an item that is not text
+        raise _not_text(text, "a meld") from None
+    return _parse_written_meld(joined)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -219,9 +223,11 @@ def parse_table(text: str | Iterable[str | Iterable[str]]) -> list[tuple[Slot, .
         if text.strip() and len(parts) != len(text.split("|")):
             raise CardError(f"empty meld between '|' separators in {text!r}")
         return [parse_meld(p) for p in parts]
-    if not isinstance(text, Iterable):
-        raise CardError(f"a table must be a string of melds or a list of melds, got {text!r}")
-    return [parse_meld(m) for m in text]
+    try:
+        melds = list(text)
+    except TypeError:
+        raise CardError(f"a table must be a string of melds or a list of melds, got {text!r}") from None
+    return [parse_meld(m) for m in melds]
 
 
 def cards_str(cards: Iterable[int]) -> str:

@@ -4,8 +4,9 @@ laid off onto the table's melds, none taken apart.
 The exact search can run out of time or work on a large position whose joker rules it only
 relaxes (Rhine, Tile Rummy, official Rummikub's table jokers) before it finds a play the judge
 accepts. A play that only adds cards is legal far more often, costs a solve of the hand alone
-and a judgement, and is what a person would try first: `solve_tile` falls back on it when its
-own answer is not proven, and the hint engine offers it as the fewest-changes alternative.
+and a judgement (quick: no start meld is taken apart, so the judge needs no search over copies),
+and is what a person would try first: `solve_tile` falls back on it when its own answer is not
+proven, and the hint engine offers it as the fewest-changes alternative.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from rummyai.cards import JOKER, Slot, rank_of, suit_of
 from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, analyze_meld
-from rummyai.solvers.position import Position
+from rummyai.solvers.position import Position, score_key
 
 Melds = list[tuple[Slot, ...]]
 
@@ -44,25 +45,26 @@ def judged_lay_offs(
     objective: str,
     time_limit: float | None,
     deadline: float | None,
+    beat: tuple[int, int],
     max_cards: int | None = None,
     work_limit: float | None = None,
 ) -> tuple[list[int], Melds] | None:
-    """The first of these plays the engine's judge accepts (by `deadline`, a `perf_counter`
-    instant): `lay_offs_play`, the same with lay-offs onto melds without a wild only, the hand's
-    own melds alone."""
+    """The best of these plays that scores above `beat` (a `score_key`) and that the engine's judge
+    accepts by `deadline` (a `perf_counter` instant): `lay_offs_play`, the same with lay-offs onto
+    melds without a wild only, the hand's own melds alone. None when none does."""
     from rummyai.solvers.check import judged_legal
 
     own = _hand_melds(position, objective, time_limit, max_cards, work_limit)
     if own is None:
         return None
+    options: list[tuple[list[int], Melds]] = [
+        _laid_off(position, own[0], own[1], max_cards, onto_wilds=True),
+        _laid_off(position, own[0], own[1], max_cards, onto_wilds=False),
+        (list(own[0]), [tuple(info.slots) for info in position.table] + list(own[1])),
+    ]
     tried: list[Melds] = []
-    for option in (True, False, None):
-        if option is None:
-            played = list(own[0])
-            melds = [tuple(info.slots) for info in position.table] + list(own[1])
-        else:
-            played, melds = _laid_off(position, own[0], own[1], max_cards, onto_wilds=option)
-        if not played or melds in tried:
+    for played, melds in sorted(options, key=lambda o: score_key(position, objective, o[0]), reverse=True):
+        if score_key(position, objective, played) <= beat or melds in tried:
             continue
         if judged_legal(position, melds, deadline):
             return played, melds

@@ -41,11 +41,13 @@ CERTIFY_CARDS = 15
 REFERENCE_STEPS_PER_WORK = 200_000
 # Rummy Palace tables needing two swapped jokers at once cut off before the solver gives up
 SWAP_CUTS = 20
-# An unproven answer is compared with a play of hand melds and lay-offs: the hand's own solve
-# gets at least this many seconds, and its judgement ends this long after the time limit (within
-# the limit plus 0.3 s that a caller may count on)
-LAY_OFFS_SOLVE = 0.02
+# An unproven answer is compared with a play of hand melds and lay-offs. Under a time limit its
+# judgement ends this long after the limit (within the limit plus 0.3 s that a caller may count
+# on); the hand's own solve ends this long before that, to leave the judge time (a few
+# milliseconds when no start meld is taken apart), and gets at least the last figure
 LAY_OFFS_GRACE = 0.25
+LAY_OFFS_JUDGE = 0.04
+LAY_OFFS_SOLVE = 0.01
 
 
 def solve_tile(
@@ -196,19 +198,20 @@ def _with_lay_offs(
     work_limit: float | None,
 ) -> tuple[list[int], list[tuple[Slot, ...]]]:
     """An unproven answer, or the judged-legal play of hand melds and lay-offs
-    (`rummyai.solvers.lay_offs`) when that plays more: a large position can use up the limit, or
-    the repair's budget, before the search finds a play the judge accepts."""
+    (`rummyai.solvers.lay_offs`) when that scores more: a large position can use up the limit,
+    or the repair's budget, before the search finds a play the judge accepts. Under a time limit
+    the hand's own solve gets the time left before `LAY_OFFS_GRACE` past the limit, less what
+    the judge needs (`LAY_OFFS_JUDGE`), and at least `LAY_OFFS_SOLVE`."""
+    if len(played) == len(position.hand):
+        return played, melds  # every card is played: nothing scores more
     if time_limit is None:
         hand_limit, deadline = None, None
     else:
-        hand_limit = max(time_left(start, time_limit) or 0.0, LAY_OFFS_SOLVE)
         deadline = start + time_limit + LAY_OFFS_GRACE
-    found = judged_lay_offs(position, objective, hand_limit, deadline, max_cards, work_limit)
-    if found is not None and score_key(position, objective, found[0]) > score_key(
-        position, objective, played
-    ):
-        return found[0], list(found[1])
-    return played, melds
+        hand_limit = max(deadline - LAY_OFFS_JUDGE - time.perf_counter(), LAY_OFFS_SOLVE)
+    beat = score_key(position, objective, played)
+    found = judged_lay_offs(position, objective, hand_limit, deadline, beat, max_cards, work_limit)
+    return (found[0], list(found[1])) if found is not None else (played, melds)
 
 
 def _certified(

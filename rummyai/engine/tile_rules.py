@@ -147,6 +147,12 @@ def check_play(
     and the rules that ask where a card came from read the canonical copy assignment
     (`copies.canonical_tables`); of tied assignments, the first that passes is the one returned.
     """
+    if variant.joker_rules.reads_origins:
+        whole = _start_melds_whole(variant.deck, (*table, *opening), hand, new_table)
+        if whole is not None:  # one of the canonical assignments: legal if it passes
+            check = check_assigned(variant, table, hand, whole, opened, opening)
+            if check.violation is None:
+                return check
     assignments = _assignments(variant, table, hand, new_table, opening, opened)
     if isinstance(assignments, Violation):
         return PlayCheck(assignments)
@@ -158,6 +164,47 @@ def check_play(
         first = first or check
     assert first is not None
     return first
+
+
+def _start_melds_whole(
+    deck: Sequence[int], start: Sequence[TableMeld], hand: Sequence[int], final: Sequence[TableMeld]
+) -> tuple[TableMeld, ...] | None:
+    """`final` with every start meld's copies inside one final meld and hand copies in the other
+    places, or None when some start meld lies whole in no final meld (or the kinds do not add up).
+
+    Such an assignment keeps every pair of cards that began the turn in one meld, the most any
+    can, so it is one of the canonical assignments of §7.1 and the turn is legal if it passes:
+    the common turn that lays off and lays down without taking a meld apart is judged without
+    the canonical search (the judge's costliest part on large tables)."""
+    free: list[dict[int, list[int]]] = []  # per final meld: card kind -> its places not yet given
+    for meld in final:
+        places: dict[int, list[int]] = {}
+        for p, i in enumerate(meld.ids):
+            places.setdefault(deck[i], []).append(p)
+        free.append(places)
+    ids = [list(meld.ids) for meld in final]
+    for meld in start:
+        need: dict[int, int] = {}
+        for i in meld.ids:
+            need[deck[i]] = need.get(deck[i], 0) + 1
+        for m, places in enumerate(free):
+            if all(len(places.get(kind, ())) >= n for kind, n in need.items()):
+                for i in meld.ids:
+                    ids[m][places[deck[i]].pop(0)] = i
+                break
+        else:
+            return None
+    pool: dict[int, list[int]] = {}
+    for i in hand:
+        pool.setdefault(deck[i], []).append(i)
+    for m, places in enumerate(free):
+        for kind, spots in places.items():
+            copies = pool.get(kind, [])
+            if len(copies) < len(spots):
+                return None
+            for p in spots:
+                ids[m][p] = copies.pop(0)
+    return tuple(TableMeld(tuple(x), meld.meanings) for x, meld in zip(ids, final, strict=True))
 
 
 def _assignments(

@@ -210,3 +210,21 @@ def test_six_independent_ties_among_joker_melds_are_all_read(joker_meld_first: b
         new += pair if not joker_meld_first else pair[::-1]
     verdict = judge_play(rhine, hand, table, new)
     assert verdict.legal, verdict.reason
+
+
+def test_a_turn_that_takes_no_meld_apart_is_judged_without_the_copy_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lay-offs and new melds keep every start meld whole: that reading keeps every pair, so it is
+    canonical, and the judge needs no search over copies when it passes."""
+    from rummyai.engine import tile_rules
+
+    def no_search(*args: object) -> None:
+        raise AssertionError("the canonical copy search ran")
+
+    monkeypatch.setattr(tile_rules, "_canonical_ids", no_search)
+    table = "5H 6H 7H | 7H JK=8H 9H | 8S 8D JK=8 | 9S TS JS"
+    new_table = "4H 5H 6H 7H | 7H JK=8H 9H TH | 8S 8D JK=8 8C | 9S TS JS QS | 8H 9H TH"
+    verdict = judge_play(RHINE, "4H 8C 8H 9H TH TH QS", table, new_table)
+    assert verdict.legal, verdict.reason
+    assert sorted(verdict.played) == sorted(["4H", "8C", "8H", "9H", "TH", "TH", "QS"])

@@ -169,7 +169,7 @@ def test_official_joker_answers_on_small_positions_are_proven() -> None:
     assert answer.cards_played == exact.cards_played
 
 
-# A large opened Rhine position (21 cards in hand, 24 melds, three table jokers) on which the
+# A large opened Rhine position (21 cards in hand, 24 melds, four table jokers) on which the
 # search and its repair find no table the judge accepts in seconds, while hand melds and plain
 # lay-offs play 19 cards.
 LARGE_HAND = "AS 5S 6S 9S TS KS AH 3H 3H 7H KH AD 9D 9D TD KD 4C 5C 6C 8C KC"
