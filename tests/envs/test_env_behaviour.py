@@ -212,6 +212,11 @@ def test_bad_arguments_raise_typed_errors() -> None:
         gym.make("rummyai/Rummikub-v2", variant="rhine")
     assert rummyai.envs.RummyEnv("rhine").variant.id == "rhine"
 
+    class Shaped(rummyai.envs.RummyEnv):  # a user's subclass names its variant freely
+        pass
+
+    assert Shaped("rhine").variant.id == "rhine"
+
 
 def test_a_builder_giving_more_candidates_than_slots_is_cut_to_the_slots() -> None:
     class TooMany:
