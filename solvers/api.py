@@ -235,7 +235,7 @@ def _dispatch(
             return proven
     from rummyai.solvers.tile_solve import solve_tile  # CP-SAT (`prepare` imported it)
 
-    def tile(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
+    def tile(at: Position, cap: int | None, committed: Sequence[int], taken: int | None) -> Solution:
         return solve_tile(
             at,
             objective,
@@ -243,13 +243,15 @@ def _dispatch(
             cap,
             minimize_changes,
             committed=committed,
-            taken=taken_card,
+            taken=taken,
             work_limit=work_limit,
         )
 
-    solution = tile(position, max_cards, must)
+    solution = tile(position, max_cards, must, taken_card)
     if opening_swaps_possible(position):  # Rummy Palace: swaps after the opening's 30
-        solution = with_opening_swaps(position, solution, objective, max_cards, tile, must, deadline)
+        solution = with_opening_swaps(
+            position, solution, objective, max_cards, tile, must, deadline, taken_card
+        )
     return solution
 
 

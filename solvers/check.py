@@ -57,12 +57,46 @@ def check_solution(position: Position, solution: Solution) -> None:
         value = sum(opening_value(variant, analyze_meld(variant, m)) for m in rest)
         if value < variant.opening_points:
             raise IllegalMoveError("opening", f"opening melds worth {value} < {variant.opening_points}")
+    if variant.family == "draw_meld_discard":
+        _check_melds_only_grow(position, solution)
+        if variant.go_out_by_discard_only and position.hand and solution.cards_played >= len(position.hand):
+            raise IllegalMoveError(
+                "discard", "the play empties the hand: a card must be kept for the discard"
+            )
     if variant.tile_style and solution.played:
         verdict = judge(position, solution.melds)
         if not verdict.legal:
             raise IllegalMoveError(
                 verdict.rule or "judge", f"the engine's judge refuses it: {verdict.reason}"
             )
+
+
+def _check_melds_only_grow(position: Position, solution: Solution) -> None:
+    """Draw-meld-discard turns never take a table meld apart: each start meld's natural cards
+    lie in a new meld of their own (a swap takes out only a wild, or a Black Heart diamond). Start melds are matched to
+    new melds by augmenting paths, so two start melds that fit the same new meld are told apart."""
+    from collections import Counter
+
+    bags = [Counter(c for slot in meld for c in slot.cards()) for meld in solution.melds]
+    back = Counter(diamond for _, diamond, _, _ in solution.swaps)  # Black Heart: may leave the table
+    fits: list[list[int]] = []
+    for info in position.table:
+        need = Counter(s.card for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild) - back
+        fits.append([k for k, bag in enumerate(bags) if all(bag[c] >= n for c, n in need.items())])
+    owner: dict[int, int] = {}
+
+    def place(u: int, seen: set[int]) -> bool:
+        for k in fits[u]:
+            if k not in seen:
+                seen.add(k)
+                if k not in owner or place(owner[k], seen):
+                    owner[k] = u
+                    return True
+        return False
+
+    for u, info in enumerate(position.table):
+        if not place(u, set()):
+            raise IllegalMoveError("meld", f"start meld {' '.join(map(str, info.slots))} was taken apart")
 
 
 def judge(position: Position, melds: Sequence[Sequence[Slot]], deadline: float | None = None) -> Judgement:

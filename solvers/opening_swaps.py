@@ -24,8 +24,8 @@ from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.runs import run_windows, unrolled_rank
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
 
-#: solves an opened position: (position, max_cards, committed) -> Solution
-OpenedSolve = Callable[[Position, int | None, Sequence[int]], Solution]
+#: solves an opened position: (position, max_cards, committed, taken) -> Solution
+OpenedSolve = Callable[[Position, int | None, Sequence[int], int | None], Solution]
 
 
 def swap_cards(position: Position) -> set[int]:
@@ -153,15 +153,22 @@ def with_opening_swaps(
     solve_opened: OpenedSolve,
     committed: Sequence[int] = (),
     deadline: float | None = None,
+    taken: int | None = None,
 ) -> Solution:
     """The better of `base` (the model's best opening turn without swaps) and every turn that
     opens with a minimal set of hand melds and then swaps; ``optimal`` when every part was.
-    Past `deadline` (a `time.perf_counter` instant) no further opening is tried: ``feasible``."""
+    Past `deadline` (a `time.perf_counter` instant) no further opening is tried: ``feasible``.
+
+    `taken`, the card taken from the discard pile, may not be the discard (§4.2). Copies are
+    alike (§7.1): with a second copy in hand, or a copy in the opening, the duty is met whatever
+    the rest of the turn does; otherwise the rest keeps it, and a turn that leaves only the
+    taken card in hand (nothing to discard) is no turn."""
     start = time.perf_counter()
     best = base
     best_score = score_key(position, objective, base.played)
     proven = base.status == "optimal"
     hand = Counter(position.hand)
+    duty = taken is not None and hand[taken] == 1 and len(position.hand) >= 2
     for opening in minimal_openings(position, swap_cards(position)):
         if deadline is not None and time.perf_counter() >= deadline:
             proven = False
@@ -174,12 +181,15 @@ def with_opening_swaps(
         after = Position(position.variant, rest, position.table + tuple(opening), True)
         must = list((Counter(committed) - laid).elements())
         left = None if cap is None else cap - count
+        keeps = taken if taken is not None and duty and not laid[taken] else None
         try:
-            answer = solve_opened(after, left, must)
+            answer = solve_opened(after, left, must, keeps)
         except IllegalMoveError:
             continue  # the committed card fits nowhere after this opening
         proven = proven and answer.status == "optimal"
         played = sorted([*laid.elements(), *answer.played])
+        if keeps is not None and not any(k != keeps for k in (hand - Counter(played)).elements()):
+            continue  # only the taken card is left: it may not be discarded
         score = score_key(position, objective, played)
         if score > best_score:
             best_score = score

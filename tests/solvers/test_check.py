@@ -8,7 +8,8 @@ import pytest
 
 from rummyai.cards import parse_cards, parse_table
 from rummyai.errors import IllegalMoveError
-from rummyai.solvers import make_position, solve
+from rummyai.melds import analyze_meld
+from rummyai.solvers import Solution, make_position, solve
 from rummyai.solvers.check import check_solution
 
 
@@ -82,4 +83,29 @@ def test_rejects_what_the_engine_judge_refuses(
         solve(variant, hand, table, opened=opened), played=played, melds=melds, cards_played=len(played)
     )
     with pytest.raises(IllegalMoveError, match=rule):
+        check_solution(position, answer)
+
+
+def _claimed(variant: str, hand: str, table: str, new_table: str, played: str) -> tuple[object, Solution]:
+    """A made-up answer: `played` from `hand` turning `table` into `new_table`."""
+    position = make_position(variant, hand, table)
+    melds = tuple(tuple(analyze_meld(position.variant, m).slots) for m in parse_table(new_table))
+    cards = tuple(sorted(parse_cards(played)))
+    return position, Solution(cards, melds, "optimal", "cards", len(cards), len(cards), 0, 0.0)
+
+
+def test_rejects_a_draw_and_discard_answer_that_takes_a_meld_apart() -> None:
+    position, answer = _claimed("standard", "4H 4D", "4S 5S 6S 7S", "5S 6S 7S | 4S 4H 4D", "4H 4D")
+    with pytest.raises(IllegalMoveError, match="4S 5S 6S 7S was taken apart"):
+        check_solution(position, answer)
+    # two start melds that fit the same new meld are matched one to one
+    position, answer = _claimed(
+        "rummy-palace", "4S 9D", "5S 6S 7S | 5S 6S 7S 8S", "5S 6S 7S 8S | 4S 5S 6S 7S", "4S"
+    )
+    check_solution(position, answer)
+
+
+def test_rejects_a_rummy_palace_answer_that_leaves_nothing_to_discard() -> None:
+    position, answer = _claimed("rummy-palace", "5H 6H 7H", "", "5H 6H 7H", "5H 6H 7H")
+    with pytest.raises(IllegalMoveError, match="a card must be kept for the discard"):
         check_solution(position, answer)

@@ -113,7 +113,7 @@ def test_past_the_deadline_no_opening_is_tried() -> None:
     base = solve("rummy-palace", "KS KH KD 6C 2D 9S", "5C JK=6C 7C", opened=False)
     calls: list[Position] = []
 
-    def solve_opened(at: Position, cap: int | None, committed: Sequence[int]) -> Solution:
+    def solve_opened(at: Position, cap: int | None, committed: Sequence[int], taken: int | None) -> Solution:
         calls.append(at)
         return base
 
@@ -121,3 +121,18 @@ def test_past_the_deadline_no_opening_is_tried() -> None:
     assert (late.played, late.status, calls) == (base.played, "feasible", [])
     on_time = with_opening_swaps(position, base, "cards", None, solve_opened, deadline=None)
     assert calls and on_time.status == base.status
+
+
+@pytest.mark.parametrize(
+    ("hand", "taken", "cards"),
+    [
+        # a second KS: the opening's KS is the taken one, so the last KS may be discarded after
+        # the swap lays the joker on the kings
+        ("KS KS KH KD 6C", "KS", 4),
+        # after the kings only the taken 6C would be left, which may not be discarded
+        ("KS KH KD 6C", "6C", 0),
+    ],
+)
+def test_the_taken_card_is_read_over_the_whole_opening_turn(hand: str, taken: str, cards: int) -> None:
+    answer = solve("rummy-palace", hand, "5C JK=6C 7C", opened=False, taken=taken)
+    assert (answer.cards_played, answer.status) == (cards, "optimal")
