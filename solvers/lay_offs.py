@@ -118,7 +118,7 @@ def _laid_off(
             if card == JOKER or variant.is_wild(card):
                 continue  # a wild laid off is where the joker rules differ most
             for j, meld in enumerate(melds):
-                if (wild[j] and not onto_wilds) or not may_extend(analyze_meld(variant, meld), card):
+                if (wild[j] and not onto_wilds) or not _may_extend(analyze_meld(variant, meld), card):
                     continue
                 try:
                     info = analyze_meld(variant, (*meld, Slot(card)))
@@ -133,7 +133,7 @@ def _laid_off(
     return sorted(played.elements()), melds
 
 
-def may_extend(info: MeldInfo, card: int) -> bool:
+def _may_extend(info: MeldInfo, card: int) -> bool:
     """Quick filter: could natural `card` join this meld at all (same rank, or the next card at
     either end of the run)? `analyze_meld` has the final word."""
     if info.kind == "group":
