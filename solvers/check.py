@@ -58,7 +58,13 @@ def check_solution(position: Position, solution: Solution) -> None:
         if value < variant.opening_points:
             raise IllegalMoveError("opening", f"opening melds worth {value} < {variant.opening_points}")
     if variant.family == "draw_meld_discard":
-        _check_melds_only_grow(position, solution)
+        grown = _check_melds_only_grow(position, solution)
+        if not position.opened and solution.played and variant.opening == "points":
+            # the opening's melds lie inside the new melds, and a meld's value only grows
+            values = [opening_value(variant, infos[k]) for k in range(len(infos)) if k not in grown]
+            value = max(values, default=0) if variant.opening_single_meld else sum(values)
+            if value < variant.opening_points:
+                raise IllegalMoveError("opening", f"new melds worth {value} < {variant.opening_points}")
         if variant.go_out_by_discard_only and position.hand and solution.cards_played >= len(position.hand):
             raise IllegalMoveError(
                 "discard", "the play empties the hand: a card must be kept for the discard"
@@ -71,10 +77,11 @@ def check_solution(position: Position, solution: Solution) -> None:
             )
 
 
-def _check_melds_only_grow(position: Position, solution: Solution) -> None:
+def _check_melds_only_grow(position: Position, solution: Solution) -> set[int]:
     """Draw-meld-discard turns never take a table meld apart: each start meld's natural cards
     lie in a new meld of their own (a swap takes out only a wild, or a Black Heart diamond). Start melds are matched to
-    new melds by augmenting paths, so two start melds that fit the same new meld are told apart."""
+    new melds by augmenting paths, so two start melds that fit the same new meld are told apart.
+    Returns the new melds that hold a start meld."""
     from collections import Counter
 
     bags = [Counter(c for slot in meld for c in slot.cards()) for meld in solution.melds]
@@ -97,6 +104,7 @@ def _check_melds_only_grow(position: Position, solution: Solution) -> None:
     for u, info in enumerate(position.table):
         if not place(u, set()):
             raise IllegalMoveError("meld", f"start meld {' '.join(map(str, info.slots))} was taken apart")
+    return set(owner)
 
 
 def judge(position: Position, melds: Sequence[Sequence[Slot]], deadline: float | None = None) -> Judgement:

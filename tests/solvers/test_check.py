@@ -109,3 +109,10 @@ def test_rejects_a_rummy_palace_answer_that_leaves_nothing_to_discard() -> None:
     position, answer = _claimed("rummy-palace", "5H 6H 7H", "", "5H 6H 7H", "5H 6H 7H")
     with pytest.raises(IllegalMoveError, match="a card must be kept for the discard"):
         check_solution(position, answer)
+
+
+def test_rejects_a_rummy_palace_opening_under_its_points() -> None:
+    position, answer = _claimed("rummy-palace", "5H 6H 7H 9C", "", "5H 6H 7H", "5H 6H 7H")
+    position = replace(position, opened=False)
+    with pytest.raises(IllegalMoveError, match="new melds worth 18 < 30"):
+        check_solution(position, answer)
