@@ -70,9 +70,8 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         candidates: str | CandidateBuilder = "auto",
     ) -> None:
         self.variant: Variant = get_variant(self.variant_id if variant is None else variant, options)
-        own_id = type(self).__dict__.get(
-            "variant_id"
-        )  # set by each variant's class, not by a user's subclass
+        # each variant's class sets its own id; a user's subclass inherits it and may name any variant
+        own_id = type(self).__dict__.get("variant_id")
         if type(self) is not RummyEnv and own_id is not None and self.variant.id != own_id:
             raise RummyError(
                 f"{type(self).__name__} plays {self.variant_id}, not {self.variant.id}: "

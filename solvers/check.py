@@ -9,6 +9,7 @@ Used by the tests and the benchmarks.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rummyai.cards import NUM_KINDS, Slot, card_str
@@ -79,11 +80,9 @@ def check_solution(position: Position, solution: Solution) -> None:
 
 def _check_melds_only_grow(position: Position, solution: Solution) -> set[int]:
     """Draw-meld-discard turns never take a table meld apart: each start meld's natural cards
-    lie in a new meld of their own (a swap takes out only a wild, or a Black Heart diamond). Start melds are matched to
-    new melds by augmenting paths, so two start melds that fit the same new meld are told apart.
-    Returns the new melds that hold a start meld."""
-    from collections import Counter
-
+    lie in a new meld of their own (a swap takes out only a wild, or a Black Heart diamond).
+    Start melds are matched to new melds by augmenting paths, so two start melds that fit the
+    same new meld are told apart. Returns the new melds that hold a start meld."""
     bags = [Counter(c for slot in meld for c in slot.cards()) for meld in solution.melds]
     back = Counter(diamond for _, diamond, _, _ in solution.swaps)  # Black Heart: may leave the table
     fits: list[list[int]] = []
