@@ -396,7 +396,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one whole match")
     variant_args(p)
     p.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
-    p.add_argument("--agents", default="", help="comma-separated agent names, one per seat")
+    p.add_argument(
+        "--agents",
+        default="",
+        help="comma-separated agent names, one per seat (one name alone fills every seat)",
+    )
     p.add_argument("--seed", type=int, default=0, help="deal seed: the same seed replays the same match")
     p.add_argument("--max-turns", type=int, default=None, help="truncate each round after this many turns")
     p.add_argument("--json", action="store_true", help="print the match record as JSON")

@@ -32,6 +32,7 @@ from typing import Any, Literal
 from ortools.sat.python import cp_model
 
 from rummyai.cards import Meaning, Slot, make_card, rank_of, suit_of
+from rummyai.cpsat import cp_solver
 from rummyai.errors import IllegalMoveError, MeldError
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.solvers.position import Position, Solution, time_left
@@ -635,8 +636,7 @@ def solve_black_heart(
     model.commit(committed)
     model.opening(None if position.opened else requirement(v, score), max_cards)
     model.objective(objective)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
+    solver = cp_solver()
     left = time_left(start_time, time_limit)  # the model's build counts against the limit
     if left is not None:
         solver.parameters.max_time_in_seconds = left
@@ -647,8 +647,7 @@ def solve_black_heart(
         # a limit cut the search before any play: playing nothing would leave the committed
         # card in hand, which is no legal turn; any play that places it is (the first one found,
         # within what is left of the time limit plus a grace of COMMITTED_GRACE seconds)
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
+        solver = cp_solver()
         solver.parameters.stop_after_first_solution = True
         left = time_left(start_time, time_limit)
         if left is not None:

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
+from rummyai.cpsat import cp_solver
 from rummyai.playable import playable_cards
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, time_left
 from rummyai.variants import Variant
@@ -218,7 +219,7 @@ def solve_fast(
         base = universe.tm.model
         universe.prepare(base, position)
         _set_objective(universe, base, position, objective, 1)
-        solver = cp_model.CpSolver()
+        solver = cp_solver()
         status = _solve(solver, base, time_limit, work_limit)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             played, melds, _ = decode(_View(universe, position, {}), solver)
@@ -287,7 +288,7 @@ def _keep_phase(
     if not kept:
         return None
     model.maximize(sum(k.keep for k in kept.values()))
-    solver = cp_model.CpSolver()
+    solver = cp_solver()
     work = KEEP_PHASE_WORK if work_limit is None else min(KEEP_PHASE_WORK, work_limit)
     status = _solve(solver, model, budget, work)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -317,7 +318,6 @@ def _solve(
     solver: cp_model.CpSolver, model: cp_model.CpModel, time_limit: float | None, work_limit: float | None
 ) -> Any:
     params = solver.parameters
-    params.num_workers = 1
     params.cp_model_presolve = False
     params.cut_level = 0
     params.optimize_with_lb_tree_search = True

@@ -45,6 +45,7 @@ from typing import Any
 from ortools.sat.python import cp_model, cp_model_helper
 
 from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
+from rummyai.cpsat import cp_solver
 from rummyai.melds import MeldInfo
 from rummyai.runs import run_sides, run_windows, unrolled_rank
 from rummyai.solvers.position import Position
@@ -777,10 +778,9 @@ def solve_model(
     """Run CP-SAT on a built model with fast settings for small models (`work`: a limit in
     CP-SAT's deterministic time, which does not depend on the machine's load; `first`: stop at
     the first solution)."""
-    solver = cp_model.CpSolver()
+    solver = cp_solver()
     params = solver.parameters
     params.stop_after_first_solution = first
-    params.num_workers = 1
     params.cp_model_presolve = False
     params.cut_level = 0
     # the lower-bound tree search helps the partition models, not the Rhine witness models

@@ -21,6 +21,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 from solver_bench import positions
 
+from rummyai.cpsat import cp_solver
 from rummyai.solvers import make_position
 from rummyai.solvers.tile_model import TileModel
 
@@ -45,7 +46,7 @@ SETTINGS: dict[str, dict[str, Any]] = {
 
 def run(model: cp_model.CpModel, **changes: Any) -> tuple[int, float]:
     """Branches and wall milliseconds of one solve; the answer must be proven."""
-    solver = cp_model.CpSolver()
+    solver = cp_solver()
     for name, value in {**BASE, **changes}.items():
         setattr(solver.parameters, name, value)
     status = solver.solve(model)
@@ -90,7 +91,7 @@ def main() -> None:
     for tm in models:
         for name, changes in SETTINGS.items():
             results[name].append(run(tm.model, **changes))
-        solver = cp_model.CpSolver()
+        solver = cp_solver()
         for name, value in BASE.items():
             setattr(solver.parameters, name, value)
         solver.solve(tm.model)

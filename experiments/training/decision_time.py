@@ -15,6 +15,7 @@ import json
 import time
 
 import numpy as np
+from script_guard import guarded
 from tqdm import tqdm
 
 from rummyai.agents import make_agent_from_spec
@@ -69,4 +70,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

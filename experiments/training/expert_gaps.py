@@ -17,6 +17,7 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+from script_guard import guarded
 
 from rummyai.envs.candidates import FEATURES
 
@@ -87,4 +88,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(guarded(main))

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from rummyai.envs import CURRENT_IDS, ENV_IDS
+from rummyai.envs import ENV_IDS
 from rummyai.errors import RummyError
 from rummyai.variants import ONE_ROUND
 
@@ -34,7 +34,7 @@ def guarded(main: Callable[[], int]) -> int:
 def check_env_id(parser: argparse.ArgumentParser, env_id: str) -> str:
     """The variant of a registered environment id, else the parser's error naming the known ones."""
     if env_id not in ENV_IDS:
-        parser.error(f"unknown environment {env_id!r} (known: {', '.join(CURRENT_IDS.values())})")
+        parser.error(f"unknown environment {env_id!r} (known: {', '.join(ENV_IDS)})")
     return ENV_IDS[env_id]
 
 

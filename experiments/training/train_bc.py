@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -212,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             },
             checkpoint,
         )
-        line = {
+        figures = {
             "epoch": epoch,
             "train_loss": total / max(1, len(order)),
             "held_out_agreement": agree,
@@ -221,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
             "gain_covers": covered,
             "expert_gain_over_greedy": expert_gain,
         }
+        # a figure with nothing to measure (no held-out decision, no expert values) is null:
+        # JSON has no NaN, and strict readers refuse the bare token
+        line = {key: None if isinstance(x, float) and math.isnan(x) else x for key, x in figures.items()}
         with open(out / "log.jsonl", "a") as log:
             log.write(json.dumps(line) + "\n")
         tqdm.write(json.dumps(line))

@@ -25,6 +25,7 @@ from math import comb
 from typing import Any
 
 from rummyai.cards import Meaning, card_str
+from rummyai.cpsat import cp_solver
 from rummyai.engine.state import TableMeld
 
 MAX_ALTERNATIVES = 32  # tied assignments kept per group of coupled card kinds
@@ -456,8 +457,7 @@ def _exact(
         model.add_element(x, [comb(n, 2) for n in range(top + 1)], y)
         pairs.append(y)
     model.maximize(sum(pairs))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
+    solver = cp_solver()
     _solve_in_time(solver, model, True)
     model.clear_objective()
     model.add(sum(pairs) == round(solver.objective_value))

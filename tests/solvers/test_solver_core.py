@@ -289,3 +289,22 @@ def test_the_dynamic_programs_play_keeps_the_table_after_another_position() -> N
     answer = solve("rummikub", hand, table, objective="points")
     check_solution(make_position("rummikub", hand, table), answer)
     assert answer.status == "optimal" and answer.cards_played == 3
+
+
+def test_ctrl_c_after_a_cp_sat_solve_still_raises_keyboard_interrupt() -> None:
+    """OR-Tools' default SIGINT handling leaves Ctrl-C at the system default after a solve, which
+    kills the process outright; long runs need the KeyboardInterrupt to stop cleanly."""
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal, time, rummyai\n"
+        "rummyai.solve('rhine', '7H 8H 9H JK', '3C 4C 5C | 8S 8D 8H')\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(2)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout.strip()) == (0, "interrupted"), done.stderr

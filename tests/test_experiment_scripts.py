@@ -1,0 +1,30 @@
+"""The training scripts answer bad input with one line and exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TRAINING = Path(__file__).resolve().parents[1] / "experiments" / "training"
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "message"),
+    [
+        ("decision_time.py", ["--agent", "nope", "--games", "1"], "unknown agent 'nope'"),
+        ("ppo_selfplay.py", ["--env", "rummyai/Nope-v1", "--out", "run"], "rummyai/StandardRummy-v1"),
+    ],
+)
+def test_bad_input_is_one_line(script: str, args: list[str], message: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(TRAINING / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
