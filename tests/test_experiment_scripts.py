@@ -28,3 +28,21 @@ def test_bad_input_is_one_line(script: str, args: list[str], message: str, tmp_p
     )
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_collect_refuses_a_folder_labelled_by_another_expert(tmp_path: Path) -> None:
+    def collect(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [
+            sys.executable,
+            str(TRAINING / "collect.py"),
+            "--games",
+            "1",
+            "--out",
+            str(tmp_path / "bc"),
+        ]
+        return subprocess.run([*command, *args], capture_output=True, text=True, timeout=300)
+
+    assert collect("--expert", "greedy-points").returncode == 0
+    again = collect("--expert", "greedy")
+    assert again.returncode == 2 and "holds games collected with" in again.stderr
+    assert collect("--expert", "greedy-points").returncode == 0  # the same settings resume

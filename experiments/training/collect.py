@@ -20,6 +20,7 @@ several commands with other `--first` ranges can run side by side.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from typing import Any, cast
 
@@ -127,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     scorer = load_scorer(args.weights) if args.weights else None
     make_agent_from_spec(args.expert)  # an unknown expert is refused before the first game
     out = check_out_dir(parser, args.out)
+    settings = {"expert": args.expert, "beta": args.beta, "weights": args.weights, "env": args.env}
+    recorded = out / "collect.json"  # what labelled the games already there: a rerun must match
+    if recorded.exists() and (before := json.loads(recorded.read_text())) != settings:
+        parser.error(f"{out} holds games collected with {before}; use another --out for {settings}")
+    recorded.write_text(json.dumps(settings) + "\n")
     todo = [g for g in range(args.first, args.first + args.games) if not (out / f"game_{g:06d}.npz").exists()]
     labelled = 0
     with tqdm(todo, desc="games", unit="game") as bar:
