@@ -178,10 +178,13 @@ def snapshot(found: BrowserGame) -> dict[str, Any]:
         "table": table,
         "opened": bool(view.get("opened", [True])[HUMAN]),
     }
-    for key in ("committed", "taken"):
-        ids = view.get(key) or []
-        if key == "committed" and ids:
-            position["committed"] = [card_str(state.variant.deck[i]) for i in ids]
+    deck = state.variant.deck
+    if view.get("committed"):
+        position["committed"] = [card_str(deck[i]) for i in view["committed"]]
+    if view.get("taken") and state.variant.no_rediscard_of_taken:  # Rummy Palace: not the discard
+        position["taken"] = card_str(deck[view["taken"][-1]])
+    if state.variant.opening == "chart":  # Black Heart: the cumulative score picks the chart line
+        position["score"] = int(state.scores[HUMAN])
     return {
         "id": found.id,
         "variant": state.variant.id,
@@ -201,6 +204,8 @@ def snapshot(found: BrowserGame) -> dict[str, Any]:
         "winners": list(state.winners) if state.match_over else [],
         "legal": [{"index": k, "label": describe_move(state, m)} for k, m in enumerate(legal[:MAX_LISTED])],
         "legal_count": len(legal),
-        "position": position,
+        # a hint answers the turn's play: none before a draw-and-discard draw, none while a
+        # stalled tile round gives cards to its mini-pool
+        "position": position if your_turn and view.get("phase") not in ("draw", "knock", "give") else None,
         "log": found.log[-30:],
     }

@@ -56,6 +56,10 @@ class NewTable(BaseModel):
     melds: list[list[str]]
 
 
+#: agents that need a model file or module to play, which a name from the page cannot give
+NEEDS_A_MODEL = frozenset({"policy"})
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -72,7 +76,9 @@ def add_web(app: FastAPI, runs: str | Path | None = None) -> None:
 
     @router.get("/v1/agents", summary="the agents one can play against")
     async def agents() -> list[dict[str, str]]:
-        return [{"name": name, "description": text} for name, text in AGENTS.items()]
+        return [
+            {"name": name, "description": text} for name, text in AGENTS.items() if name not in NEEDS_A_MODEL
+        ]
 
     async def answer(work: Any, *args: Any) -> JSONResponse:
         try:

@@ -30,7 +30,8 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     assert page.status_code == 200 and 'src="/web/app.js"' in page.text
     for asset in ("/web/app.js", "/web/style.css"):
         assert client.get(asset).status_code == 200
-    assert {a["name"] for a in client.get("/v1/agents").json()} >= {"greedy", "random"}
+    names = {a["name"] for a in client.get("/v1/agents").json()}
+    assert names >= {"greedy", "random"} and "policy" not in names  # policy needs a model file
 
 
 def test_a_game_is_played_to_its_end_through_the_listed_moves(client: TestClient) -> None:
@@ -135,3 +136,19 @@ def test_draw_and_discard_replays_show_their_melds_as_cards(discard_runs: Path) 
             analyze_meld(variant, parse_meld(meld))
     assert all(frame["stock_size"] is not None for frame in frames)
     assert all(len(parse_cards(frame["discard"])) == len(frame["discard"]) for frame in frames)
+
+
+@pytest.mark.parametrize(("variant", "key"), [("black-heart", "score"), ("rummy-palace", "taken")])
+def test_a_draw_and_discard_hint_position_is_the_play_after_the_draw(
+    client: TestClient, variant: str, key: str
+) -> None:
+    """No hint before the draw; after taking the top discard the position carries what the
+    variant's rules read (Black Heart's cumulative score, Palace's card that may not be discarded)."""
+    state = client.post("/v1/games", json={"variant": variant, "opponents": ["greedy"], "seed": 3}).json()
+    assert state["phase"] == "draw" and state["position"] is None
+    take = next(m for m in state["legal"] if m["label"].startswith("Take"))
+    state = client.post(f"/v1/games/{state['id']}/choose", json={"index": take["index"]}).json()
+    assert state["phase"] == "play" and key in state["position"]
+    if key == "score":
+        assert state["position"]["score"] == state["scores"][0]
+    assert client.post("/v1/hint", json=state["position"]).status_code == 200

@@ -128,7 +128,9 @@ function showGame(game) {
   $("table-note").textContent = extra.join(" \u00b7 ");
   const tile = game.family === "play_or_draw";
   $("draft-tools").hidden = !(tile && game.your_turn);
-  for (const id of ["hint", "explain", "play-legal", "legal"]) $(id).disabled = !game.your_turn;
+  for (const id of ["play-legal", "legal"]) $(id).disabled = !game.your_turn;
+  // a hint answers the turn's play: none before the draw (the position is then null)
+  for (const id of ["hint", "explain"]) $(id).disabled = !game.your_turn || !game.position;
   const legal = $("legal");
   legal.innerHTML = "";
   for (const m of game.legal) legal.add(new Option(m.label, m.index));
@@ -208,7 +210,7 @@ async function askHint() {
   try {
     play.hint = await call("POST", "/v1/hint", { ...play.game.position, alternatives: 3 });
   } catch (error) { showError(error.message); return; }
-  finally { $("hint").disabled = !play.game.your_turn; }
+  finally { $("hint").disabled = !play.game.your_turn || !play.game.position; }
   return play.hint;
 }
 
@@ -284,6 +286,7 @@ async function animate(move) {
     const step = move.steps[k];
     list.children[k].className = "current";
     await sleep(STEP_MS / 3);
+    if (play.game.table !== start) { play.animating = false; return; } // a move was made meanwhile
     if (step.from_meld === null) step.cards.forEach((c) => remove(hand, c));
     else step.cards.forEach((c) => remove(places.find((p) => p.key === `s${step.from_meld}`).cards, c));
     let target = null;
@@ -303,6 +306,7 @@ async function animate(move) {
     }
     draw(step.cards.map(base), target);
     await sleep(STEP_MS);
+    if (play.game.table !== start) { play.animating = false; return; }
     list.children[k].className = "done";
   }
   // the new table exactly as the answer writes it (runs in order, wilds with their meanings)
@@ -353,6 +357,7 @@ async function loadReplay(n) {
 }
 
 function showFrame(k) {
+  if (!replay.game) return; // no tournament folder, or its game failed to load
   const frames = replay.game.frames;
   replay.frame = Math.max(0, Math.min(k, frames.length - 1));
   const frame = frames[replay.frame];
