@@ -168,7 +168,8 @@ def with_opening_swaps(
     best_score = score_key(position, objective, base.played)
     proven = base.status == "optimal"
     hand = Counter(position.hand)
-    duty = taken is not None and hand[taken] == 1 and len(position.hand) >= 2
+    # the taken card whose duty the rest of the turn may still have to keep, or None
+    duty = taken if taken is not None and hand[taken] == 1 and len(position.hand) >= 2 else None
     for opening in minimal_openings(position, swap_cards(position)):
         if deadline is not None and time.perf_counter() >= deadline:
             proven = False
@@ -181,7 +182,7 @@ def with_opening_swaps(
         after = Position(position.variant, rest, position.table + tuple(opening), True)
         must = list((Counter(committed) - laid).elements())
         left = None if cap is None else cap - count
-        keeps = taken if taken is not None and duty and not laid[taken] else None
+        keeps = duty if duty is not None and not laid[duty] else None
         try:
             answer = solve_opened(after, left, must, keeps)
         except IllegalMoveError:

@@ -318,8 +318,6 @@ def _hold_back(position: HintPosition, best: Suggestion) -> _Move | None:
 def _lay_offs_only(position: HintPosition, objective: str, time_limit: float | None) -> _Move | None:
     """New melds from the hand alone, then lay-offs onto melds left as they are
     (`rummyai.solvers.lay_offs`)."""
-    if not (position.variant.tile_style and position.opened and position.table):
-        return None
     solver = solver_module()
     start = solver.make_position(position.variant, list(position.hand), list(position.table), position.opened)
     found = import_module("rummyai.solvers.lay_offs").lay_offs_play(start, objective, time_limit)
