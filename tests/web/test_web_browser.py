@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from selenium.common.exceptions import JavascriptException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -13,7 +14,10 @@ WAIT = 60
 
 
 def _wait(driver: WebDriver, condition: Any) -> Any:
-    return WebDriverWait(driver, WAIT).until(lambda d: condition(d))
+    """Wait for `condition`; a script error (the page's own script not yet run) counts as not yet."""
+    return WebDriverWait(driver, WAIT, ignored_exceptions=(JavascriptException,)).until(
+        lambda d: condition(d)
+    )
 
 
 def _deal(driver: WebDriver, url: str, seed: int, turns: int | None = None) -> None:
