@@ -43,6 +43,7 @@ class TileData:
     minipool: tuple[int, ...] = ()
     queue: tuple[int, ...] = ()
     order: tuple[int, ...] = ()
+    givers: tuple[int, ...] = ()  # the seat that gave each mini-pool card, in step with it
 
 
 def _data(state: RoundState) -> TileData:
@@ -306,7 +307,7 @@ class TileFamily:
             givers = tuple(s for s in order if len(rs.hands[s]) >= 2)
             if givers:
                 return replace(rs, turn=givers[0], family_data=TileData("give", (), givers, order))
-            return _start_extra(rs, order, (), rng)
+            return _start_extra(rs, order, (), (), rng)
         return replace(rs, turn=(seat + 1) % n)
 
     def _give(self, rs: RoundState, seat: int, card: int, rng: np.random.Generator) -> RoundState:
@@ -314,19 +315,27 @@ class TileFamily:
         hand = tuple(i for i in rs.hands[seat] if i != card)
         rs = replace(rs, hands=_set_hand(rs.hands, seat, hand))
         minipool = (*data.minipool, card)
+        givers = (*data.givers, seat)
         queue = data.queue[1:]
         if queue:
-            return replace(rs, turn=queue[0], family_data=replace(data, minipool=minipool, queue=queue))
-        return _start_extra(rs, data.order, minipool, rng)
+            return replace(
+                rs, turn=queue[0], family_data=replace(data, minipool=minipool, givers=givers, queue=queue)
+            )
+        return _start_extra(rs, data.order, minipool, givers, rng)
 
     # ------------------------------------------------------------------ round end
     def truncate(self, state: GameState) -> RoundState:
-        """`max_turns` reached: score as the variant's stock-exhausted ending (§0). Ties go to the
-        earlier seat in the stalemate's extra cycle once one is under way (§2.6 step 3), else
-        to the earlier seat from the one on turn."""
+        """`max_turns` reached: score as the variant's stock-exhausted ending (§0). Mini-pool cards
+        not yet taken count in the racks of the seats that gave them. Ties go to the earlier seat
+        in the stalemate's extra cycle once one is under way (§2.6 step 3), else to the earlier
+        seat from the one on turn."""
         rs = state.round
-        order = _data(rs).order or _seats_from(rs.turn, state.num_players)
-        return replace(rs, result=score_blocked(state.variant, rs.hands, order, "max_turns"))
+        data = _data(rs)
+        order = data.order or _seats_from(rs.turn, state.num_players)
+        racks = [list(hand) for hand in rs.hands]
+        for card, giver in zip(data.minipool, data.givers, strict=True):
+            racks[giver].append(card)
+        return replace(rs, result=score_blocked(state.variant, racks, order, "max_turns"))
 
     # ------------------------------------------------------------------ views
     def view(self, state: GameState, seat: int) -> dict[str, Any]:
@@ -372,16 +381,22 @@ def _take_minipool(rs: RoundState, seat: int) -> RoundState:
     if not data.minipool:
         return rs
     hand = (*rs.hands[seat], data.minipool[-1])
-    return replace(
-        rs, hands=_set_hand(rs.hands, seat, hand), family_data=replace(data, minipool=data.minipool[:-1])
-    )
+    rest = replace(data, minipool=data.minipool[:-1], givers=data.givers[:-1])
+    return replace(rs, hands=_set_hand(rs.hands, seat, hand), family_data=rest)
 
 
 def _start_extra(
-    rs: RoundState, order: tuple[int, ...], minipool: tuple[int, ...], rng: np.random.Generator
+    rs: RoundState,
+    order: tuple[int, ...],
+    minipool: tuple[int, ...],
+    givers: tuple[int, ...],
+    rng: np.random.Generator,
 ) -> RoundState:
-    shuffled = tuple(minipool[int(k)] for k in rng.permutation(len(minipool)))
-    rs = replace(rs, turn=order[0], family_data=TileData("extra", shuffled, order[1:], order))
+    shuffle = [int(k) for k in rng.permutation(len(minipool))]
+    data = TileData(
+        "extra", tuple(minipool[k] for k in shuffle), order[1:], order, tuple(givers[k] for k in shuffle)
+    )
+    rs = replace(rs, turn=order[0], family_data=data)
     return _take_minipool(rs, order[0])
 
 

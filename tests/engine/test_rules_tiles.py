@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from rummyai.cards import parse_card
 from rummyai.engine import Draw, Give, Play, apply, judge_play, legal_moves, new_match, validate
+from rummyai.engine.state import GameState
 from rummyai.engine.tile import apply_or_penalize
 from rummyai.engine.tile_position import play_from_text, position
 from rummyai.errors import IllegalMoveError, RummyError
@@ -316,6 +318,33 @@ def test_tiles_2_6_stalemate_counts_passes_on_the_empty_pool() -> None:
     assert state.round.family_data.phase == "normal" and state.round.turn == 0
     state = apply(state, Draw())
     assert state.round.family_data.phase == "give" and state.round.turn == 1
+
+
+def _give(state: GameState, token: str) -> GameState:
+    """The seat on turn gives its copy of `token` to the mini-pool."""
+    seat = state.round.turn
+    kind = parse_card(token)
+    return apply(state, Give(next(i for i in state.round.hands[seat] if state.variant.deck[i] == kind)))
+
+
+@pytest.mark.parametrize("turns", [4, 7])
+def test_tiles_max_turns_cut_counts_untaken_mini_pool_tiles_against_their_givers(turns: int) -> None:
+    # racks 30 / 6 / 22 when the stalemate starts; the cut comes in the give phase (4 turns:
+    # seat 0's KS lies in the mini-pool) or in the extra cycle (7 turns: seats 0 and 1 have
+    # taken 3D and KS, seat 2's QH lies untaken)
+    state = position(V, ["8H 9D KS", "AS 2C 3D", "TC QH"], stock="", turn=0, max_turns=turns)
+    for _ in range(3):
+        state = apply(state, Draw())
+    for token in ("KS", "3D", "QH")[: turns - 3]:
+        state = _give(state, token)
+    if turns == 7:
+        assert state.round.family_data.phase == "extra"
+        state = apply(state, Draw())
+    result = state.history[-1]
+    assert result.reason == "max_turns"
+    # racks with the untaken tiles back with their givers: 30 / 6 / 22, or 20 / 16 / 22
+    assert result.scores == ((-24, 40, -16) if turns == 4 else (-4, 10, -6))
+    assert result.winner == 1
 
 
 def test_tiles_2_6_rejected_play_counts_as_a_pass() -> None:
