@@ -247,6 +247,7 @@ def _suggest(
         opening_first=not position.opened,
         joker_swaps=move.joker_swaps,
         opening_parts=move.opening_parts,
+        committed=position.committed,
     )
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played) if move.points is None else move.points

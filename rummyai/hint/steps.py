@@ -384,9 +384,12 @@ def plan_with_swaps(
     opening_first: bool = False,
     joker_swaps: Sequence[JokerSwap] = (),
     opening_parts: Mapping[int, Sequence[Slot]] | None = None,
+    committed: Sequence[int] = (),
 ) -> StepPlan:
     """`plan_steps` for a move that starts with diamond swaps: one ``swap`` step each, in order,
     then the steps from the table the swaps leave (the freed diamonds are hand cards by then).
+    A diamond freed by a `committed` card must go back on the table this turn, in one move with
+    the step that lays it (§6.5), and its step says so.
 
     Rummy Palace's `joker_swaps` give a ``swap`` step each too, each followed by the step that
     lays its joker (with the hand cards laid beside it); on an opening turn (`opening_first`) the
@@ -403,9 +406,14 @@ def plan_with_swaps(
         middle[index] = _swapped(before, diamond, replacement, escort)
         put = (replacement,) if escort is None else (replacement, escort)
         with_escort = "" if escort is None else f" with escort {card_str(escort)}"
+        then = (
+            "must go back on the table this turn: swap it and lay it in one move"
+            if replacement in committed
+            else "goes to your hand"
+        )
         text = (
             f"Swap {card_str(diamond)} out of meld {index + 1} ({meld_str(before)}) for "
-            f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} goes to your hand"
+            f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} {then}"
         )
         steps.append(Step("swap", put, None, index, text))
     plan = plan_steps(middle, new, opening_first)

@@ -188,6 +188,15 @@ def test_black_heart_hint_shows_the_swap_as_a_step() -> None:
     assert all(s.action != "move" for s in result.best.plan.steps)  # no rearranging in Black Heart
 
 
+def test_a_diamond_freed_by_the_committed_card_is_laid_in_the_same_move() -> None:
+    # §6.5: the taken 9S replaces KD, which must then go back on the table this turn
+    result = hint("black-heart", "QD 5H 7S 9S 5C 7C", "6C 6H 6S | 9C KD=9S 9H", committed="9S", score=350)
+    swap = result.best.plan.steps[0]
+    assert swap.action == "swap"
+    assert swap.text.endswith("KD must go back on the table this turn: swap it and lay it in one move")
+    assert any("KD=" in " ".join(map(str, meld)) for meld in result.best.melds)  # laid again
+
+
 def test_hint_after_a_take_plays_the_committed_card_and_keeps_a_discard() -> None:
     """`committed` and `taken` reach every solve of a hint (Python, JSON): the committed 4S forces
     the run over the richer group, and a Palace hand whose only spare card is the taken one plays
