@@ -25,6 +25,7 @@ from rummyai.solvers.position import (
     black_heart_rules,
     check_objective,
     hand_kinds,
+    is_kind,
     make_position,
     time_left,
 )
@@ -67,7 +68,7 @@ def solve(
     """
     check_objective(objective, SOLVE_OBJECTIVES)
     check_flag("minimize_changes", minimize_changes)
-    hand, table = _checked_cards(hand), _checked_table(table)
+    hand, table = hand_kinds(hand), _checked_table(table)
     _check_numbers(time_limit=time_limit, work_limit=work_limit, max_cards=max_cards, score=score)
     position = make_position(variant, hand, table, opened)
     if max_cards is not None:
@@ -80,7 +81,7 @@ def solve(
     ):
         if limit is not None and not _positive_finite(limit):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
-    must = sorted(hand_kinds(_checked_cards(committed, "committed"))) if committed else []
+    must = sorted(hand_kinds(committed, "committed")) if committed else []
     taken_card: int | None = None
     if taken is not None:
         named = make_position(position.variant, [taken]).hand
@@ -134,23 +135,6 @@ def prepare(variant: Variant, fast: bool) -> None:
         )
 
 
-def _is_kind(item: object) -> bool:
-    return isinstance(item, Integral) and not isinstance(item, bool)
-
-
-def _checked_cards(cards: HandInput, what: str = "the hand") -> HandInput:
-    """The cards as a string or a list of tokens and kinds; `CardError` for anything else."""
-    if isinstance(cards, str):
-        return cards
-    if isinstance(cards, bytes | bytearray) or not isinstance(cards, Iterable):
-        raise CardError(f"{what} must be a string of cards or a list of cards, got {cards!r}")
-    items = list(cards)
-    for item in items:
-        if not (isinstance(item, str) or _is_kind(item)):
-            raise CardError(f"unknown card {item!r} in {what} (give tokens such as '7H' or kinds 0..52)")
-    return items
-
-
 def _checked_table(table: TableInput) -> TableInput:
     """The table as a string or a list of melds (strings, or lists of tokens, kinds or slots)."""
     if isinstance(table, str):
@@ -166,7 +150,7 @@ def _checked_table(table: TableInput) -> TableInput:
             raise CardError(f"table meld {k} must be a string or a list of cards, got {meld!r}")
         items = list(meld)
         tokens = all(isinstance(x, str) for x in items)
-        if not (tokens or all(isinstance(x, Slot) or _is_kind(x) for x in items)):
+        if not (tokens or all(isinstance(x, Slot) or is_kind(x) for x in items)):
             raise CardError(f"table meld {k} mixes or holds unknown cards: {items!r}")
         melds.append(items)
     return melds

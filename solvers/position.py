@@ -11,10 +11,11 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Literal
 
 from rummyai.cards import JOKER, NUM_KINDS, Slot, card_str, check_copies, meld_str, parse_cards, parse_table
-from rummyai.errors import DeckError, RummyError, check_flag
+from rummyai.errors import CardError, DeckError, RummyError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -88,19 +89,29 @@ class Solution:
         return " ".join(card_str(c) for c in self.played)
 
 
-def hand_kinds(hand: HandInput) -> list[int]:
-    """Card kinds of a hand given as text, tokens or kinds (range-checked, copies not counted)."""
+def is_kind(item: object) -> bool:
+    """Whether `item` is a card kind given as a number (an integer, not a bool)."""
+    return isinstance(item, Integral) and not isinstance(item, bool)
+
+
+def hand_kinds(hand: HandInput, what: str = "the hand") -> list[int]:
+    """Card kinds of cards given as text, tokens or kinds (range-checked, copies not counted);
+    `CardError` naming `what` for anything else."""
     if isinstance(hand, str):
         return parse_cards(hand)
+    if isinstance(hand, bytes | bytearray) or not isinstance(hand, Iterable):
+        raise CardError(f"{what} must be a string of cards or a list of cards, got {hand!r}")
     kinds: list[int] = []
     for item in hand:
         if isinstance(item, str):
             kinds.extend(parse_cards(item))
-        else:
+        elif is_kind(item):
             card = int(item)
             if not 0 <= card < NUM_KINDS:
-                raise DeckError(f"card kind {card} is out of range 0..52")
+                raise DeckError(f"card kind {card} in {what} is out of range 0..52")
             kinds.append(card)
+        else:
+            raise CardError(f"unknown card {item!r} in {what} (give tokens such as '7H' or kinds 0..52)")
     return kinds
 
 

@@ -10,13 +10,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummyai.cards import NUM_KINDS, Slot, check_copies, parse_cards, parse_meld, parse_table
+from rummyai.cards import NUM_KINDS, Slot, check_copies, parse_meld, parse_table
 from rummyai.errors import CardError, MeldError, RummyError, VariantError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.solvers.duties import check_duties
+from rummyai.solvers.position import HandInput, hand_kinds, is_kind
 from rummyai.variants import Variant, get_variant
 
-HandInput = str | Iterable[int | str]
 TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int] | MeldInfo]
 OptionsInput = Mapping[str, Any] | Iterable[str] | None
 
@@ -39,23 +39,6 @@ class HintPosition:
         return len(self.hand) + sum(len(s.cards()) for m in self.table for s in m)
 
 
-def _hand(hand: HandInput, what: str = "the hand") -> list[int]:
-    """Card kinds from a string of cards or a list of tokens and kinds (`what` names the field)."""
-    if isinstance(hand, str):
-        return parse_cards(hand)
-    if isinstance(hand, bytes | bytearray) or not isinstance(hand, Iterable):
-        raise CardError(f"{what} must be a string of cards or a list of cards, got {hand!r}")
-    kinds: list[int] = []
-    for item in hand:
-        if isinstance(item, str):
-            kinds.extend(parse_cards(item))
-        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < NUM_KINDS:
-            kinds.append(item)
-        else:
-            raise CardError(f"unknown card {item!r} in {what} (give tokens such as '7H' or kinds 0..52)")
-    return kinds
-
-
 def _meld(item: object) -> tuple[Slot, ...]:
     if isinstance(item, MeldInfo):
         return item.slots
@@ -73,8 +56,8 @@ def _meld(item: object) -> tuple[Slot, ...]:
     for x in items:
         if isinstance(x, Slot):
             slots.append(x)
-        elif isinstance(x, int) and not isinstance(x, bool) and 0 <= x < NUM_KINDS:
-            slots.append(Slot(x))
+        elif is_kind(x) and 0 <= int(x) < NUM_KINDS:
+            slots.append(Slot(int(x)))
         else:
             raise CardError(f"unknown card {x!r} in table meld {items!r}")
     if not slots:
@@ -117,7 +100,7 @@ def read_position(
     _check_options(options)
     check_flag("opened", opened)
     rules = get_variant(variant, options)
-    kinds = _hand(hand)
+    kinds = hand_kinds(hand)
     melds = _table(table)
     for k, meld in enumerate(melds, start=1):
         try:
@@ -127,10 +110,10 @@ def read_position(
     check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()], "hand and table")
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
-    duty = tuple(_hand(committed, "committed")) if committed else ()
+    duty = tuple(hand_kinds(committed, "committed")) if committed else ()
     taken_card = None
     if taken is not None:
-        named = _hand([taken] if isinstance(taken, int) else taken, "taken")
+        named = hand_kinds([taken] if isinstance(taken, int) else taken, "taken")
         if len(named) != 1:
             raise RummyError(f"'taken' must be one card, got {taken!r}")
         taken_card = named[0]
