@@ -708,7 +708,7 @@ def _can_place(w: Work, card: int) -> bool:
     req = requirement(v, w.scores[seat])
     assert req is not None  # plays_freely covers a seat without an opening requirement
     candidates = meld_candidates(v, hand, prefer=card)
-    if opening_bundles(v, req, candidates, must=card, limit=1):
+    if opening_bundles(v, req, candidates, hand, must=card, limit=1):
         return True
     return bool(black_heart_moves(w, [m for m, _ in candidates]) or open_then_place(w, req, card, limit=1))
 
@@ -749,7 +749,7 @@ def opening_moves(v: Variant, req: Requirement, hand: list[int], must: int | Non
     """Opening bundles from the hand (holding `must` if given) as moves."""
     candidates = meld_candidates(v, hand, prefer=must)
     moves: list[Move] = []
-    for bundle in opening_bundles(v, req, candidates, must=must):
+    for bundle in opening_bundles(v, req, candidates, hand, must=must):
         if len(bundle) == 1:
             moves.append(MeldCards(bundle[0]))
         else:
@@ -776,7 +776,7 @@ def open_then_place(
     v, seat = w.variant, w.turn
     rest = [c for c in w.hand if c != card]
     out: list[tuple[tuple[TableMeld, ...], tuple[MeldCards | LayOff, ...]]] = []
-    bundles = opening_bundles(v, req, meld_candidates(v, rest), limit=OPENINGS_BEFORE_PLACING)
+    bundles = opening_bundles(v, req, meld_candidates(v, rest), rest, limit=OPENINGS_BEFORE_PLACING)
     # the openings that use the fewest wilds and cards leave the most to place `card` with
     bundles.sort(key=lambda bundle: _opening_cost(v, bundle))
     for bundle in bundles:

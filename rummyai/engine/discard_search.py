@@ -8,8 +8,9 @@ opening bundles of up to three melds. Every candidate returned is a valid meld i
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from rummyai.cards import Meaning, make_card, rank_of, suit_of
 from rummyai.engine.discard_melds import Illegal, Requirement, check_layoff, normalize
@@ -369,50 +370,80 @@ def opening_bundles(
     variant: Variant,
     requirement: Requirement,
     candidates: Sequence[Candidate],
+    hand: Sequence[int],
     must: int | None = None,
     limit: int = 30,
 ) -> list[tuple[TableMeld, ...]]:
-    """Bundles of up to three disjoint candidate melds that meet the opening requirement
-    (and contain `must` if given), best-looking first."""
+    """Bundles of up to three candidate melds that `hand` (physical ids) holds together and that
+    meet the opening requirement (and contain `must` if given), best-looking first. Candidates
+    name one copy of each card; a bundle needing two copies of a card gets the hand's other copy
+    (`_with_own_copies`), so melds that share a card kind still combine (§7.1)."""
 
     def weight(c: Candidate) -> int:
         return opening_value(variant, c[1]) if requirement.kind == "points" else card_count(c[1])
 
+    deck = variant.deck
+    copies: dict[int, list[int]] = {}
+    for i in hand:
+        copies.setdefault(deck[i], []).append(i)
     ranked = sorted(candidates, key=weight, reverse=True)[:24]
-    sets = {id(m): frozenset(m.all_ids()) for m, _ in candidates}
-    holders = [c for c in candidates if must is None or must in sets[id(c[0])]]
+    holders = [c for c in candidates if must is None or must in c[0].all_ids()]
     out: list[tuple[TableMeld, ...]] = []
-    seen: set[frozenset[int]] = set()
+    seen: set[tuple[int, ...]] = set()
 
     def add(bundle: Sequence[Candidate]) -> bool:
-        """Record the bundle if it qualifies; True once the limit is reached."""
-        key = frozenset().union(*(sets[id(m)] for m, _ in bundle))
-        if key in seen or (must is not None and must not in key):
+        """Record the bundle if the hand holds it and it qualifies; True once the limit is reached."""
+        melds = _with_own_copies([m for m, _ in bundle], copies, deck, must)
+        if melds is None:
+            return False
+        key = tuple(sorted(deck[i] for m in melds for i in m.all_ids()))
+        if key in seen or (must is not None and not any(must in m.all_ids() for m in melds)):
             return len(out) >= limit
         if requirement.met_by(variant, [info for _, info in bundle]):
             seen.add(key)
-            out.append(tuple(m for m, _ in bundle))
+            out.append(melds)
         return len(out) >= limit
-
-    def apart(*melds: TableMeld) -> bool:
-        total = sum(len(sets[id(m)]) for m in melds)
-        return len(frozenset().union(*(sets[id(m)] for m in melds))) == total
 
     for c in ranked:
         if add([c]):
             return out
-    for a, b in combinations(ranked, 2):
-        if apart(a[0], b[0]) and add([a, b]):
+    for a, b in combinations_with_replacement(ranked, 2):  # a meld twice: two copies of each card
+        if add([a, b]):
             return out
     if must is not None:
         for h in holders:
             for c in ranked:
-                if apart(h[0], c[0]) and add([c, h]):
+                if add([c, h]):
                     return out
             for a, b in combinations(ranked[:12], 2):
-                if apart(a[0], b[0], h[0]) and add([a, b, h]):
+                if add([a, b, h]):
                     return out
     return out
+
+
+def _with_own_copies(
+    melds: Sequence[TableMeld], copies: dict[int, list[int]], deck: Sequence[int], must: int | None
+) -> tuple[TableMeld, ...] | None:
+    """The melds with every card a physical copy of its own from the hand (`copies`: ids by
+    kind), the melds holding `must` served first so that they keep it; None when the hand holds
+    too few copies of some card."""
+    used: set[int] = set()
+
+    def own(i: int) -> int:
+        """`i` if still free, else another free copy of its kind, else -1."""
+        free = i if i not in used else next((j for j in copies.get(deck[i], ()) if j not in used), -1)
+        used.add(free)
+        return free
+
+    order = sorted(range(len(melds)), key=lambda k: must is None or must not in melds[k].all_ids())
+    out = list(melds)
+    for k in order:
+        ids = tuple(own(i) for i in melds[k].ids)
+        escorts = tuple(None if e is None else own(e) for e in melds[k].escorts)
+        if -1 in ids or -1 in escorts:
+            return None
+        out[k] = replace(melds[k], ids=ids, escorts=escorts)
+    return tuple(out)
 
 
 def layoff_chain(

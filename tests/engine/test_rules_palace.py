@@ -267,6 +267,17 @@ def test_opening_may_be_several_melds_in_one_bundle() -> None:
     assert rule_of(s, short) == "4.4"
 
 
+def test_legal_moves_offer_an_opening_that_needs_both_copies_of_a_card() -> None:
+    # §4.4 with §7.1: 6C 7C 8C and 7H 7D 7C each take one of the hand's two 7Cs (21 + 21 points)
+    s = build_state("rummy-palace", ["6C 7C 8C 7H 7D 7C 2S 9D", "2C"], opened=[False, True])
+    openings = [m for m in legal_moves(s) if isinstance(m, Opening)]
+    bundles = [sorted(" ".join(tokens(s, part.meld.ids)) for part in m.plays) for m in openings]
+    assert sorted(["6C 7C 8C", "7C 7D 7H"]) in bundles
+    for move in openings:  # each part holds copies of its own
+        ids = [i for part in move.plays for i in part.meld.all_ids()]
+        assert len(ids) == len(set(ids)) and rule_of(s, move) is None
+
+
 def test_opening_single_meld_option() -> None:
     hands = ["7S 8S 9S 4H 4D 4C 2D", "2C"]
     s = build_state("rummy-palace", hands, opened=[False, True], options=["opening_single_meld"])
