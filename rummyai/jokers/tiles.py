@@ -63,14 +63,21 @@ class TilesJokers(JokerRules):
                 retrieved.append((j, cands))
         if not retrieved:
             return None
+        short: int | None = None  # the first joker whose meld lacks a rack tile of its own
         for rs in matchings([c for _, c in retrieved]):
-            if all((final[where[j]].ids & played) - {r} for (j, _), r in zip(retrieved, rs, strict=True)):
+            lacking = [
+                j for (j, _), r in zip(retrieved, rs, strict=True) if not (final[where[j]].ids & played) - {r}
+            ]
+            if not lacking:
                 return None
-        j = retrieved[0][0]
+            if short is None:
+                short = lacking[0]
+        if short is None:  # no way to give each joker a replacement of its own
+            return Violation("2.5 T4", "each retrieved joker needs its own replacement tile from the rack")
         return Violation(
             "2.5 T4",
-            f"the meld '{final[where[j]].text(deck)}' of a retrieved joker needs a rack tile besides the "
-            "replacement",
+            f"the meld '{final[where[short]].text(deck)}' of a retrieved joker needs a rack tile besides "
+            "the replacement",
         )
 
 

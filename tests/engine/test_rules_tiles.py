@@ -320,6 +320,31 @@ def test_tiles_2_6_stalemate_counts_passes_on_the_empty_pool() -> None:
     assert state.round.family_data.phase == "give" and state.round.turn == 1
 
 
+@pytest.mark.parametrize(
+    ("hand", "table", "new", "reason"),
+    [
+        # one rack 6C for two retrieved jokers (the group's 6D comes from the table)
+        (
+            "6C 3S 4S QH KH",
+            "5C JK=6C 7C | 6S 6H JK=6 | 6D 7D 8D 9D",
+            "5C 6C 7C | 6S 6H 6D | 7D 8D 9D | 3S 4S JK=5S | JK=JH QH KH",
+            "each retrieved joker needs its own replacement tile from the rack",
+        ),
+        # the second joker stays with 7D 8D (§7.1) in a meld with no rack tile but its replacement
+        (
+            "6C 9D QS KS",
+            "5C JK=6C 7C 8C | 7D 8D JK=9D TD JD QD",
+            "5C 6C 7C 8C | 7D 8D 9D JK=TD | TD JD QD | JK=JS QS KS",
+            "the meld '7D 8D 9D JK=TD' of a retrieved joker needs a rack tile besides the replacement",
+        ),
+    ],
+)
+def test_tiles_2_5_t4_reason_names_the_joker_that_fails(hand: str, table: str, new: str, reason: str) -> None:
+    verdict = judge_play(V, hand.split(), table, new)
+    assert not verdict.legal and verdict.rule == "2.5 T4"
+    assert verdict.reason == reason
+
+
 def _give(state: GameState, token: str) -> GameState:
     """The seat on turn gives its copy of `token` to the mini-pool."""
     seat = state.round.turn
