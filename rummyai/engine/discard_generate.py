@@ -28,7 +28,8 @@ from rummyai.engine.discard_search import layoff_candidates, layoff_chain, meld_
 from rummyai.engine.moves import Move
 from rummyai.engine.state import GameState
 
-MAX_SWAPS_EXPLORED = 3  # joker swaps whose placements the generator searches per turn
+MAX_SWAPS_OFFERED = 3  # joker swaps (each with its placements) the generator offers per turn
+MAX_SWAP_SEARCHES = 12  # swaps whose placements it searches per turn, found or not
 OPENINGS_WITHOUT_COMMITTED = 4  # openings offered that leave the committed card for a later play
 
 
@@ -36,7 +37,7 @@ def _joker_swaps(state: GameState) -> list[Move]:
     v, r = state.variant, state.round
     seat = r.turn
     moves: list[Move] = []
-    explored = 0
+    searched = offered = 0
     for t, meld in enumerate(r.table):
         info = analyze(v, meld)
         for k, joker in enumerate(meld.ids):
@@ -51,16 +52,19 @@ def _joker_swaps(state: GameState) -> list[Move]:
                 if not fits:
                     continue
                 seen.add(kind)
-                explored += 1
-                if explored > MAX_SWAPS_EXPLORED:
+                searched += 1
+                if searched > MAX_SWAP_SEARCHES:
                     return moves
                 w = Work(state)
                 new = replace(meld, ids=put(meld.ids, k, card), meanings=put(meld.meanings, k, None))
                 w.table[t] = new
                 w.hand.remove(card)
                 w.hand.append(joker)
-                for place in placements(w, joker):
-                    moves.append(JokerSwap(t, joker, card, place))
+                found = [JokerSwap(t, joker, card, place) for place in placements(w, joker)]
+                moves.extend(found)
+                offered += bool(found)
+                if offered >= MAX_SWAPS_OFFERED:
+                    return moves
     return moves
 
 

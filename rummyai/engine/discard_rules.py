@@ -39,7 +39,13 @@ from rummyai.engine.discard_moves import (
     Placement,
     TakeDiscard,
 )
-from rummyai.engine.discard_search import layoff_candidates, layoff_chain, meld_candidates, opening_bundles
+from rummyai.engine.discard_search import (
+    copies_from,
+    layoff_candidates,
+    layoff_chain,
+    meld_candidates,
+    opening_bundles,
+)
 from rummyai.engine.moves import Draw, Move, Violation
 from rummyai.engine.state import GameState, RoundEnd, RoundResult, RoundState, TableMeld
 from rummyai.variants import Variant
@@ -805,18 +811,15 @@ def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None, limit:
     v, seat, hand = w.variant, w.turn, w.hand
     if v.black_heart_bonus_per_player <= 0 or v.go_out_by_discard_only:
         return []
-    whole = frozenset(hand)
     if candidates is None:
         candidates = [m for m, _ in meld_candidates(v, hand)]
-    sets = [frozenset(m.all_ids()) for m in candidates]
     # at most three melds and `_BLACK_HEART_LAYOFFS` lay-offs empty the hand: a search that cannot
     # get there with its largest melds stops (a long hand, after taking a long discard row, has
     # thousands of meld triples)
-    biggest = max((len(s) for s in sets), default=0)
+    biggest = max((len(m.all_ids()) for m in candidates), default=0)
     moves: list[Move] = []
 
-    def finish(chosen: list[int], left: frozenset[int]) -> None:
-        melds = [candidates[k] for k in chosen]
+    def finish(melds: list[TableMeld], left: frozenset[int]) -> None:
         if not left:
             plays: list[MeldCards | LayOff] = [MeldCards(m) for m in melds]
         elif len(left) <= _BLACK_HEART_LAYOFFS:
@@ -828,17 +831,19 @@ def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None, limit:
             return
         moves.append(plays[0] if len(plays) == 1 else Opening(tuple(plays)))
 
-    def extend(chosen: list[int], left: frozenset[int]) -> None:
-        if len(moves) >= limit or len(left) - (3 - len(chosen)) * biggest > _BLACK_HEART_LAYOFFS:
+    def extend(start: int, melds: list[TableMeld], left: frozenset[int]) -> None:
+        if len(moves) >= limit or len(left) - (3 - len(melds)) * biggest > _BLACK_HEART_LAYOFFS:
             return
-        finish(chosen, left)
-        if len(chosen) == 3:
+        finish(melds, left)
+        if len(melds) == 3:
             return
-        for k in range(chosen[-1] + 1 if chosen else 0, len(candidates)):
-            if sets[k] <= left and len(moves) < limit:
-                extend([*chosen, k], left - sets[k])
+        # a candidate may come again (two copies of each of its cards): each takes copies of its own
+        for k in range(start, len(candidates)):
+            meld = copies_from(candidates[k], left, v.deck)
+            if meld is not None and len(moves) < limit:
+                extend(k, [*melds, meld], left - frozenset(meld.all_ids()))
 
-    extend([], whole)
+    extend(0, [], frozenset(hand))
     return moves
 
 

@@ -7,7 +7,7 @@ opening bundles of up to three melds. Every candidate returned is a valid meld i
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -270,14 +270,16 @@ def meld_candidates(
     prefer: int | None = None,
 ) -> list[Candidate]:
     """Valid new melds made of hand cards (containing `must` if given, using `prefer` before
-    other copies of its card), deduplicated by cards."""
+    other copies of its card), deduplicated by cards and what their wilds stand for (a joker at
+    either end of a run is worth a different card)."""
     split = _Hand(variant, hand, must if must is not None else prefer, focus=must is not None)
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[object, ...]] = set()
     out: list[Candidate] = []
     for meld, info in [*_royale(split), *_groups(split, limit), *_runs(split, limit)]:
         if must is not None and must not in meld.all_ids():
             continue
-        key = (*sorted(variant.deck[i] for i in meld.all_ids()), len(meld.ids))
+        meanings = sorted(str(m) for m in meld.meanings if m is not None)
+        key = (*sorted(variant.deck[i] for i in meld.all_ids()), len(meld.ids), *meanings)
         if key in seen:
             continue
         seen.add(key)
@@ -383,9 +385,6 @@ def opening_bundles(
         return opening_value(variant, c[1]) if requirement.kind == "points" else card_count(c[1])
 
     deck = variant.deck
-    copies: dict[int, list[int]] = {}
-    for i in hand:
-        copies.setdefault(deck[i], []).append(i)
     ranked = sorted(candidates, key=weight, reverse=True)[:24]
     holders = [c for c in candidates if must is None or must in c[0].all_ids()]
     out: list[tuple[TableMeld, ...]] = []
@@ -393,7 +392,7 @@ def opening_bundles(
 
     def add(bundle: Sequence[Candidate]) -> bool:
         """Record the bundle if the hand holds it and it qualifies; True once the limit is reached."""
-        melds = _with_own_copies([m for m, _ in bundle], copies, deck, must)
+        melds = _with_own_copies([m for m, _ in bundle], hand, deck, must)
         if melds is None:
             return False
         key = tuple(sorted(deck[i] for m in melds for i in m.all_ids()))
@@ -410,7 +409,11 @@ def opening_bundles(
     for a, b in combinations_with_replacement(ranked, 2):  # a meld twice: two copies of each card
         if add([a, b]):
             return out
-    if must is not None:
+    if must is None:
+        for a, b, c in combinations(ranked[:12], 3):
+            if add([a, b, c]):
+                return out
+    else:
         for h in holders:
             for c in ranked:
                 if add([c, h]):
@@ -422,28 +425,40 @@ def opening_bundles(
 
 
 def _with_own_copies(
-    melds: Sequence[TableMeld], copies: dict[int, list[int]], deck: Sequence[int], must: int | None
+    melds: Sequence[TableMeld], hand: Sequence[int], deck: Sequence[int], must: int | None
 ) -> tuple[TableMeld, ...] | None:
-    """The melds with every card a physical copy of its own from the hand (`copies`: ids by
-    kind), the melds holding `must` served first so that they keep it; None when the hand holds
-    too few copies of some card."""
-    used: set[int] = set()
+    """The melds with every card a physical copy of its own from `hand`, the melds holding `must`
+    served first so that they keep it; None when the hand holds too few copies of some card."""
+    free = set(hand)
+    out = list(melds)
+    for k in sorted(range(len(melds)), key=lambda k: must is None or must not in melds[k].all_ids()):
+        meld = copies_from(melds[k], free, deck)
+        if meld is None:
+            return None
+        free.difference_update(meld.all_ids())
+        out[k] = meld
+    return tuple(out)
+
+
+def copies_from(meld: TableMeld, free: Collection[int], deck: Sequence[int]) -> TableMeld | None:
+    """`meld` with every card a copy from `free` (its own id where free, else another copy of its
+    kind): identical copies are interchangeable (§7.1). None when `free` lacks one."""
+    taken: set[int] = set()
 
     def own(i: int) -> int:
-        """`i` if still free, else another free copy of its kind, else -1."""
-        free = i if i not in used else next((j for j in copies.get(deck[i], ()) if j not in used), -1)
-        used.add(free)
-        return free
+        """`i` if free, else another free copy of its kind, else -1."""
+        if i in free and i not in taken:
+            taken.add(i)
+            return i
+        other = next((j for j in free if j not in taken and deck[j] == deck[i]), -1)
+        taken.add(other)
+        return other
 
-    order = sorted(range(len(melds)), key=lambda k: must is None or must not in melds[k].all_ids())
-    out = list(melds)
-    for k in order:
-        ids = tuple(own(i) for i in melds[k].ids)
-        escorts = tuple(None if e is None else own(e) for e in melds[k].escorts)
-        if -1 in ids or -1 in escorts:
-            return None
-        out[k] = replace(melds[k], ids=ids, escorts=escorts)
-    return tuple(out)
+    ids = tuple(own(i) for i in meld.ids)
+    escorts = tuple(None if e is None else own(e) for e in meld.escorts)
+    if -1 in ids or -1 in escorts:
+        return None
+    return replace(meld, ids=ids, escorts=escorts)
 
 
 def layoff_chain(

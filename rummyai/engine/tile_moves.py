@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations, product
 
 from rummyai.cards import Meaning, make_card, rank_of
 from rummyai.engine.state import TableMeld
@@ -69,13 +70,14 @@ def candidate_melds(variant: Variant, hand: Sequence[int]) -> list[Candidate]:
     """Groups and runs that the hand alone can make (wilds up to the variant's limit)."""
     naturals, wild_ids = _split_hand(variant, hand)
     deck = variant.deck
-    wild_kinds = [deck[i] for i in wild_ids]
     limit = (
         len(wild_ids)
         if variant.max_wilds_per_meld is None
         else min(len(wild_ids), variant.max_wilds_per_meld)
     )
-    need_naturals = max(2, variant.min_naturals_per_meld)
+    # the wild kinds a meld of w wilds can take (Rhine's wild twos differ by suit and value)
+    wild_sets = [sorted(set(combinations(sorted(deck[i] for i in wild_ids), w))) for w in range(limit + 1)]
+    need_naturals = max(1, variant.min_naturals_per_meld)
     found: dict[tuple[tuple[int, ...], tuple[Meaning | None, ...]], Candidate] = {}
 
     def add(cards: list[int], meanings: list[Meaning | None], wilds: int) -> None:
@@ -95,9 +97,10 @@ def candidate_melds(variant: Variant, hand: Sequence[int]) -> list[Candidate]:
             continue
         if variant.group_distinct_suits:
             subsets = [sub for sub in _subsets(kinds) if len(sub) >= need_naturals]
-        else:
-            flat = [k for k in kinds for _ in naturals[k]]
-            subsets = [flat[:n] for n in range(need_naturals, len(flat) + 1)]
+        else:  # suits may repeat: every number of copies of each suit
+            counts = product(*(range(len(naturals[k]) + 1) for k in kinds))
+            subsets = [[k for k, n in zip(kinds, c, strict=True) for _ in range(n)] for c in counts]
+            subsets = [sub for sub in subsets if len(sub) >= need_naturals]
         for subset in subsets:
             for w in range(limit + 1):
                 size = len(subset) + w
@@ -105,7 +108,8 @@ def candidate_melds(variant: Variant, hand: Sequence[int]) -> list[Candidate]:
                     continue
                 if variant.group_max is not None and size > variant.group_max:
                     break
-                add(list(subset) + wild_kinds[:w], [None] * len(subset) + [Meaning(rank)] * w, w)
+                for wilds in wild_sets[w]:
+                    add(list(subset) + list(wilds), [None] * len(subset) + [Meaning(rank)] * w, w)
     for suit in sorted({k // 13 for k in naturals}):
         rule = variant.run_rules[suit]
         if rule is None or rule.wrap:
@@ -130,18 +134,19 @@ def candidate_melds(variant: Variant, hand: Sequence[int]) -> list[Candidate]:
                         break
                 if end - start + 1 < variant.min_meld or present < need_naturals:
                     continue
-                cards: list[int] = []
-                meanings: list[Meaning | None] = []
-                w = 0
-                for p in range(start, end + 1):
-                    if have[p]:
-                        cards.append(base + (p - 1) % 13)
-                        meanings.append(None)
-                    else:
-                        cards.append(wild_kinds[w])
-                        meanings.append(Meaning((p - 1) % 13 + 1, suit))
-                        w += 1
-                add(cards, meanings, w)
+                for wilds in wild_sets[missing]:
+                    cards: list[int] = []
+                    meanings: list[Meaning | None] = []
+                    w = 0
+                    for p in range(start, end + 1):
+                        if have[p]:
+                            cards.append(base + (p - 1) % 13)
+                            meanings.append(None)
+                        else:
+                            cards.append(wilds[w])
+                            meanings.append(Meaning((p - 1) % 13 + 1, suit))
+                            w += 1
+                    add(cards, meanings, w)
     result = sorted(found.values(), key=lambda c: (-c.value, -len(c.cards), c.cards))
     return result[:MAX_CANDIDATES]
 
@@ -192,7 +197,8 @@ def opening_combos(variant: Variant, hand: Sequence[int], cands: list[Candidate]
             if any(used[kind] + n > have[kind] for kind, n in need.items()):
                 continue
             chosen.append(c)
-            rec(k + 1, chosen, used + need, total + c.value, cards + len(c.cards))
+            # k, not k + 1: a meld may come twice when the hand holds two copies of its cards
+            rec(k, chosen, used + need, total + c.value, cards + len(c.cards))
             chosen.pop()
 
     rec(0, [], Counter(), 0, 0)

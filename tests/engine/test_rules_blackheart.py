@@ -1087,3 +1087,18 @@ def test_a_taken_card_that_is_not_committed_frees_the_diamond_it_replaces() -> N
     s = apply(s, meld(s, "5S 5C 5H"))
     s = apply(s, Discard(hand_ids(s, 0, "KD")[0]))
     assert tokens(s, s.round.discard) == ["KD"]
+
+
+def test_a_black_heart_needing_both_copies_of_a_card_is_offered_and_its_take_is_legal() -> None:
+    # §6.6 with §7.1: 5S 6S 7S and 7S 7C 7H empty the hand, each meld with its own 7S
+    s = build_state(BH, ["5S 6S 7S 7S 7C 7H", "AH 9C"], opened=[False, True], scores=[450, 0])
+    bundles = [
+        sorted(" ".join(tokens(s, p.meld.ids)) for p in m.plays if isinstance(p, MeldCards))
+        for m in legal_moves(s)
+        if isinstance(m, Opening)
+    ]
+    assert sorted(["5S 6S 7S", "7C 7H 7S"]) in bundles
+    taking = build_state(
+        BH, ["5S 6S 7S 7C 7H", "AH 9C"], discard="7S", phase="draw", opened=[False, True], scores=[450, 0]
+    )
+    assert rule_of(taking, TakeDiscard(0)) is None and TakeDiscard(0) in legal_moves(taking)

@@ -278,6 +278,21 @@ def test_legal_moves_offer_an_opening_that_needs_both_copies_of_a_card() -> None
         assert len(ids) == len(set(ids)) and rule_of(s, move) is None
 
 
+def test_legal_moves_offer_three_meld_openings_and_both_ends_for_a_run_joker() -> None:
+    # §4.4: 9 + 9 + 12 points only open together
+    s = build_state("rummy-palace", ["2S 3S 4S 2H 3H 4H 3D 4D 5D KC 9C", "2C"], opened=[False, True])
+    bundles = [
+        sorted(" ".join(tokens(s, p.meld.ids)) for p in m.plays)
+        for m in legal_moves(s)
+        if isinstance(m, Opening)
+    ]
+    assert sorted(["2S 3S 4S", "2H 3H 4H", "3D 4D 5D"]) in bundles
+    # §4.3: the joker counts as the card it stands for, so JK=9S (30 points) opens and JK=5S (26) not
+    s = build_state("rummy-palace", ["6S 7S 8S JK 2C 4D KH", "2C"], opened=[False, True])
+    melds = [m.meld for m in legal_moves(s) if isinstance(m, MeldCards)]
+    assert [str(x) for x in melds[0].meanings if x] == ["9S"] and len(melds) == 1
+
+
 def test_opening_single_meld_option() -> None:
     hands = ["7S 8S 9S 4H 4D 4C 2D", "2C"]
     s = build_state("rummy-palace", hands, opened=[False, True], options=["opening_single_meld"])

@@ -123,3 +123,34 @@ def test_play_match_is_deterministic_and_finishes() -> None:
 
     final = play_match("rummikub", 2, 3, first_move)
     assert final.match_over and seen[0] == (final.round.dealer + 1) % 2
+
+
+def _written(state: GameState, play: Play) -> list[str]:
+    """The play's melds that hold hand cards, as tokens with the wilds' meanings."""
+    on_table = {i for m in state.round.table for i in m.ids}
+    deck = state.variant.deck
+    out = []
+    for meld in play.table:
+        if set(meld.ids) - on_table:
+            slots = meld.slots(deck)
+            out.append(" ".join(str(s) for s in slots))
+    return sorted(out)
+
+
+def test_enumerator_offers_every_kind_of_simple_meld_the_rules_allow() -> None:
+    # Rhine groups repeat suits: 5S 5H 5D out of 5S 5S 5H 5D (not only the first copies)
+    rhine = position("rhine", ["5S 5S 5H 5D 6S 7S KC", "AD"], opened=True)
+    assert ["5S 5H 5D"] in [_written(rhine, p) for p in _plays(rhine)]
+    # one natural and two jokers (§8.2, §3.3)
+    for variant in ("rummikub", "rummy-board"):
+        state = position(variant, ["5S JK JK", "AD"], opened=True)
+        assert ["5S JK=6S JK=7S"] in [_written(state, p) for p in _plays(state)]
+    # the same meld twice from two copies of each card (§7.1), as an opening
+    twice = position("rummikub", ["4S 4S 5S 5S 6S 6S 9C", "AD"], opened=False)
+    assert ["4S 5S 6S", "4S 5S 6S"] in [_written(twice, p) for p in _plays(twice)]
+    # Rhine's wild twos of different suits are different cards: either may fill the gap
+    twos = position("rhine", ["2D 2S 3H 5H 9C", "AD"], opened=True, options=["rhine.wild_twos"])
+    melds = [_written(twos, p) for p in _plays(twos)]
+    assert ["3H 2S=4H 5H"] in melds and ["3H 2D=4H 5H"] in melds
+    for state in (rhine, twice, twos):
+        assert all(validate(state, p) is None for p in _plays(state))
