@@ -311,9 +311,9 @@ def _wild_meanings(
 _JUDGE_KEYS = {"variant", "hand", "table", "new_table", "opened", "options"}
 
 
-def judge_json(obj: Mapping[str, Any]) -> dict[str, Any]:
+def judge_json(obj: Mapping[str, Any], deadline: float | None = None) -> dict[str, Any]:
     """The `rummyai validate --json` answer for one input object (``{"error": ...}`` on bad input;
-    ``table`` defaults to an empty table, as in `solve`)."""
+    ``table`` defaults to an empty table, as in `solve`); `deadline` as in `judge_play`."""
     try:
         if not isinstance(obj, Mapping):
             raise RummyError("a position is a JSON object")
@@ -334,6 +334,7 @@ def judge_json(obj: Mapping[str, Any]) -> dict[str, Any]:
             _table(obj["new_table"], "new_table"),
             opened=opened,
             options=obj.get("options"),
+            deadline=deadline,
         )
     except RummyError as error:
         return {"error": str(error)}

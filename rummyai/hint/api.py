@@ -190,13 +190,14 @@ def position_json(position: HintPosition) -> dict[str, Any]:
     return obj
 
 
-def judge_function() -> Callable[[dict[str, Any]], dict[str, Any]] | None:
-    """The engine's `judge_json` (the validate contract), or None where it is not installed."""
+def judge_function() -> Callable[..., dict[str, Any]] | None:
+    """The engine's `judge_json` (the validate contract, with an optional deadline), or None where
+    it is not installed."""
     try:
         module = import_module("rummyai.engine.judge")
     except ImportError:
         return None
-    function: Callable[[dict[str, Any]], dict[str, Any]] | None = getattr(module, "judge_json", None)
+    function: Callable[..., dict[str, Any]] | None = getattr(module, "judge_json", None)
     return function
 
 

@@ -83,13 +83,14 @@ def run_job(name: str, obj: dict[str, Any]) -> dict[str, Any]:
         if name == "solve":
             return solve_request_json(obj)
         if name == "validate":
+            limit = obj.pop("time_limit", None)  # the service's: past it the judge refuses under "time"
             position_from_json(obj, ("new_table",))  # bad cards or table: the same errors as hint
             judge = judge_function()
             if judge is None:
                 return {
                     "unavailable": "the move judge (rummyai.engine.judge) is not available in this installation"
                 }
-            return judge(obj)
+            return judge(obj, None if limit is None else time.perf_counter() + float(limit))
         if name == "noop":
             return {}
         return {"failure": f"unknown job {name!r}"}
@@ -451,6 +452,12 @@ class SolvePool:
         self._wake.set()
         try:
             return await asyncio.wait_for(asyncio.shield(job.future), seconds + self.limits.grace)
+        except asyncio.CancelledError:  # the caller gave up (its client left): a waiting job is dropped
+            if not job.started:
+                job.future.cancel()
+                with contextlib.suppress(ValueError):
+                    queue.remove(job)
+            raise
         except TimeoutError:
             if job.started:  # its worker is being stopped this instant; take its answer
                 return await job.future
@@ -479,7 +486,7 @@ class SolvePool:
                 job.future.set_exception(Overdue("the request waited past its time limit; retry shortly"))
                 continue
             obj = dict(job.obj)
-            if job.name in ("hint", "solve"):  # what is left (less a margin), a little at least
+            if job.name in ("hint", "solve", "validate"):  # what is left (less a margin), a little at least
                 solve = max(min(left * 0.9, left - 0.05), MIN_SOLVE_SECONDS)
                 obj["time_limit"] = min(float(obj.get("time_limit") or solve), solve)
             job.started = True

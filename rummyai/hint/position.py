@@ -65,7 +65,8 @@ def _meld(item: object) -> tuple[Slot, ...]:
     return tuple(slots)
 
 
-def _table(table: TableInput) -> list[tuple[Slot, ...]]:
+def read_table(table: TableInput) -> list[tuple[Slot, ...]]:
+    """Melds from a string of melds or a list of melds (strings, token lists, kinds or slots)."""
     if isinstance(table, str):
         return parse_table(table)
     if not isinstance(table, Iterable):
@@ -101,7 +102,7 @@ def read_position(
     check_flag("opened", opened)
     rules = get_variant(variant, options)
     kinds = hand_kinds(hand)
-    melds = _table(table)
+    melds = read_table(table)
     for k, meld in enumerate(melds, start=1):
         try:
             analyze_meld(rules, meld)

@@ -119,6 +119,12 @@ class ValidateBody(PositionBody):
     new_table: Table = Field(description="the table after the play")
 
 
+async def _disconnected(request: Request, every: float = 0.1) -> None:
+    """Return once the client has gone (checked every `every` seconds)."""
+    while not await request.is_disconnected():
+        await asyncio.sleep(every)
+
+
 class ErrorBody(BaseModel):
     """Every error answer: one message naming the problem."""
 
@@ -298,7 +304,9 @@ def create_app(
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         return _error(error.status_code, str(error.detail))
 
-    async def dispatch(job: str, body: BaseModel, card_fields: tuple[str, ...]) -> JSONResponse:
+    async def dispatch(
+        request: Request, job: str, body: BaseModel, card_fields: tuple[str, ...]
+    ) -> JSONResponse:
         obj = body.model_dump(exclude_none=True)
         try:
             check_card_count(limits, (obj.get(f) for f in card_fields))
@@ -313,8 +321,15 @@ def create_app(
         seconds = limits.solve_time(obj.get("time_limit"))
         if job != "validate":
             obj["time_limit"] = seconds
+        running = asyncio.create_task(pool.run(job, obj, lane, seconds))
+        leaving = asyncio.create_task(_disconnected(request))
+        await asyncio.wait((running, leaving), return_when=asyncio.FIRST_COMPLETED)
+        leaving.cancel()
+        if not running.done():  # the client left: a job still waiting is dropped, nobody reads this
+            running.cancel()
+            return _error(503, "the client disconnected")
         try:
-            answer = await pool.run(job, obj, lane, seconds)
+            answer = running.result()
         except (Busy, Overdue, WorkerLost) as error:
             return _error(503, str(error), limits.retry_after)
         if "error" in answer:
@@ -331,14 +346,14 @@ def create_app(
         response_model=HintAnswer,
         summary="best move, alternatives and the steps to play them",
     )
-    async def post_hint(body: HintBody) -> JSONResponse:
-        return await dispatch("hint", body, ("hand", "table"))
+    async def post_hint(request: Request, body: HintBody) -> JSONResponse:
+        return await dispatch(request, "hint", body, ("hand", "table"))
 
     @app.post(
         "/v1/solve", responses=_ERRORS, response_model=SolveAnswer, summary="best move (the solve contract)"
     )
-    async def post_solve(body: SolveBody) -> JSONResponse:
-        return await dispatch("solve", body, ("hand", "table"))
+    async def post_solve(request: Request, body: SolveBody) -> JSONResponse:
+        return await dispatch(request, "solve", body, ("hand", "table"))
 
     @app.post(
         "/v1/validate",
@@ -346,8 +361,8 @@ def create_app(
         response_model=ValidateAnswer,
         summary="is new_table a legal play from hand onto table",
     )
-    async def post_validate(body: ValidateBody) -> JSONResponse:
-        return await dispatch("validate", body, ("hand", "table", "new_table"))
+    async def post_validate(request: Request, body: ValidateBody) -> JSONResponse:
+        return await dispatch(request, "validate", body, ("hand", "table", "new_table"))
 
     @app.get("/v1/variants", response_model=list[VariantModel], summary="the built-in variants")
     async def get_variants() -> list[dict[str, Any]]:

@@ -114,6 +114,26 @@ def test_a_job_still_waiting_at_its_deadline_is_overdue_and_leaves_the_line() ->
 
 
 @pytest.mark.usefixtures("fake_jobs")
+def test_a_waiting_job_whose_caller_gives_up_leaves_the_line_unrun() -> None:
+    # a request whose client disconnected is cancelled by the service: its job must not run later
+    async def scenario(pool: SolvePool) -> None:
+        blocker = asyncio.create_task(pool.run("long", {"sleep": 0.3}, "hard", seconds=5))
+        await asyncio.sleep(0.05)
+        gone = asyncio.create_task(pool.run("gone", {"sleep": 0.3}, "hard", seconds=5))
+        await asyncio.sleep(0.05)
+        assert pool.status()["waiting"]["hard"] == 1
+        gone.cancel()
+        await asyncio.sleep(0.01)
+        assert pool.status()["waiting"]["hard"] == 0
+        assert await blocker == {"name": "long"}
+        started = time.monotonic()
+        assert await pool.run("next", {"sleep": 0}, "hard", seconds=5) == {"name": "next"}
+        assert time.monotonic() - started < 0.2  # not behind the abandoned job
+
+    _with_pool(Limits(workers=1, pool="thread"), scenario)
+
+
+@pytest.mark.usefixtures("fake_jobs")
 def test_a_full_line_is_refused_at_once() -> None:
     async def scenario(pool: SolvePool) -> None:
         blockers = [asyncio.create_task(pool.run("b", {"sleep": 0.3}, "hard", seconds=5)) for _ in range(2)]
@@ -133,6 +153,17 @@ def test_requests_are_sorted_into_lanes(rhine: dict[str, Any]) -> None:
     assert lane_of("solve", {**opened, "max_cards": 1}) == "hard"
     assert lane_of("hint", rhine) == "hard"
     assert lane_of("validate", {**opened, "new_table": ["3C 4C 5C", "7H 8H 9H"]}) == "fast"
+    # a check whose judge must try the readings of many unstated wilds is not cheap
+    wilds = {
+        "variant": "rhine",
+        "options": ["rhine.wild_twos"],
+        "hand": "JK JK JK JK 2S 3C 4C 5C 6C 7C 8C 9C TC JC QC",
+        "opened": False,
+    }
+    few = ["3C 4C JK", "5C 6C JK", "7C 8C JK=9C"]
+    many = ["3C 4C JK", "5C 6C JK", "7C 8C JK", "9C TC JK", "JC QC 2S"]
+    assert lane_of("validate", {**wilds, "new_table": few}) == "fast"
+    assert lane_of("validate", {**wilds, "new_table": many}) == "hard"
     with pytest.raises(RummyError, match="unknown suit"):
         lane_of("hint", {**opened, "hand": "7H 8H ZZ"})
 
@@ -272,3 +303,22 @@ def test_limits_name_a_bad_priority_or_spare_count() -> None:
         Limits(hard_nice=25)
     with pytest.raises(ValueError, match="spare_workers must be >= 0, got -1"):
         Limits(spare_workers=-1)
+
+
+def test_a_move_check_stops_at_its_time_limit_instead_of_outrunning_it() -> None:
+    # 12 melds with unstated wilds: the judge tries their readings (about 0.6 s without a limit)
+    melds = ["3H 4H JK", "3D 4D JK", "3C 4C JK", "3S 4S JK", "5H 6H 2S", "5D 6D 2H", "5C 6C 2D"]
+    melds += ["5S 6S 2C", "7H 8H 2S", "7D 8D 2H", "7S 8S 2D", "9H TH 2C"]
+    obj = {
+        "variant": "rhine",
+        "options": ["rhine.wild_twos", "extra_packs=1"],
+        "opened": False,
+        "hand": " ".join(melds),
+        "table": "7C 8C 9C",
+        "new_table": ["7C 8C 9C", *melds],
+        "time_limit": 0.05,
+    }
+    started = time.perf_counter()
+    answer = pool_module.run_job("validate", obj)
+    assert answer["rule"] == "time" and not answer["legal"]
+    assert time.perf_counter() - started < 0.4
