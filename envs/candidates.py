@@ -142,6 +142,11 @@ def hand_cards_used(state: GameState, move: Move, start_ids: frozenset[int] | No
     return sorted({i for i in card_ids(move) if i in hand})
 
 
+#: Fields naming physical cards, read as card kinds: the move's own cards and a swapped table
+#: joker or diamond (two identical jokers swapped for the same card are one move).
+_KIND_FIELDS = CARD_FIELDS | {"joker", "diamond"}
+
+
 def canonical(move: Any, deck: Sequence[int], card_field: bool = False) -> Any:
     """`move` with every physical id replaced by its card kind: equal forms play identical cards."""
     if move is None or isinstance(move, bool | str):
@@ -159,7 +164,7 @@ def canonical(move: Any, deck: Sequence[int], card_field: bool = False) -> Any:
         return (
             type(move).__name__,
             tuple(
-                canonical(getattr(move, f.name), deck, f.name in CARD_FIELDS)
+                canonical(getattr(move, f.name), deck, f.name in _KIND_FIELDS)
                 for f in dataclasses.fields(move)
             ),
         )

@@ -229,3 +229,18 @@ def test_solution_play_keeps_the_ids_of_an_extended_start_meld() -> None:
     play = solution_play(state, melds)
     assert play is not None and validate(state, play) is None
     assert play.table[0].ids[1:] == run.ids
+
+
+def test_swaps_of_identical_jokers_are_one_candidate() -> None:
+    """Swapping either of two jokers that stand for the same card in one meld is one move (§7.1)."""
+    from rummyai.engine.discard_moves import JokerSwap, MeldCards
+    from rummyai.engine.state import TableMeld
+    from rummyai.envs.candidates import canonical
+    from rummyai.variants import get_variant
+
+    deck = get_variant("rummy-palace").deck
+    jokers = [i for i, kind in enumerate(deck) if kind == 52][:2]
+    place = MeldCards(TableMeld((jokers[0], 3, 4), (None, None, None)))
+    one, other = (JokerSwap(2, joker, 11, place) for joker in jokers)
+    assert canonical(one, deck) == canonical(other, deck)
+    assert canonical(one, deck) != canonical(JokerSwap(1, jokers[0], 11, place), deck)
