@@ -85,6 +85,35 @@ V1_FEATURES: tuple[str, ...] = (
 CARD_FEATURES: tuple[str, ...] = ("card_rank", "card_is_wild", "card_links", "card_fits_table", "cards_taken")
 FEATURES: tuple[str, ...] = (*V1_FEATURES, *CARD_FEATURES)
 NUM_FEATURES = len(FEATURES)
+#: What each column holds, as computed (the environments page prints this table). Some columns
+#: read coarser than their names; they stay so in this version because the shipped weights of
+#: the `learned` agent were trained on them.
+COLUMN_MEANINGS: dict[str, str] = {
+    "is_fallback": "1 for slot 0, the move taken when the learner has nothing better (a draw or the phase's passive move)",
+    "kind_*": "the move's kind, one-hot (draw, take, play, opening, meld, lay-off, swap, discard, decline, knock, end, give, other)",
+    "hand_cards_used": "hand cards the move puts on the table or gives away (a discard's card counts)",
+    "hand_points_used": "the card values (the variant's hand values) of those cards",
+    "wilds_used": "those cards that are always wild (jokers, Rhine's twos under `rhine.wild_twos`); Black Heart's diamonds, which can play as themselves, are not counted",
+    "opens": "1 when a seat that has not opened puts cards down",
+    "goes_out": "1 when the move uses every hand card",
+    "hand_size_after": "hand cards left once `hand_cards_used` leave the hand; what a draw, take or knock brings in is not counted (`cards_taken` counts a take's cards), nor a diamond a swap returns to the hand",
+    "hand_value_after": "the card values of those cards",
+    "new_melds": "tile style: melds of the new table made of hand cards only; draw and discard: the new melds the move lays down",
+    "table_melds_changed": "tile style: start melds whose physical cards do not all stay together (a play that trades identical copies between melds counts them); 0 for draw-and-discard moves",
+    "from_solver": "1 for a move the solver found (or greedy's move)",
+    "draws": "1 for a draw (a tile-style draw from an empty stock, a pass, included) or a take; 0 for a knock",
+    "jokers_freed": "tile style: wilds in the melds `table_melds_changed` counts, whether or not they move; 1 for a swap",
+    "holdback": "for a move that puts cards down: how many fewer than the candidate putting down the most",
+    "points_below_best": "for such a move: points below the most-cards candidate with the most points",
+    "is_greedy": "1 for greedy's move",
+    "is_most_points": "1 for the move putting down the most points",
+    "card_rank": "a discard's or take's card: its rank (1-13; 0 for a joker)",
+    "card_is_wild": "1 when that card is wild",
+    "card_links": "hand naturals that share its rank or its suit within two ranks of a run (0 for a wild)",
+    "card_fits_table": "1 when that card alone can be laid off onto a table meld",
+    "cards_taken": "cards a take brings (the chosen card and all after it in a discard row)",
+}
+
 #: Columns of the candidate matrix in each environment version (v1: before `CARD_FEATURES`).
 FEATURE_WIDTHS: dict[int, int] = {1: len(V1_FEATURES), 2: NUM_FEATURES}
 

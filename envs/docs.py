@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 
+from rummyai.envs.candidates import COLUMN_MEANINGS
 from rummyai.envs.variant_envs import CURRENT_IDS, ENV_CLASSES
 
 INTRO = """# Environments
@@ -35,6 +36,16 @@ SPEED_TABLE = """
 | rummy-palace | 1,360 / 1,003 | 1,359 / 1,002 | 1,187 / 974 | 832 / 686 | 300: met |
 | standard | 1,244 / 1,021 | 1,232 / 1,011 | 1,144 / 1,067 | 783 / 735 | 300: met |
 | black-heart | 782 / 811 | 781 / 810 | 847 / 759 | 614 / 548 | 300: met |
+"""
+
+COLUMNS = """
+## Candidate columns
+
+Every environment's candidate matrix has these columns (v1 ids: the first 30), one row per
+candidate slot, zeros in empty slots:
+
+| column | what it holds |
+| --- | --- |
 """
 
 SPEED = """
@@ -128,7 +139,9 @@ def markdown() -> str:
         doc = inspect.cleandoc(cls.__doc__ or "")
         body = doc.replace("\n## ", "\n### ")
         sections.append(f"## {env_id}\n\n{body}\n")
-    return INTRO + rows + "\n" + "\n".join(sections) + SPEED.replace("{table}", SPEED_TABLE.strip())
+    columns = "".join(f"| `{name}` | {meaning} |\n" for name, meaning in COLUMN_MEANINGS.items())
+    speed = SPEED.replace("{table}", SPEED_TABLE.strip())
+    return INTRO + rows + "\n" + "\n".join(sections) + COLUMNS + columns + speed
 
 
 if __name__ == "__main__":

@@ -244,3 +244,10 @@ def test_swaps_of_identical_jokers_are_one_candidate() -> None:
     one, other = (JokerSwap(2, joker, 11, place) for joker in jokers)
     assert canonical(one, deck) == canonical(other, deck)
     assert canonical(one, deck) != canonical(JokerSwap(1, jokers[0], 11, place), deck)
+
+
+def test_every_candidate_column_is_documented() -> None:
+    from rummyai.envs.candidates import COLUMN_MEANINGS
+
+    named = {c for c in FEATURES if not c.startswith("kind_")} | {"kind_*"}
+    assert named == set(COLUMN_MEANINGS)
