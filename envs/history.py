@@ -85,7 +85,7 @@ class PublicHistory:
         if kind == "decline":
             return  # a Palace seat that does not knock: nothing happens, no turn of its own
         record = self._turn(seat, rs.turn_count)
-        if kind == "draw":
+        if kind == "draw" and rs.stock:  # a tile-style draw from an empty stock is a pass
             record[0] += 1
         if kind == "knock":  # Palace: the card just discarded, face up, and a penalty draw
             record[:2] += 1

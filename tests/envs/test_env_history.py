@@ -43,3 +43,18 @@ def test_lazy_view_reads_as_the_engine_view() -> None:
     lazy = LazyView(state, 1)
     assert dict(lazy) == view(state, 1)
     assert lazy["seat"] == 1 and lazy.get("nothing") is None and len(lazy) == len(view(state, 1))
+
+
+def test_a_draw_from_an_empty_stock_is_recorded_as_a_pass() -> None:
+    from rummyai.engine.game import apply
+    from rummyai.engine.moves import Draw
+    from rummyai.engine.tile_position import position
+
+    history = PublicHistory(2)
+    with_stock = position("rummikub", ["KS QS", "2C 3C"], "5S 6S 7S", stock="9H")
+    after = apply(with_stock, Draw())
+    history.record_move(with_stock, Draw(), after)
+    passing = apply(after, Draw())  # seat 1 on an empty stock: a pass
+    history.record_move(after, Draw(), passing)
+    turns = history.arrays(0)["history_turns"]
+    assert list(turns[0, 0]) == [1, 0, 0] and list(turns[1, 0]) == [0, 0, 0]
