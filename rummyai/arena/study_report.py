@@ -41,10 +41,12 @@ class CellReport:
 
 
 def complete_sets(records: list[GameRecord], cell: Cell) -> list[GameRecord]:
-    """Only the games of sets that have every seating (a running cell's last set may not)."""
+    """Only the games of the plan's sets (the first `cell.sets`) that have every seating (a
+    running cell's last set may not): games past the planned size never count."""
     by_set: dict[int, list[GameRecord]] = {}
     for record in records:
-        by_set.setdefault(int(record["set"]), []).append(record)
+        if 0 <= int(record["set"]) < cell.sets:
+            by_set.setdefault(int(record["set"]), []).append(record)
     kept = []
     for number, games in sorted(by_set.items()):
         table = lineup(cell.agents, cell.players, number)

@@ -197,6 +197,20 @@ def test_report_recomputes_every_table_from_the_records(tmp_path: Path) -> None:
     assert write_study_report(load_plan(path)).read_text() == text  # deterministic
 
 
+def test_sets_past_the_planned_size_do_not_count(tmp_path: Path) -> None:
+    # a cell folder holding more sets than its plan (games added by hand) reports the planned ones
+    path = write_plan(tmp_path)
+    run(path, cells=["two"])
+    records = tmp_path / "two" / "games.jsonl"
+    lines = records.read_text().splitlines()
+    extra = [json.loads(line) for line in lines[:2]]
+    for record in extra:
+        record["set"] = 6
+    records.write_text("\n".join([*lines, *(json.dumps(r) for r in extra)]) + "\n")
+    text = write_study_report(load_plan(path)).read_text()
+    assert "| two | rummikub | 2 | `strong` | `weak` | 6 (6) |" in text
+
+
 def test_holm_matches_a_worked_example() -> None:
     # sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> raised to 0.06
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
