@@ -839,7 +839,7 @@ def black_heart_moves(w: Work, candidates: list[TableMeld] | None = None, limit:
             return
         # a candidate may come again (two copies of each of its cards): each takes copies of its own
         for k in range(start, len(candidates)):
-            meld = copies_from(candidates[k], left, v.deck)
+            meld = copies_from(candidates[k], left, v)
             if meld is not None and len(moves) < limit:
                 extend(k, [*melds, meld], left - frozenset(meld.all_ids()))
 

@@ -7,7 +7,7 @@ opening bundles of up to three melds. Every candidate returned is a valid meld i
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -392,7 +392,7 @@ def opening_bundles(
 
     def add(bundle: Sequence[Candidate]) -> bool:
         """Record the bundle if the hand holds it and it qualifies; True once the limit is reached."""
-        melds = _with_own_copies([m for m, _ in bundle], hand, deck, must)
+        melds = _with_own_copies([m for m, _ in bundle], hand, variant, must)
         if melds is None:
             return False
         key = tuple(sorted(deck[i] for m in melds for i in m.all_ids()))
@@ -425,14 +425,21 @@ def opening_bundles(
 
 
 def _with_own_copies(
-    melds: Sequence[TableMeld], hand: Sequence[int], deck: Sequence[int], must: int | None
+    melds: Sequence[TableMeld], hand: Sequence[int], variant: Variant, must: int | None
 ) -> tuple[TableMeld, ...] | None:
-    """The melds with every card a physical copy of its own from `hand`, the melds holding `must`
-    served first so that they keep it; None when the hand holds too few copies of some card."""
+    """The melds with every card a physical card of its own from `hand`, the melds holding `must`
+    served first so that they keep it, those whose escorts or wilds other cards can replace last;
+    None when the hand cannot serve them all."""
+
+    def order(k: int) -> tuple[bool, bool]:
+        meld = melds[k]
+        flexible = any(e is not None for e in meld.escorts) or any(m is not None for m in meld.meanings)
+        return must is None or must not in meld.all_ids(), flexible
+
     free = set(hand)
     out = list(melds)
-    for k in sorted(range(len(melds)), key=lambda k: must is None or must not in melds[k].all_ids()):
-        meld = copies_from(melds[k], free, deck)
+    for k in sorted(range(len(melds)), key=order):
+        meld = copies_from(melds[k], free, variant)
         if meld is None:
             return None
         free.difference_update(meld.all_ids())
@@ -440,22 +447,40 @@ def _with_own_copies(
     return tuple(out)
 
 
-def copies_from(meld: TableMeld, free: Collection[int], deck: Sequence[int]) -> TableMeld | None:
-    """`meld` with every card a copy from `free` (its own id where free, else another copy of its
-    kind): identical copies are interchangeable (§7.1). None when `free` lacks one."""
+def copies_from(meld: TableMeld, free: Collection[int], variant: Variant) -> TableMeld | None:
+    """`meld` with every card from `free`: its own id where free, else another copy of its kind
+    (identical copies are interchangeable, §7.1), else for a wild with a run meaning another free
+    wild standing for that card, for an escort another free natural card that may escort (Black
+    Heart's hearts, §6.2). None when `free` cannot serve it."""
+    deck = variant.deck
     taken: set[int] = set()
 
-    def own(i: int) -> int:
-        """`i` if free, else another free copy of its kind, else -1."""
+    def own(i: int, serves: Callable[[int], bool]) -> int:
+        """`i` if free, else another free card of its kind, else one `serves` accepts, else -1."""
         if i in free and i not in taken:
             taken.add(i)
             return i
-        other = next((j for j in free if j not in taken and deck[j] == deck[i]), -1)
+        spare = [j for j in free if j not in taken]
+        other = next((j for j in spare if deck[j] == deck[i]), None)
+        if other is None:
+            other = next((j for j in spare if serves(deck[j])), -1)
         taken.add(other)
         return other
 
-    ids = tuple(own(i) for i in meld.ids)
-    escorts = tuple(None if e is None else own(e) for e in meld.escorts)
+    def wild_for(meaning: Meaning | None) -> Callable[[int], bool]:
+        if meaning is None or meaning.suit is None:  # naturals, group wilds: the same kind only
+            return lambda kind: False
+        meant = make_card(meaning.rank, meaning.suit)
+        return lambda kind: kind in variant.wild_map and meant in variant.wild_map[kind].stands_for
+
+    rule = variant.escorts
+    escort_kinds = frozenset() if rule is None else rule.escorts
+
+    def escort(kind: int) -> bool:
+        return kind in escort_kinds and not variant.is_wild(kind)
+
+    ids = tuple(own(i, wild_for(m)) for i, m in zip(meld.ids, meld.meanings, strict=True))
+    escorts = tuple(None if e is None else own(e, escort) for e in meld.escorts)
     if -1 in ids or -1 in escorts:
         return None
     return replace(meld, ids=ids, escorts=escorts)

@@ -1102,3 +1102,17 @@ def test_a_black_heart_needing_both_copies_of_a_card_is_offered_and_its_take_is_
         BH, ["5S 6S 7S 7C 7H", "AH 9C"], discard="7S", phase="draw", opened=[False, True], scores=[450, 0]
     )
     assert rule_of(taking, TakeDiscard(0)) is None and TakeDiscard(0) in legal_moves(taking)
+
+
+@pytest.mark.parametrize(
+    ("hand", "score", "card"),
+    [
+        # §6.2: the jacks' escorts are hearts the run does not need (6H 9H TH, not 2H 3H 4H)
+        ("JS JC JS 2H 3H 6H 9H TH 8C", 300, "4H"),
+        # §6.2: QD stands in the spade run and KD in the club run, or the other way round
+        ("2S 4S 5S 9C TC QD KD AH 3C", 350, "7C"),
+    ],
+)
+def test_a_take_whose_opening_needs_other_escorts_or_wilds_is_legal(hand: str, score: int, card: str) -> None:
+    s = build_state(BH, [hand, "AC 9S"], discard=card, phase="draw", opened=[False, True], scores=[score, 0])
+    assert rule_of(s, TakeDiscard(0)) is None and TakeDiscard(0) in legal_moves(s)
