@@ -58,7 +58,8 @@ def solve(
 ) -> Solution:
     """The best move for `hand` against `table` under `variant` (see `rummyai.solvers.solve`).
 
-    `objective` is ``cards``, ``points`` or ``penalty``; `time_limit` (seconds) or `work_limit`
+    `objective` is ``cards``, ``points``, ``penalty`` or ``opening`` (the smallest legal opening);
+    `time_limit` (seconds) or `work_limit`
     (CP-SAT work units) cut the search, and the answer's status is then ``feasible``.
     """
     from rummyai.solvers import solve as solve_position

@@ -14,7 +14,17 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Literal
 
-from rummyai.cards import JOKER, NUM_KINDS, Slot, card_str, check_copies, meld_str, parse_cards, parse_table
+from rummyai.cards import (
+    JOKER,
+    NUM_KINDS,
+    Slot,
+    card_str,
+    check_copies,
+    meld_str,
+    parse_cards,
+    parse_table,
+    sorted_cards,
+)
 from rummyai.errors import CardError, DeckError, RummyError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
@@ -85,8 +95,8 @@ class Solution:
         return " | ".join(meld_str(m) for m in self.melds)
 
     def played_text(self) -> str:
-        """The played cards as tokens."""
-        return " ".join(card_str(c) for c in self.played)
+        """The played cards as tokens, in notation order (rank, then suit)."""
+        return " ".join(card_str(c) for c in sorted_cards(self.played))
 
 
 def is_kind(item: object) -> bool:

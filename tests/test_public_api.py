@@ -102,3 +102,8 @@ def test_play_match_refuses_bad_input_by_name(agents: list[str], seed: int, mess
 def test_lists_of_variants_and_agents() -> None:
     assert rummyai.list_variants()[0] == "rummikub" and len(rummyai.list_variants()) == 7
     assert {"random", "greedy", "mcts-pimc"} <= set(rummyai.list_agents())
+
+
+def test_played_text_is_in_notation_order() -> None:
+    move = rummyai.solve("rummikub", "9S 5H 6H 7H 9H 9C", "")
+    assert move.played_text() == "5H 6H 7H 9S 9H 9C"  # rank, then suit, as the JSON answer

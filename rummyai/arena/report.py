@@ -175,8 +175,10 @@ def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
     ordered = list(reversed(ratings))
     ys = np.arange(len(ordered))
     mus = np.array([r.mu for r in ordered])
-    half = np.array([r.mu - r.interval[0] for r in ordered])
-    upper = np.array([r.interval[1] - r.mu for r in ordered])
+    # never below zero: an agent that has not played yet sits at 0 with the interval [0, 0],
+    # and its centring leaves rounding noise of either sign
+    half = np.maximum([r.mu - r.interval[0] for r in ordered], 0.0)
+    upper = np.maximum([r.interval[1] - r.mu for r in ordered], 0.0)
     ax.errorbar(mus, ys, xerr=np.vstack([half, upper]), fmt="o", capsize=4)
     ax.set_yticks(ys, [r.agent for r in ordered])
     ax.set_ylim(-0.7, len(ordered) - 0.3)

@@ -23,7 +23,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from rummyai.cards import JOKER, Slot, card_str, cards_str, meld_str, rank_of, sorted_cards
+from rummyai.cards import (
+    JOKER,
+    Slot,
+    card_str,
+    cards_str,
+    make_card,
+    meld_str,
+    rank_of,
+    sorted_cards,
+    suit_of,
+)
 from rummyai.melds import MeldInfo, MeldInput, to_slots
 
 Action = Literal["move", "play", "take", "swap"]
@@ -478,13 +488,22 @@ def _plan_joker_swaps(
 def _joker_out(meld: Meld, slot: int, replacement: int) -> Meld:
     """`meld` with the joker standing for `replacement` (in `slot` if it does) replaced by it: in a
     run the joker meaning that card, in a group any joker (any missing suit will do, §4.5)."""
-    group = len({rank_of(s.card) for s in meld if s.card != JOKER}) == 1  # a run's ranks differ
+    naturals = [(k, s.card) for k, s in enumerate(meld) if s.card != JOKER]
+    group = len({rank_of(card) for _, card in naturals}) == 1  # a run's ranks differ
 
     def fits(k: int) -> bool:
+        """Whether slot `k` holds a joker standing for `replacement`: its written meaning, else
+        the meaning its place gives (the group's rank; in a run, the next rank on from the first
+        natural, wrapping past the king where the variant lets runs wrap)."""
         meaning = meld[k].meaning
-        if meld[k].card != JOKER or meaning is None:
+        if meld[k].card != JOKER or not naturals:
             return False
-        return meaning.rank == rank_of(replacement) if group else meaning.card() == replacement
+        first, card = naturals[0]
+        if group:
+            return (rank_of(card) if meaning is None else meaning.rank) == rank_of(replacement)
+        if meaning is not None and meaning.suit is not None:
+            return meaning.card() == replacement
+        return make_card((rank_of(card) - 1 + k - first) % 13 + 1, suit_of(card)) == replacement
 
     order = [slot, *range(len(meld))] if 0 <= slot < len(meld) else list(range(len(meld)))
     for k in order:

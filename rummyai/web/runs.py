@@ -79,8 +79,8 @@ class RunFolder:
         record = records[n]
         if "moves" not in record:
             raise RummyError(
-                f"game {n} was played without recording its moves (tournaments record them for replays "
-                "when played with play_recorded_game)"
+                f"game {n} was played without recording its moves (play the tournament with "
+                "`rummyai tournament --record-moves` to replay its games)"
             )
         manifest = self._manifest()
         state = game.new_match(

@@ -170,3 +170,16 @@ def test_record_moves_keeps_every_move_of_the_real_game(tmp_path: Path) -> None:
         == 0
     )
     assert all("moves" not in r for r in load_records(tmp_path / "plain" / "games.jsonl"))
+
+
+def test_the_ratings_plot_takes_an_agent_that_has_not_played(tmp_path: Path) -> None:
+    # more agents than seats and fewer sets than pairs: an agent rated 0 with the interval [0, 0]
+    from rummyai.arena.ratings import Rating
+    from rummyai.arena.report import plot_ratings
+
+    ratings = [
+        Rating("greedy", 40.0, 10.0, (20.0, 60.0), "bradley-terry"),
+        Rating("learned", -1e-15, 0.0, (0.0, 0.0), "bradley-terry"),
+    ]
+    plot_ratings(ratings, tmp_path / "ratings.png")
+    assert (tmp_path / "ratings.png").stat().st_size > 1000

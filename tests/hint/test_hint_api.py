@@ -265,3 +265,10 @@ def test_a_time_limit_that_is_no_positive_finite_number_is_refused(limit: object
     with pytest.raises(RummyError, match="time_limit"):
         hint("rummikub", "7H 8H 9H", time_limit=limit)  # type: ignore[arg-type]
     assert "time_limit" in hint_json({"hand": "7H 8H 9H", "time_limit": limit})["error"]
+
+
+@pytest.mark.parametrize(("hand", "table"), [("5H 9C 9D 9S KD", "5S 5D JK"), ("6H 9C 9D 9S KD", "5H JK 7H")])
+def test_a_palace_swap_of_a_joker_whose_meaning_is_not_written(hand: str, table: str) -> None:
+    # the joker stands for what its place gives (a group's rank, a run's missing card)
+    swap = hint("rummy-palace", hand, table).best.plan.steps[0]
+    assert swap.action == "swap" and swap.text.startswith(f"Swap JK out of meld 1 ({table}) for {hand[:2]}")
