@@ -38,7 +38,8 @@ register_agent(
 register_agent(
     "holdback",
     "rummyai.agents.holdback:HoldbackAgent",
-    "greedy that holds back the 4th card of new melds and keeps jokers while no opponent is close to out",
+    "greedy that holds back a card ending a meld of 4 or more (laid down or laid off) and keeps jokers "
+    "while no opponent is close to out",
 )
 register_agent(
     "mcts",

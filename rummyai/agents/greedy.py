@@ -38,6 +38,8 @@ class GreedyAgent:
     def __init__(self, objective: str = "cards", work_limit: float = 5.0, seed: int = 0) -> None:
         if objective not in ("cards", "points"):
             raise RummyError(f"greedy objective must be cards or points, got {objective!r}")
+        if not work_limit > 0:
+            raise RummyError(f"greedy work_limit must be positive, got {work_limit}")
         self.objective = objective
         self.work_limit = work_limit
         self.name = "greedy" if objective == "cards" else "greedy-points"

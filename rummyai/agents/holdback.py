@@ -25,7 +25,8 @@ from rummyai.errors import RummyError
 
 
 class HoldbackAgent(GreedyAgent):
-    """Greedy, but holds back the fourth card of new melds and keeps jokers while it is safe."""
+    """Greedy, but holds back a hand card ending a meld of four or more (new or grown) and keeps
+    jokers while it is safe."""
 
     def __init__(
         self,

@@ -66,6 +66,7 @@ from rummyai.engine import game
 from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.state import GameState, RoundResult
 from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.variants import Variant
 
 
 class MCTSAgent:
@@ -363,6 +364,12 @@ class MCTSAgent:
         card_weight, open_weight, scale = self.weights
         return evaluate(state, result, seat, card_weight, open_weight, scale, delay)
 
+    def check_game(self, variant: Variant, players: int) -> None:
+        """Refuse before the first move what the search cannot play: a value leaf needs a
+        tile-style variant (the value model reads tile-style positions)."""
+        if self.value_model is not None and not variant.tile_style:
+            raise RummyError(f"mcts leaf=value needs a tile-style variant, not {variant.id!r}")
+
     def leaf_value(self, state: GameState, seat: int) -> float:
         """The value model's win probability for `seat` where a rollout stopped, read from what the
         seat sees there and mapped to [-0.8, 0.8] (inside the utilities of a finished round)."""
@@ -388,6 +395,8 @@ def pimc_agent(
     are not the opponent's own policy). The setting that beat greedy in two pre-registered runs
     (README, "Tournament")."""
     policies = {"greedy": "cards", "greedy-points": "points"}
+    if worlds < 1:  # worlds=0 would be the UCB1 search of `mcts`, another agent
+        raise RummyError(f"mcts-pimc needs worlds >= 1, got {worlds}")
     if rollout not in policies:
         raise RummyError(f"mcts-pimc rollout must be greedy or greedy-points, got {rollout!r}")
     return MCTSAgent(
