@@ -92,8 +92,6 @@ def run_tournament(
     stamp = (version or code_version()).as_dict()
     path = out / GAMES_FILE
     stored = load_records(path)
-    if not allow_mixed_versions:
-        check_versions(stored, stamp, path)
     check_manifest(out, manifest)
 
     def tasks_of(set_index: int) -> list[GameTask]:
@@ -112,6 +110,8 @@ def run_tournament(
     done = {record_key(r) for r in records}
     todo = (task for s in range(games) for task in tasks_of(s) if task.key not in done)
     total = games * len(seatings(lineup(agents, players, 0), seating))
+    if not allow_mixed_versions and len(done) < total:  # games to add: never to another version's
+        check_versions(stored, stamp, path)
     play = game_fn or (play_recorded_game if record_moves else play_game)
     with ResultWriter(path) as writer, _progress(total, len(done), variant, progress) as bar:
         for record in _execute(todo, play, workers, backend):

@@ -102,18 +102,29 @@ def test_records_carry_the_version_and_other_versions_are_refused(tmp_path: Path
     records = cell_records(tmp_path, load_plan(path).cell("two"))
     assert len(records) == 12 and all(r["code"]["commit"] == "a" * 40 for r in records)
     grown = write_plan(tmp_path / "grown", PLAN.replace("sets = 6", "sets = 8", 1))
-    run(grown, cells=["two"])
+    with pytest.raises(KeyboardInterrupt):  # stopped with games left to play
+        run(grown, cells=["two"], game_fn=FailAfter(10))
     with pytest.raises(
         RummyError, match=re.escape("played with code 0.1.0+aaaaaaaaaaaa; this code is 0.1.0+bbbbbbbbbbbb")
     ):
         run(grown, version=V2, cells=["two"], game_fn=FailAfter(0))
 
 
+def test_a_finished_cell_reruns_with_other_code_without_playing(tmp_path: Path) -> None:
+    # nothing left to play: no game of the new version would join the old ones
+    path = write_plan(tmp_path)
+    run(path, cells=["two"])
+    assert run(path, version=V2, cells=["two"], game_fn=FailAfter(0)) == ["two"]
+    records = cell_records(tmp_path, load_plan(path).cell("two"))
+    assert len(records) == 12 and all(r["code"]["commit"] == "a" * 40 for r in records)
+
+
 def test_two_sets_of_uncommitted_edits_on_one_commit_are_two_versions(tmp_path: Path) -> None:
     edit_a = CodeVersion("0.1.0", "a" * 40, True, "1111aaaa2222")
     edit_b = CodeVersion("0.1.0", "a" * 40, True, "3333bbbb4444")
     path = write_plan(tmp_path)
-    run(path, cells=["two"], version=edit_a, allow_dirty=True)
+    with pytest.raises(KeyboardInterrupt):  # stopped with games left to play
+        run(path, cells=["two"], version=edit_a, allow_dirty=True, game_fn=FailAfter(6))
     with pytest.raises(RummyError, match=re.escape("0.1.0+aaaaaaaaaaaa.dirty-1111aaaa2222; this code is")):
         run(path, cells=["two"], version=edit_b, allow_dirty=True, game_fn=FailAfter(0))
     run(path, cells=["two"], version=edit_a, allow_dirty=True)  # the same edits carry on
