@@ -19,6 +19,7 @@ _SHARED = """
     the discards, a meld or lay-off that places the taken card). `observation["action_mask"]` marks the filled
     slots. A masked or out-of-range action never raises: the fallback is played instead and
     `info["illegal_action"]` is True (`info["illegal_actions"]` counts them for the episode).
+    Once the match is over a step plays nothing and reads no action.
     Candidates come from `candidates=`: ``"auto"`` (default: ``"solver"`` for the tile-style
     variants, ``"engine"`` for draw-meld-discard), ``"engine"`` (the engine's legal moves - draw,
     new melds from hand, openings, single lay-offs, and each draw-meld-discard operation -
@@ -26,8 +27,9 @@ _SHARED = """
     exact solver's whole-table plays: most cards, most points, jokers held back, one card
     fewer; answers cached by playable hand and table) or any `CandidateBuilder`. Greedy's move
     (a most-cards play, as many cards as the `greedy` agent plays; where several tables tie, its
-    layout may differ from the agent's) and the most-points move are always among the candidates, flagged in the `is_greedy` and `is_most_points` columns (with
-    `max_candidates` of 3 or more: two slots hold the fallback and greedy's move first).
+    layout may differ from the agent's) and the most-points move are always among the candidates, flagged in the `is_greedy` and `is_most_points` columns, when
+    `max_candidates` is 3 or more (the fallback and greedy's move come first; with 2 slots the
+    second is greedy's move).
 
     ## Observation Space
     A flat `Dict` of `Box` arrays (no nested spaces, so SB3's `MultiInputPolicy` takes it as it
