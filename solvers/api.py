@@ -15,7 +15,7 @@ from rummyai.errors import CardError, RummyError, check_flag
 from rummyai.solvers.duties import check_duties, check_opening_objective
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
-from rummyai.solvers.palace_swaps import JokerSwap, joker_swaps
+from rummyai.solvers.palace_swaps import joker_swaps
 from rummyai.solvers.position import (
     SOLVE_OBJECTIVES,
     HandInput,
@@ -97,7 +97,7 @@ def solve(
 
         start = time.perf_counter()
         solution = solve_opening(position, time_limit, work_limit)
-        return replace(solution, ms=(time.perf_counter() - start) * 1000)
+        return _with_joker_swaps(position, replace(solution, ms=(time.perf_counter() - start) * 1000))
     fast = not must and taken_card is None and fast_path_ok(position, max_cards)
     prepare(position.variant, fast)  # start-up work, not counted in `ms` nor in a time limit
     start = time.perf_counter()
@@ -113,7 +113,14 @@ def solve(
         score,
         fast,
     )
-    return replace(solution, ms=(time.perf_counter() - start) * 1000)
+    return _with_joker_swaps(position, replace(solution, ms=(time.perf_counter() - start) * 1000))
+
+
+def _with_joker_swaps(position: Position, solution: Solution) -> Solution:
+    """Rummy Palace: the answer with the joker swaps its table makes named (`Solution.joker_swaps`)."""
+    if not position.variant.joker_rules.exact_swaps or not solution.played:
+        return solution
+    return replace(solution, joker_swaps=joker_swaps(position, solution))
 
 
 def prepare_turn(variant: Variant, opened: bool) -> None:
@@ -341,20 +348,17 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
             taken=obj.get("taken"),
             minimize_changes=obj.get("minimize_changes", True),
         )
-        swaps = ()
-        if rules.joker_rules.exact_swaps:  # Rummy Palace: name the joker swaps the table shows
-            swaps = joker_swaps(make_position(rules, obj["hand"], obj.get("table", []), opened), solution)
     except RummyError as error:
         return {"error": str(error)}
-    return solution_json(solution, swaps)
+    return solution_json(solution)
 
 
-def solution_json(solution: Solution, palace_swaps: Sequence[JokerSwap] = ()) -> dict[str, Any]:
+def solution_json(solution: Solution) -> dict[str, Any]:
     """The solve contract's answer: ``status``, ``played``, ``melds`` (every placed wild with its
     meaning), ``cards_played``, ``points_played``, ``ms``, and ``swaps`` when a Black Heart move
     starts with diamond swaps (``meld``, ``diamond``, ``replacement``, ``escort``) or a Rummy
-    Palace move swaps jokers (`palace_swaps`, as `palace_swaps.joker_swaps` finds them: ``meld``,
-    ``joker``, ``replacement``, ``to_meld`` and ``placed_as``, where the joker went)."""
+    Palace move swaps jokers (`Solution.joker_swaps`: ``meld``, ``joker``, ``replacement``,
+    ``to_meld`` and ``placed_as``, where the joker went)."""
     answer: dict[str, Any] = {
         "status": solution.status,
         "played": [card_str(c) for c in sorted_cards(solution.played)],  # the notation's order
@@ -373,6 +377,6 @@ def solution_json(solution: Solution, palace_swaps: Sequence[JokerSwap] = ()) ->
             }
             for meld, diamond, replacement, escort in solution.swaps
         ]
-    if palace_swaps:  # Rummy Palace: each joker goes straight back on the table (§4.5)
-        answer["swaps"] = [swap.to_json() for swap in palace_swaps]
+    if solution.joker_swaps:  # Rummy Palace: each joker goes straight back on the table (§4.5)
+        answer["swaps"] = [swap.to_json() for swap in solution.joker_swaps]
     return answer

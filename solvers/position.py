@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rummyai.cards import (
     JOKER,
@@ -28,6 +28,9 @@ from rummyai.cards import (
 from rummyai.errors import CardError, DeckError, RummyError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from rummyai.solvers.palace_swaps import JokerSwap
 
 Objective = Literal["cards", "points", "penalty"]
 OBJECTIVES: tuple[str, ...] = ("cards", "points", "penalty")
@@ -77,6 +80,10 @@ class Solution:
     its place, and of the new escort from the hand (None if none). A swapped diamond that is not on
     the new table went to the hand: `played` then holds only cards of the start hand, and
     `cards_played` / `points_played` count what left the hand net of the diamonds taken back.
+
+    `joker_swaps` (Rummy Palace §4.5) names the joker swaps the new table makes, in an order the
+    engine can replay (`rummyai.solvers.palace_swaps.JokerSwap`: the start meld, the hand card
+    put in the joker's place, where the joker goes).
     """
 
     played: tuple[int, ...]
@@ -89,6 +96,7 @@ class Solution:
     ms: float
     melds_broken: int = 0
     swaps: tuple[tuple[int, int, int, int | None], ...] = ()
+    joker_swaps: tuple[JokerSwap, ...] = ()
 
     def table_text(self) -> str:
         """The new table written as melds separated by `` | ``."""

@@ -435,3 +435,15 @@ def test_past_the_cut_budget_the_answer_is_the_best_play_without_swaps(
     assert answer["played"] == ["AS"]
     assert "swaps" not in answer
     replay(hand, table, True, answer)
+
+
+def test_the_python_answer_names_its_joker_swaps_as_the_json_answer_does() -> None:
+    import rummyai
+    from rummyai.solvers.api import solve_json
+
+    answer = rummyai.solve("rummy-palace", "5H 9C 9D 9S KD", "5S 5D JK=5H")
+    assert [swap.to_json() for swap in answer.joker_swaps] == [
+        {"meld": 0, "joker": "JK", "replacement": "5H", "to_meld": 1, "placed_as": "JK=9", "lay_off": False}
+    ]
+    as_json = solve_json({"variant": "rummy-palace", "hand": "5H 9C 9D 9S KD", "table": ["5S 5D JK=5H"]})
+    assert as_json["swaps"] == [swap.to_json() for swap in answer.joker_swaps]
