@@ -90,7 +90,7 @@ NUM_FEATURES = len(FEATURES)
 #: the `learned` agent were trained on them.
 COLUMN_MEANINGS: dict[str, str] = {
     "is_fallback": "1 for slot 0, the move taken when the learner has nothing better (a draw or the phase's passive move)",
-    "kind_*": "the move's kind, one-hot (draw, take, play, opening, meld, lay-off, swap, discard, decline, knock, end, give, other)",
+    "kind_*": f"the move's kind, one-hot ({', '.join(MOVE_KINDS)}, other)",
     "hand_cards_used": "hand cards the move puts on the table or gives away (a discard's card counts)",
     "hand_points_used": "the card values (the variant's hand values) of those cards",
     "wilds_used": "those cards that are always wild (jokers, Rhine's twos under `rhine.wild_twos`); Black Heart's diamonds, which can play as themselves, are not counted",
