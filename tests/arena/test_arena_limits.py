@@ -54,6 +54,9 @@ def test_a_negative_agent_seed_is_refused_in_one_line(tmp_path: Path) -> None:
         ("mcts:time_per_move=inf", "must be a finite number"),
         ("mcts:iterations=1000000000", "must be at most 1,000,000"),
         ("random:seed=4294967296", "seed must be between 0 and 4294967295"),
+        ("mcts-pimc:worlds=0", "mcts-pimc needs worlds >= 1"),
+        ("greedy:work_limit=-1", "greedy work_limit must be positive"),
+        ("greedy-points:work_limit=0", "greedy work_limit must be positive"),
     ],
 )
 def test_agent_options_out_of_range_are_refused(spec: str, message: str) -> None:
