@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from importlib import import_module
 from numbers import Integral, Real
 from typing import Any
 
-from rummyai.cards import Slot, card_str, sorted_cards
-from rummyai.errors import CardError, RummyError, check_flag
+from rummyai.cards import card_str, sorted_cards
+from rummyai.errors import RummyError, check_flag
 from rummyai.solvers.duties import check_duties, check_opening_objective
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
@@ -25,7 +25,6 @@ from rummyai.solvers.position import (
     black_heart_rules,
     check_objective,
     hand_kinds,
-    is_kind,
     make_position,
     time_left,
 )
@@ -68,7 +67,7 @@ def solve(
     """
     check_objective(objective, SOLVE_OBJECTIVES)
     check_flag("minimize_changes", minimize_changes)
-    hand, table = hand_kinds(hand), _checked_table(table)
+    hand = hand_kinds(hand)
     _check_numbers(time_limit=time_limit, work_limit=work_limit, max_cards=max_cards, score=score)
     position = make_position(variant, hand, table, opened)
     if max_cards is not None:
@@ -140,27 +139,6 @@ def prepare(variant: Variant, fast: bool) -> None:
         import_module(
             "rummyai.solvers.black_heart" if black_heart_rules(variant) else "rummyai.solvers.tile_solve"
         )
-
-
-def _checked_table(table: TableInput) -> TableInput:
-    """The table as a string or a list of melds (strings, or lists of tokens, kinds or slots)."""
-    if isinstance(table, str):
-        return table
-    if not isinstance(table, Iterable):
-        raise CardError(f"the table must be a string of melds or a list of melds, got {table!r}")
-    melds: list[Any] = []
-    for k, meld in enumerate(table, start=1):
-        if isinstance(meld, str):
-            melds.append(meld)
-            continue
-        if not isinstance(meld, Iterable):
-            raise CardError(f"table meld {k} must be a string or a list of cards, got {meld!r}")
-        items = list(meld)
-        tokens = all(isinstance(x, str) for x in items)
-        if not (tokens or all(isinstance(x, Slot) or is_kind(x) for x in items)):
-            raise CardError(f"table meld {k} mixes or holds unknown cards: {items!r}")
-        melds.append(items)
-    return melds
 
 
 def _positive_finite(value: float) -> bool:

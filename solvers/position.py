@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
 from typing import TYPE_CHECKING, Literal
@@ -22,10 +22,10 @@ from rummyai.cards import (
     check_copies,
     meld_str,
     parse_cards,
-    parse_table,
+    parse_meld,
     sorted_cards,
 )
-from rummyai.errors import CardError, DeckError, RummyError, check_flag
+from rummyai.errors import CardError, DeckError, MeldError, RummyError, check_flag
 from rummyai.melds import MeldInfo, analyze_meld
 from rummyai.variants import Variant, get_variant
 
@@ -37,7 +37,7 @@ OBJECTIVES: tuple[str, ...] = ("cards", "points", "penalty")
 # `solve` also answers ``opening``: the smallest opening from the hand alone (`solvers.opening`)
 SOLVE_OBJECTIVES: tuple[str, ...] = (*OBJECTIVES, "opening")
 HandInput = str | Iterable[int | str]
-TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int]]
+TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int] | MeldInfo]
 
 
 @dataclass(frozen=True)
@@ -133,34 +133,65 @@ def hand_kinds(hand: HandInput, what: str = "the hand") -> list[int]:
     return kinds
 
 
-def _table_melds(variant: Variant, table: TableInput) -> list[MeldInfo]:
+def table_slots(table: TableInput) -> list[tuple[Slot, ...]]:
+    """The melds of a table given as one string (melds separated by ``|``) or as a list of melds,
+    each a string, a list of tokens, or a list of card kinds and `Slot`s; `CardError` (or
+    `DeckError` for a kind out of range) naming the meld by its number for anything else."""
     if isinstance(table, str):
-        return [analyze_meld(variant, m) for m in parse_table(table)]
-    melds: list[MeldInfo] = []
-    for meld in table:
-        if isinstance(meld, str):
-            melds.append(analyze_meld(variant, meld))
-            continue
-        if type(meld) is tuple and all(type(x) is Slot for x in meld):  # as `Solution.melds` holds them
-            melds.append(analyze_meld(variant, meld))
-            continue
-        items = list(meld)
-        if items and all(isinstance(x, str) for x in items):
-            melds.append(analyze_meld(variant, " ".join(str(x) for x in items)))
-        elif any(isinstance(x, str) for x in items):
-            raise RummyError(f"table meld {items!r} mixes card tokens with other items: write it in one form")
+        parts = table.split("|")
+        if table.strip() and not all(part.strip() for part in parts):
+            raise CardError(f"empty meld between '|' separators in {table!r}")
+        melds: Iterable[object] = [part for part in parts if part.strip()]
+    elif isinstance(table, bytes | bytearray | Mapping) or not isinstance(table, Iterable):
+        raise CardError(f"the table must be a string of melds or a list of melds, got {table!r}")
+    else:
+        melds = table
+    return [_meld_slots(meld, k) for k, meld in enumerate(melds, start=1)]
+
+
+def _meld_slots(meld: object, k: int) -> tuple[Slot, ...]:
+    """Table meld number `k` as slots (see `table_slots`)."""
+    if type(meld) is tuple and meld and all(type(x) is Slot for x in meld):  # `Solution.melds`: fast
+        return meld
+    if isinstance(meld, MeldInfo):
+        return meld.slots
+    if isinstance(meld, bytes | bytearray | Mapping) or not isinstance(meld, str | Iterable):
+        raise CardError(f"table meld {k} must be a string or a list of cards, got {meld!r}")
+    items = [meld] if isinstance(meld, str) else list(meld)
+    if items and all(isinstance(x, str) for x in items):
+        try:
+            return parse_meld(" ".join(items))
+        except CardError as error:
+            raise CardError(f"table meld {k}: {error}") from None
+    if not items:
+        raise CardError(f"table meld {k} is empty")
+    if any(isinstance(x, str) for x in items):
+        odd = next(x for x in items if not isinstance(x, str))
+        raise CardError(f"table meld {k} mixes card tokens with {odd!r}: write it in one form")
+    slots: list[Slot] = []
+    for x in items:
+        if isinstance(x, Slot):
+            slots.append(x)
+        elif is_kind(x):
+            if not 0 <= int(x) < NUM_KINDS:
+                raise DeckError(f"card kind {x} in table meld {k} is out of range 0..52")
+            slots.append(Slot(int(x)))
         else:
-            melds.append(analyze_meld(variant, tuple(_slot(x) for x in items)))
-    return melds
+            raise CardError(
+                f"unknown card {x!r} in table meld {k} (give tokens such as '7H', kinds 0..52 or slots)"
+            )
+    return tuple(slots)
 
 
-def _slot(item: object) -> Slot:
-    """A table meld item given as a `Slot` or a card kind number."""
-    if isinstance(item, Slot):
-        return item
-    if isinstance(item, int) and not isinstance(item, bool) and 0 <= item < NUM_KINDS:
-        return Slot(item)
-    raise DeckError(f"table meld item {item!r} is not a card (a token, a Slot or a kind 0..52)")
+def table_melds(variant: Variant, melds: Sequence[Sequence[Slot]]) -> list[MeldInfo]:
+    """Each table meld read under `variant`; `MeldError` naming the first invalid one by number."""
+    out: list[MeldInfo] = []
+    for k, meld in enumerate(melds, start=1):
+        try:
+            out.append(analyze_meld(variant, meld))
+        except MeldError as error:
+            raise MeldError(f"table meld {k}: {error}") from None
+    return out
 
 
 def make_position(
@@ -170,7 +201,7 @@ def make_position(
     check_flag("opened", opened)
     rules = get_variant(variant)
     kinds = sorted(hand_kinds(hand))
-    melds = _table_melds(rules, table)
+    melds = table_melds(rules, table_slots(table))
     position = Position(rules, tuple(kinds), tuple(melds), opened)
     every = [*kinds, *(card for info in melds for slot in info.slots for card in slot.cards())]
     counts = [0] * NUM_KINDS

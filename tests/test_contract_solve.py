@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 import time
@@ -187,14 +188,22 @@ def test_committed_cards_the_hand_does_not_hold_are_named(committed: str, messag
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        ([["7H", 8, "9H"]], "mixes card tokens"),
-        ([[19, 20, 99]], "item 99 is not a card"),
-        ([[19, True, 21]], "item True is not a card"),
+        ([["7H", 8, "9H"]], "table meld 1 mixes card tokens with 8"),
+        ([[19, 20, 99]], "card kind 99 in table meld 1 is out of range"),
+        ([[19, True, 21]], "unknown card True in table meld 1"),
+        ("3C 4C 5C | 7H 8H", "table meld 2: '7H 8H' has 2 core cards"),
+        (["3C 4C 5C", ["7H", "8X", "9H"]], "table meld 2: unknown suit 'X'"),
+        ([["3C", "4C", "5C"], []], "table meld 2 is empty"),
+        ([["3C", "4C", "5C"], None], "table meld 2 must be a string or a list of cards, got None"),
+        (b"3C 4C 5C", "the table must be a string of melds or a list of melds"),
+        ({"3C 4C 5C": 1}, "the table must be a string of melds or a list of melds"),
     ],
 )
-def test_a_table_meld_of_odd_items_is_named(table: list, message: str) -> None:
-    with pytest.raises(RummyError, match=message):
-        make_position("rummikub", "2C", table)
+def test_a_bad_table_gets_the_same_message_from_solve_and_hint(table: object, message: str) -> None:
+    """One reader serves the solver and the hint engine: the bad meld is named by its number."""
+    for read in (make_position, solve, hint):
+        with pytest.raises(RummyError, match=re.escape(message)):
+            read("rummikub", "2C", table)
 
 
 def test_json_positions_carry_the_turn_duties_after_a_take() -> None:

@@ -6,18 +6,16 @@ a card the deck lacks, too many copies or an invalid table meld gets a clear mes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummyai.cards import NUM_KINDS, Slot, check_copies, parse_meld, parse_table
-from rummyai.errors import CardError, MeldError, RummyError, VariantError, check_flag
-from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.cards import Slot, check_copies
+from rummyai.errors import RummyError, VariantError, check_flag
 from rummyai.solvers.duties import check_duties
-from rummyai.solvers.position import HandInput, hand_kinds, is_kind
+from rummyai.solvers.position import HandInput, TableInput, hand_kinds, table_melds, table_slots
 from rummyai.variants import Variant, get_variant
 
-TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int] | MeldInfo]
 OptionsInput = Mapping[str, Any] | Iterable[str] | None
 
 
@@ -37,41 +35,6 @@ class HintPosition:
     def card_count(self) -> int:
         """Cards in hand and on the table (escorts included)."""
         return len(self.hand) + sum(len(s.cards()) for m in self.table for s in m)
-
-
-def _meld(item: object) -> tuple[Slot, ...]:
-    if isinstance(item, MeldInfo):
-        return item.slots
-    if isinstance(item, str):
-        return parse_meld(item)
-    if not isinstance(item, Sequence):
-        raise CardError(f"a table meld is a list of cards or a string, got {item!r}")
-    items = list(item)
-    if items and all(isinstance(x, str) for x in items):
-        return parse_meld(" ".join(items))
-    if any(isinstance(x, str) for x in items):
-        odd = next(x for x in items if not isinstance(x, str))
-        raise CardError(f"table meld {items!r} mixes card tokens with {odd!r}")
-    slots: list[Slot] = []
-    for x in items:
-        if isinstance(x, Slot):
-            slots.append(x)
-        elif is_kind(x) and 0 <= int(x) < NUM_KINDS:
-            slots.append(Slot(int(x)))
-        else:
-            raise CardError(f"unknown card {x!r} in table meld {items!r}")
-    if not slots:
-        raise CardError("empty meld on the table")
-    return tuple(slots)
-
-
-def read_table(table: TableInput) -> list[tuple[Slot, ...]]:
-    """Melds from a string of melds or a list of melds (strings, token lists, kinds or slots)."""
-    if isinstance(table, str):
-        return parse_table(table)
-    if not isinstance(table, Iterable):
-        raise CardError(f"the table must be a string of melds or a list of melds, got {table!r}")
-    return [_meld(m) for m in table]
 
 
 def _check_options(options: object) -> None:
@@ -102,12 +65,8 @@ def read_position(
     check_flag("opened", opened)
     rules = get_variant(variant, options)
     kinds = hand_kinds(hand)
-    melds = read_table(table)
-    for k, meld in enumerate(melds, start=1):
-        try:
-            analyze_meld(rules, meld)
-        except MeldError as error:
-            raise MeldError(f"table meld {k}: {error}") from None
+    melds = table_slots(table)
+    table_melds(rules, melds)
     check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()], "hand and table")
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
