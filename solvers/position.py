@@ -117,7 +117,7 @@ def hand_kinds(hand: HandInput, what: str = "the hand") -> list[int]:
     `CardError` naming `what` for anything else."""
     if isinstance(hand, str):
         return parse_cards(hand)
-    if isinstance(hand, bytes | bytearray) or not isinstance(hand, Iterable):
+    if isinstance(hand, bytes | bytearray | Mapping) or not isinstance(hand, Iterable):
         raise CardError(f"{what} must be a string of cards or a list of cards, got {hand!r}")
     kinds: list[int] = []
     for item in hand:

@@ -185,6 +185,15 @@ def test_committed_cards_the_hand_does_not_hold_are_named(committed: str, messag
         solve("standard", "9H 8H 7H", "", committed=committed)
 
 
+@pytest.mark.parametrize("hand", [b"7H 8H 9H", {"7H": 1}, 7, [None]])
+def test_a_hand_that_is_not_cards_is_refused_by_solve_and_hint(hand: object) -> None:
+    for read in (make_position, solve, hint):
+        with pytest.raises(
+            RummyError, match=r"must be a string of cards or a list of cards|unknown card None"
+        ):
+            read("rummikub", hand)
+
+
 @pytest.mark.parametrize(
     ("table", "message"),
     [
