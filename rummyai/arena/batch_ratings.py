@@ -90,6 +90,7 @@ def batch_ratings(
     alpha = (1 - CONFIDENCE) / 2
     low, high = np.quantile(draws, [alpha, 1 - alpha], axis=0)
     spread = draws.std(axis=0)
+    played = (count.sum(axis=1) > 0).sum(axis=-1)  # per agent, the sets with a comparison
     ratings = [
         Rating(
             name,
@@ -97,6 +98,7 @@ def batch_ratings(
             float(spread[i]),
             ci=(float(low[i]), float(high[i])),
             method="bradley-terry",
+            sets=int(played[i]),
         )
         for i, name in enumerate(names)
     ]

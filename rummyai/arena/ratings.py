@@ -27,6 +27,13 @@ class Rating:
     sigma: float
     ci: tuple[float, float] | None = None
     method: str = "openskill"
+    sets: int = 0  # duplicate sets the agent played in
+
+    @property
+    def degenerate(self) -> bool:
+        """Whether the bootstrap interval has no width: every resample of the sets was alike (one
+        set, or the same result in every set), so it says nothing about the rating's uncertainty."""
+        return self.ci is not None and self.ci[1] - self.ci[0] < 1e-9
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -64,5 +71,6 @@ def rate(records: Sequence[dict[str, Any]], order: Sequence[str] = ()) -> list[R
             entry[2] += 1
         for name, (mu, sigma, copies) in sums.items():
             state[name] = (mu / copies, sigma / copies)
-    ratings = [Rating(name, mu, sigma) for name, (mu, sigma) in state.items()]
+    played = {name: {int(r["set"]) for r in records if name in r["seats"]} for name in names}
+    ratings = [Rating(name, mu, sigma, sets=len(played[name])) for name, (mu, sigma) in state.items()]
     return sorted(ratings, key=lambda r: -r.ordinal)

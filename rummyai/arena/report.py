@@ -43,6 +43,15 @@ def _ci(low: float, high: float, digits: int = 3) -> str:
     return f"[{_fmt(low, digits)}, {_fmt(high, digits)}]"
 
 
+def _rating_ci(rating: Rating) -> str:
+    """A bootstrap interval, or why there is none: with every resample of the sets alike (one set,
+    or the same result in each) the resamples measure nothing, and an interval of no width would
+    read as certainty."""
+    if rating.degenerate:
+        return "none: every resample of the sets is alike"
+    return _ci(*rating.interval, digits=1)
+
+
 def disagreements(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[str]:
     """Warnings for every pair the ratings order one way while their head-to-head games say the other."""
     score = {r.agent: r.mu for r in ratings}
@@ -67,26 +76,26 @@ def rating_lines(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[
             "## Ratings (Bradley-Terry fit of all pairwise placements; Elo scale, 0 = mean agent; "
             "95% bootstrap interval over duplicate sets)",
             "",
-            "| agent | rating | 95% interval |",
-            "| --- | ---: | --- |",
+            "| agent | rating | 95% interval | sets |",
+            "| --- | ---: | --- | ---: |",
         ]
         lines += [
-            f"| `{r.agent}` | {r.mu:+.1f} | {_ci(*r.interval, digits=1)} |"
+            f"| `{r.agent}` | {r.mu:+.1f} | {_rating_ci(r)} | {r.sets} |"
             if r.agent in played
-            else f"| `{r.agent}` | n/a | no games yet |"
+            else f"| `{r.agent}` | n/a | no games yet | 0 |"
             for r in ratings
         ]
     else:
         lines = [
             "## Ratings (OpenSkill Plackett-Luce, sequential in set order)",
             "",
-            "| agent | mu | sigma | 95% interval | ordinal (mu-3σ) |",
-            "| --- | ---: | ---: | --- | ---: |",
+            "| agent | mu | sigma | 95% interval | ordinal (mu-3σ) | sets |",
+            "| --- | ---: | ---: | --- | ---: | ---: |",
         ]
         lines += [
-            f"| `{r.agent}` | {r.mu:.2f} | {r.sigma:.2f} | {_ci(*r.interval, digits=2)} | {r.ordinal:.2f} |"
+            f"| `{r.agent}` | {r.mu:.2f} | {r.sigma:.2f} | {_ci(*r.interval, digits=2)} | {r.ordinal:.2f} | {r.sets} |"
             if r.agent in played
-            else f"| `{r.agent}` | n/a | n/a | no games yet | n/a |"
+            else f"| `{r.agent}` | n/a | n/a | no games yet | n/a | 0 |"
             for r in ratings
         ]
     notes = disagreements(ratings, pairs)

@@ -140,10 +140,10 @@ def test_agents_without_games_are_reported_as_such_not_rated() -> None:
         return PairStats(a, b, comparisons, 1, rate, (rate, rate), 0.0, (0.0, 0.0))
 
     ratings = [
-        Rating("greedy", 139.8, 0.0, (139.8, 139.8), "bradley-terry"),
+        Rating("greedy", 139.8, 10.0, (120.5, 160.1), "bradley-terry", sets=1),
         Rating("holdback", 0.0, 0.0, (0.0, 0.0), "bradley-terry"),
-        Rating("random", -139.8, 0.0, (-139.8, -139.8), "bradley-terry"),
+        Rating("random", -139.8, 10.0, (-160.1, -120.5), "bradley-terry", sets=1),
     ]
     lines = rating_lines(ratings, [pair("greedy", "random", 2), pair("random", "greedy", 2)])
-    assert "| `holdback` | n/a | no games yet |" in lines
-    assert "| `greedy` | +139.8 | [139.8, 139.8] |" in lines
+    assert "| `holdback` | n/a | no games yet | 0 |" in lines
+    assert "| `greedy` | +139.8 | [120.5, 160.1] | 1 |" in lines

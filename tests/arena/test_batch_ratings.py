@@ -69,3 +69,24 @@ def test_openskill_and_the_batch_fit_disagree_where_order_matters() -> None:
     warnings = disagreements(sequential, pairs)
     assert len(warnings) == 1 and warnings[0].startswith("`b` is rated above `a`")
     assert disagreements(batch, pairs) == []
+
+
+@pytest.mark.parametrize("records", [[duel(0, True)], [duel(s, True) for s in range(8)]])
+def test_an_interval_every_resample_agrees_on_is_reported_as_none(records: list[dict[str, object]]) -> None:
+    """One set, or a sweep: resampling the sets changes nothing, so the report gives no interval
+    (one of no width would read as certainty) and says how many sets the rating rests on."""
+    from rummyai.arena.report import rating_lines
+
+    ratings = batch_ratings(records, resamples=200)
+    assert all(r.degenerate and r.sets == len(records) for r in ratings)
+    lines = rating_lines(ratings, pairwise(records, low_wins=False, order=["a", "b"]))
+    row = next(line for line in lines if line.startswith("| `a`"))
+    assert "none: every resample of the sets is alike" in row and row.endswith(f"| {len(records)} |")
+
+
+def test_sets_are_counted_per_agent() -> None:
+    records = [duel(s, s % 2 == 0) for s in range(6)]
+    records.append({**duel(6, True), "seats": ["a", "c"]})
+    sets = {r.agent: r.sets for r in batch_ratings(records, resamples=100)}
+    assert sets == {"a": 7, "b": 6, "c": 1}
+    assert {r.agent: r.sets for r in rate(records)} == sets
