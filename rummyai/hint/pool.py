@@ -58,6 +58,8 @@ START_TIMEOUT = 120.0
 STARTING_WAIT = 10.0
 #: Seconds a solve gets at least when a worker takes a job close to (or just past) its deadline.
 MIN_SOLVE_SECONDS = 0.02
+# A running job whose caller left is stopped only with more than this many seconds still to run.
+ABANDON_SECONDS = 0.5
 
 
 class Busy(Exception):
@@ -230,6 +232,12 @@ class _ProcessWorker:
             raise WorkerLost("a solver worker stopped unexpectedly; retry") from error
         return answer
 
+    def interrupt(self) -> None:
+        """Stop the process mid-job without waiting: the job's call ends in `WorkerLost`, and the
+        pool then discards the worker as it discards any lost one."""
+        with contextlib.suppress(Exception):
+            self.process.kill()
+
     def kill(self) -> None:
         """Stop the process at once (it may be mid-solve) and release the pipes."""
         with contextlib.suppress(Exception):
@@ -278,6 +286,9 @@ class _ThreadWorker:
         for executor in self.executors.values():
             executor.shutdown(wait=False, cancel_futures=True)
 
+    def interrupt(self) -> None:
+        """Nothing: a thread cannot be stopped; its solve ends at the solver's own time limit."""
+
     def close(self) -> None:
         self.kill()
 
@@ -294,6 +305,7 @@ class _Job:
     seq: int
     future: asyncio.Future[dict[str, Any]]
     started: bool = False
+    slot: _Slot | None = field(default=None, repr=False)  # the slot running it, once started
 
 
 @dataclass(eq=False)
@@ -330,6 +342,7 @@ class SolvePool:
         self._refill: asyncio.Task[None] | None = None
         self.replacements = 0
         self.answered = 0
+        self.abandoned = 0  # running jobs stopped because their caller left
 
     # ------------------------------------------------------------------ life cycle
     def _new_worker(self) -> Worker:
@@ -409,6 +422,7 @@ class SolvePool:
             "spare_workers": len(self._spares),
             "replacements": self.replacements,
             "answered": self.answered,
+            "abandoned": self.abandoned,
         }
 
     def worker_pids(self, busy: bool | None = None) -> list[int]:
@@ -452,11 +466,13 @@ class SolvePool:
         self._wake.set()
         try:
             return await asyncio.wait_for(asyncio.shield(job.future), seconds + self.limits.grace)
-        except asyncio.CancelledError:  # the caller gave up (its client left): a waiting job is dropped
+        except asyncio.CancelledError:  # the caller gave up (its client left): its job is dropped
             if not job.started:
                 job.future.cancel()
                 with contextlib.suppress(ValueError):
                     queue.remove(job)
+            else:
+                self._abandon(job)
             raise
         except TimeoutError:
             if job.started:  # its worker is being stopped this instant; take its answer
@@ -490,6 +506,7 @@ class SolvePool:
                 solve = max(min(left * 0.9, left - 0.05), MIN_SOLVE_SECONDS)
                 obj["time_limit"] = min(float(obj.get("time_limit") or solve), solve)
             job.started = True
+            job.slot = slot
             slot.busy = True
             slot.current = worker
             lost = False
@@ -511,6 +528,21 @@ class SolvePool:
                 await self._discard(slot.index, worker)
             if self._queues["fast"] or self._queues["hard"]:
                 self._wake.set()  # others may be waiting for a job this slot left behind
+
+    def _abandon(self, job: _Job) -> None:
+        """A running job whose caller left: its worker is stopped, and replaced by a warm spare, when
+        more than `ABANDON_SECONDS` of the job's time are left and the worker's other lane is idle,
+        so that the rest of an unwanted search does not hold the lane (a shorter one is let finish:
+        a replacement costs more)."""
+        slot = job.slot
+        worker = None if slot is None else slot.current
+        if worker is None or job.future.done() or job.deadline - time.monotonic() < ABANDON_SECONDS:
+            return
+        if any(other is not slot and other.current is worker for other in self._slots):
+            return  # the same process answers another request on its other lane
+        job.future.cancel()
+        self.abandoned += 1
+        worker.interrupt()
 
     def _settle(
         self, job: _Job, answer: dict[str, Any] | None = None, exception: Exception | None = None

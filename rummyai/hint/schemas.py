@@ -156,3 +156,4 @@ class HealthAnswer(BaseModel):
     spare_workers: int = Field(description="warm idle workers ready to replace a lost one")
     replacements: int = Field(description="workers replaced since start")
     answered: int
+    abandoned: int = Field(description="running requests stopped with their worker because the client left")
