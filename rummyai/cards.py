@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from numbers import Integral
 from typing import Protocol
 
 import numpy as np
@@ -319,3 +320,32 @@ def check_copies(variant: DeckSource, kinds: Iterable[int], what: str = "") -> N
             copies = "copy" if n == 1 else "copies"
             deck = f"holds {held}" if held else f"has no {card_str(kind)}"
             raise DeckError(f"{n} {copies} of {card_str(kind)}{where} but the {variant.id} deck {deck}")
+
+
+CardsInput = str | Iterable[int | str]
+
+
+def is_kind(item: object) -> bool:
+    """Whether `item` is a card kind given as a number (an integer, not a bool)."""
+    return isinstance(item, Integral) and not isinstance(item, bool)
+
+
+def read_cards(cards: CardsInput, what: str = "the hand") -> list[int]:
+    """Card kinds of cards given as text, tokens or kinds (range-checked, copies not counted);
+    `CardError` naming `what` for anything else (a mapping, bytes, a float, a bool)."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if isinstance(cards, bytes | bytearray | Mapping) or not isinstance(cards, Iterable):
+        raise CardError(f"{what} must be a string of cards or a list of cards, got {cards!r}")
+    kinds: list[int] = []
+    for item in cards:
+        if isinstance(item, str):
+            kinds.extend(parse_cards(item))
+        elif is_kind(item):
+            card = int(item)
+            if not 0 <= card < NUM_KINDS:
+                raise DeckError(f"card kind {card} in {what} is out of range 0..52")
+            kinds.append(card)
+        else:
+            raise CardError(f"unknown card {item!r} in {what} (give tokens such as '7H' or kinds 0..52)")
+    return kinds

@@ -12,7 +12,7 @@ points opening and `opening_problem` says whether a meld may be an opening meld 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -20,10 +20,12 @@ from typing import Literal
 
 from rummyai.cards import (
     JOKER,
+    NUM_KINDS,
     Meaning,
     Slot,
     card_str,
     check_copies,
+    is_kind,
     make_card,
     parse_meld,
     parse_slot,
@@ -658,3 +660,65 @@ def played_value(variant: Variant, info: MeldInfo) -> int:
     if info.kind == "royale" and variant.royale is not None:
         return variant.royale.value
     return sum(variant.hand_value(c) for c in info.cards)
+
+
+TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int] | MeldInfo]
+
+
+def read_table(table: TableInput, name: str = "table") -> list[tuple[Slot, ...]]:
+    """The melds of a table given as one string (melds separated by ``|``) or as a list of melds,
+    each a string, a list of tokens, or a list of card kinds and `Slot`s; `CardError` (or
+    `DeckError` for a kind out of range) naming the meld by its number for anything else."""
+    if isinstance(table, str):
+        parts = table.split("|")
+        if table.strip() and not all(part.strip() for part in parts):
+            raise CardError(f"empty meld between '|' separators in {table!r}")
+        melds: Iterable[object] = [part for part in parts if part.strip()]
+    elif isinstance(table, bytes | bytearray | Mapping) or not isinstance(table, Iterable):
+        raise CardError(f"the {name} must be a string of melds or a list of melds, got {table!r}")
+    else:
+        melds = table
+    return [_meld_slots(meld, f"{name} meld {k}") for k, meld in enumerate(melds, start=1)]
+
+
+def _meld_slots(meld: object, label: str) -> tuple[Slot, ...]:
+    """One table meld as slots (see `read_table`); `label` names it in errors."""
+    if type(meld) is tuple and meld and all(type(x) is Slot for x in meld):  # `Solution.melds`: fast
+        return meld
+    if isinstance(meld, MeldInfo):
+        return meld.slots
+    if isinstance(meld, bytes | bytearray | Mapping) or not isinstance(meld, str | Iterable):
+        raise CardError(f"{label} must be a string or a list of cards, got {meld!r}")
+    items = [meld] if isinstance(meld, str) else list(meld)
+    if items and all(isinstance(x, str) for x in items):
+        try:
+            return parse_meld(" ".join(items))
+        except CardError as error:
+            raise CardError(f"{label}: {error}") from None
+    if not items:
+        raise CardError(f"{label} is empty")
+    if any(isinstance(x, str) for x in items):
+        odd = next(x for x in items if not isinstance(x, str))
+        raise CardError(f"{label} mixes card tokens with {odd!r}: write it in one form")
+    slots: list[Slot] = []
+    for x in items:
+        if isinstance(x, Slot):
+            slots.append(x)
+        elif is_kind(x):
+            if not 0 <= int(x) < NUM_KINDS:
+                raise DeckError(f"card kind {x} in {label} is out of range 0..52")
+            slots.append(Slot(int(x)))
+        else:
+            raise CardError(f"unknown card {x!r} in {label} (give tokens such as '7H', kinds 0..52 or slots)")
+    return tuple(slots)
+
+
+def analyze_table(variant: Variant, melds: Sequence[Sequence[Slot]], name: str = "table") -> list[MeldInfo]:
+    """Each table meld read under `variant`; `MeldError` naming the first invalid one by number."""
+    out: list[MeldInfo] = []
+    for k, meld in enumerate(melds, start=1):
+        try:
+            out.append(analyze_meld(variant, meld))
+        except MeldError as error:
+            raise MeldError(f"{name} meld {k}: {error}") from None
+    return out

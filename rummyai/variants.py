@@ -9,9 +9,11 @@ and the Diamond Royale) are small rule objects held by the variant.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import CLUBS, DIAMONDS, HEARTS, JOKER, SPADES, build_deck, make_card
@@ -313,21 +315,29 @@ class Variant:
 
 
 # --------------------------------------------------------------------- option machinery
+BARE = object()  # an option named without a value ("name" rather than "name=value")
+
+
 def _option_pairs(
     options: Mapping[str, Any] | Iterable[str] | None, values: Mapping[str, Any]
 ) -> list[tuple[str, Any]]:
     """(name, raw value) pairs from a mapping, ``name``/``name=value`` strings and keywords."""
     pairs: list[tuple[str, Any]] = []
     if isinstance(options, Mapping):
-        pairs.extend((str(k).strip(), v) for k, v in options.items())
+        for key, value in options.items():
+            if not isinstance(key, str):
+                raise VariantError(f"option names are strings, got {key!r}")
+            pairs.append((key.strip(), value))
     elif isinstance(options, str):
         raise VariantError(f"options must be a list of strings or a mapping, not the string {options!r}")
     elif options is not None:
         if not isinstance(options, Iterable):
             raise VariantError(f"options must be a list of strings or a mapping, got {options!r}")
         for text in options:
-            name, eq, value = str(text).partition("=")
-            pairs.append((name.strip(), value.strip() if eq else True))
+            if not isinstance(text, str):
+                raise VariantError(f"options are 'name' or 'name=value' strings, got {text!r}")
+            name, eq, value = text.partition("=")
+            pairs.append((name.strip(), value.strip() if eq else BARE))
     pairs.extend(values.items())
     return pairs
 
@@ -341,7 +351,12 @@ class Option:
     help: str
 
     def coerce(self, name: str, value: Any) -> Any:
-        """Convert a value given as text or JSON to the option's type, naming bad values."""
+        """Convert a value given as text or JSON to the option's type, naming bad values (a name
+        given alone, `BARE`, turns a flag on and is refused for other options)."""
+        if value is BARE:
+            if self.kind is bool:
+                return True
+            raise VariantError(f"option {name!r} needs a value: write {name}=...")
         if self.kind is bool:
             if isinstance(value, bool):
                 return value
@@ -350,13 +365,14 @@ class Option:
                 return True
             if text in ("0", "false", "no", "off"):
                 return False
-        elif self.kind is int:
-            try:
-                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                    raise ValueError  # True is no count, and 2.5 rounds is not 2
+        elif self.kind is int and not isinstance(value, bool):  # True is no count
+            if isinstance(value, Integral):
                 return int(value)
-            except (TypeError, ValueError):
-                pass
+            if isinstance(value, Real) and float(value).is_integer():  # 2.0 is 2; 2.5 rounds is not
+                return int(float(value))
+            if isinstance(value, str):
+                with contextlib.suppress(ValueError):
+                    return int(value.strip())
         elif self.kind is str:
             return str(value)
         wanted = {int: "an integer (int)", bool: "true or false (bool)", str: "a string"}[self.kind]

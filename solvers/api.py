@@ -10,7 +10,7 @@ from importlib import import_module
 from numbers import Integral, Real
 from typing import Any
 
-from rummyai.cards import card_str, sorted_cards
+from rummyai.cards import card_str, read_cards, sorted_cards
 from rummyai.errors import RummyError, check_flag
 from rummyai.solvers.duties import check_duties, check_opening_objective
 from rummyai.solvers.fast import fast_path_ok, solve_fast
@@ -24,7 +24,6 @@ from rummyai.solvers.position import (
     TableInput,
     black_heart_rules,
     check_objective,
-    hand_kinds,
     make_position,
     time_left,
 )
@@ -67,7 +66,7 @@ def solve(
     """
     check_objective(objective, SOLVE_OBJECTIVES)
     check_flag("minimize_changes", minimize_changes)
-    hand = hand_kinds(hand)
+    hand = read_cards(hand)
     _check_numbers(time_limit=time_limit, work_limit=work_limit, max_cards=max_cards, score=score)
     position = make_position(variant, hand, table, opened)
     if max_cards is not None:
@@ -80,7 +79,7 @@ def solve(
     ):
         if limit is not None and not _positive_finite(limit):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
-    must = sorted(hand_kinds(committed, "committed")) if committed else []
+    must = sorted(read_cards(committed, "committed")) if committed else []
     taken_card: int | None = None
     if taken is not None:
         named = make_position(position.variant, [taken]).hand

@@ -9,24 +9,23 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from numbers import Integral
 from typing import TYPE_CHECKING, Literal
 
 from rummyai.cards import (
     JOKER,
     NUM_KINDS,
+    CardsInput,
     Slot,
     card_str,
     check_copies,
     meld_str,
-    parse_cards,
-    parse_meld,
+    read_cards,
     sorted_cards,
 )
-from rummyai.errors import CardError, DeckError, MeldError, RummyError, check_flag
-from rummyai.melds import MeldInfo, analyze_meld
+from rummyai.errors import RummyError, check_flag
+from rummyai.melds import MeldInfo, TableInput, analyze_table, read_table
 from rummyai.variants import Variant, get_variant
 
 if TYPE_CHECKING:
@@ -36,8 +35,7 @@ Objective = Literal["cards", "points", "penalty"]
 OBJECTIVES: tuple[str, ...] = ("cards", "points", "penalty")
 # `solve` also answers ``opening``: the smallest opening from the hand alone (`solvers.opening`)
 SOLVE_OBJECTIVES: tuple[str, ...] = (*OBJECTIVES, "opening")
-HandInput = str | Iterable[int | str]
-TableInput = str | Iterable[str | Sequence[Slot] | Sequence[str] | Sequence[int] | MeldInfo]
+HandInput = CardsInput
 
 
 @dataclass(frozen=True)
@@ -107,101 +105,14 @@ class Solution:
         return " ".join(card_str(c) for c in sorted_cards(self.played))
 
 
-def is_kind(item: object) -> bool:
-    """Whether `item` is a card kind given as a number (an integer, not a bool)."""
-    return isinstance(item, Integral) and not isinstance(item, bool)
-
-
-def hand_kinds(hand: HandInput, what: str = "the hand") -> list[int]:
-    """Card kinds of cards given as text, tokens or kinds (range-checked, copies not counted);
-    `CardError` naming `what` for anything else."""
-    if isinstance(hand, str):
-        return parse_cards(hand)
-    if isinstance(hand, bytes | bytearray | Mapping) or not isinstance(hand, Iterable):
-        raise CardError(f"{what} must be a string of cards or a list of cards, got {hand!r}")
-    kinds: list[int] = []
-    for item in hand:
-        if isinstance(item, str):
-            kinds.extend(parse_cards(item))
-        elif is_kind(item):
-            card = int(item)
-            if not 0 <= card < NUM_KINDS:
-                raise DeckError(f"card kind {card} in {what} is out of range 0..52")
-            kinds.append(card)
-        else:
-            raise CardError(f"unknown card {item!r} in {what} (give tokens such as '7H' or kinds 0..52)")
-    return kinds
-
-
-def table_slots(table: TableInput) -> list[tuple[Slot, ...]]:
-    """The melds of a table given as one string (melds separated by ``|``) or as a list of melds,
-    each a string, a list of tokens, or a list of card kinds and `Slot`s; `CardError` (or
-    `DeckError` for a kind out of range) naming the meld by its number for anything else."""
-    if isinstance(table, str):
-        parts = table.split("|")
-        if table.strip() and not all(part.strip() for part in parts):
-            raise CardError(f"empty meld between '|' separators in {table!r}")
-        melds: Iterable[object] = [part for part in parts if part.strip()]
-    elif isinstance(table, bytes | bytearray | Mapping) or not isinstance(table, Iterable):
-        raise CardError(f"the table must be a string of melds or a list of melds, got {table!r}")
-    else:
-        melds = table
-    return [_meld_slots(meld, k) for k, meld in enumerate(melds, start=1)]
-
-
-def _meld_slots(meld: object, k: int) -> tuple[Slot, ...]:
-    """Table meld number `k` as slots (see `table_slots`)."""
-    if type(meld) is tuple and meld and all(type(x) is Slot for x in meld):  # `Solution.melds`: fast
-        return meld
-    if isinstance(meld, MeldInfo):
-        return meld.slots
-    if isinstance(meld, bytes | bytearray | Mapping) or not isinstance(meld, str | Iterable):
-        raise CardError(f"table meld {k} must be a string or a list of cards, got {meld!r}")
-    items = [meld] if isinstance(meld, str) else list(meld)
-    if items and all(isinstance(x, str) for x in items):
-        try:
-            return parse_meld(" ".join(items))
-        except CardError as error:
-            raise CardError(f"table meld {k}: {error}") from None
-    if not items:
-        raise CardError(f"table meld {k} is empty")
-    if any(isinstance(x, str) for x in items):
-        odd = next(x for x in items if not isinstance(x, str))
-        raise CardError(f"table meld {k} mixes card tokens with {odd!r}: write it in one form")
-    slots: list[Slot] = []
-    for x in items:
-        if isinstance(x, Slot):
-            slots.append(x)
-        elif is_kind(x):
-            if not 0 <= int(x) < NUM_KINDS:
-                raise DeckError(f"card kind {x} in table meld {k} is out of range 0..52")
-            slots.append(Slot(int(x)))
-        else:
-            raise CardError(
-                f"unknown card {x!r} in table meld {k} (give tokens such as '7H', kinds 0..52 or slots)"
-            )
-    return tuple(slots)
-
-
-def table_melds(variant: Variant, melds: Sequence[Sequence[Slot]]) -> list[MeldInfo]:
-    """Each table meld read under `variant`; `MeldError` naming the first invalid one by number."""
-    out: list[MeldInfo] = []
-    for k, meld in enumerate(melds, start=1):
-        try:
-            out.append(analyze_meld(variant, meld))
-        except MeldError as error:
-            raise MeldError(f"table meld {k}: {error}") from None
-    return out
-
-
 def make_position(
     variant: Variant | str, hand: HandInput, table: TableInput = (), opened: bool = True
 ) -> Position:
     """A checked `Position`; raises a `RummyError` subclass naming the bad card, meld or variant."""
     check_flag("opened", opened)
     rules = get_variant(variant)
-    kinds = sorted(hand_kinds(hand))
-    melds = table_melds(rules, table_slots(table))
+    kinds = sorted(read_cards(hand))
+    melds = analyze_table(rules, read_table(table))
     position = Position(rules, tuple(kinds), tuple(melds), opened)
     every = [*kinds, *(card for info in melds for slot in info.slots for card in slot.cards())]
     counts = [0] * NUM_KINDS

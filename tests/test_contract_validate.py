@@ -218,3 +218,25 @@ def test_validate_json_defaults_the_table_and_names_unknown_keys() -> None:
     }
     answer = judge_json({"variant": "rummikub", "hand": "7H", "new_table": [], "opend": True})
     assert "unknown key(s) 'opend'" in answer["error"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"new_table": "3C 4C 5C 6C/9H"}, "new table meld 1: escorts ('/') do not exist in rhine"),
+        ({"new_table": ["3C 4C 5C", "3C 4C 5C 6C/JK"]}, "new table meld 2: escorts"),
+        ({"new_table": ["3C 4C 5C 6C", []]}, "new table meld 2 is empty"),
+        ({"new_table": "3C 4C 5C 6C | 3C 4C 5C | 3C 4C 5C"}, "3 copies of 3C in the new table"),
+        ({"hand": "6C 6C 6C"}, "3 copies of 6C in hand and table"),
+        ({"table": ["3C 4C 5C", "7H 8H"]}, "table meld 2: '7H 8H'"),
+        ({"variant": None}, "'variant' must be a string, got None"),
+        ({"options": [5]}, "'name=value' strings, got 5"),
+    ],
+)
+def test_bad_moves_to_check_are_named(change: dict[str, object], message: str) -> None:
+    """The new table is read as strictly as the start table, and errors say which of the two."""
+    from rummyai.engine.judge import judge_json
+
+    play = {"variant": "rhine", "hand": "6C 9H", "table": "3C 4C 5C", "new_table": "3C 4C 5C 6C", **change}
+    answer = judge_json(play)
+    assert set(answer) == {"error"} and message in answer["error"]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 from rummyai.cards import JOKER, RANKS, SUITS, make_card, parse_card
@@ -447,6 +449,11 @@ def test_unknown_option_is_a_variant_error_naming_it(variant_id: str, options: A
         ("rummy-palace", {"max_stock_recycles": -2}, ["'max_stock_recycles'", "-2"]),
         ("rummy-tiles", {"invalid_play_penalty": "x"}, ["'invalid_play_penalty'", "'x'"]),
         ("rummy-palace", "knocking", ["string"]),
+        ("rhine", ["extra_packs"], ["'extra_packs'", "needs a value"]),
+        ("rhine", [5], ["'name=value' strings", "5"]),
+        ("rhine", {1: 2}, ["option names are strings", "1"]),
+        ("rhine", {"extra_packs": np.float32(2.5)}, ["'extra_packs'", "2.5"]),
+        ("rummikub", {"rounds": Fraction(5, 2)}, ["'rounds'", "Fraction(5, 2)"]),
     ],
 )
 def test_bad_option_values_are_variant_errors_naming_option_and_value(
@@ -456,6 +463,11 @@ def test_bad_option_values_are_variant_errors_naming_option_and_value(
         get_variant(variant_id, options)
     for word in words:
         assert word in str(error.value)
+
+
+def test_whole_numbers_in_any_numeric_type_are_option_counts() -> None:
+    for value in (2, 2.0, "2", np.int64(2), np.float32(2.0), Fraction(4, 2)):
+        assert get_variant("rhine", {"extra_packs": value}) is get_variant("rhine", ["extra_packs=2"])
 
 
 def test_variants_pickle_without_their_caches_and_keep_their_options() -> None:

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, islice, product
 from typing import Any, TypeVar
 
 from rummyai.cards import (
+    CardsInput,
     Meaning,
     Slot,
     card_str,
     check_copies,
-    parse_cards,
-    parse_table,
     rank_of,
     rank_str,
+    read_cards,
     sort_key,
     suit_of,
 )
@@ -34,13 +34,11 @@ from rummyai.engine.qualify import before_opening, qualifies_inside_turn, search
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
 from rummyai.errors import MeldError, RummyError, VariantError, check_flag
-from rummyai.melds import analyze_meld
+from rummyai.melds import TableInput, analyze_meld, analyze_table, read_table
 from rummyai.variants import Variant, get_variant
 
 MAX_LAYOUTS = 20_000  # readings of the new table's unstated wilds tried per judgement
 _T = TypeVar("_T")
-
-TableText = str | Sequence[str | Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -65,9 +63,9 @@ class Judgement:
 
 def judge_play(
     variant: str | Variant,
-    hand: str | Iterable[str],
-    table: TableText,
-    new_table: TableText,
+    hand: CardsInput,
+    table: TableInput,
+    new_table: TableInput,
     opened: bool = True,
     options: Any = None,
     deadline: float | None = None,
@@ -79,21 +77,23 @@ def judge_play(
     it, a play with no legal reading found yet is refused under rule ``time``.
 
     Raises `CardError` (unknown token), `DeckError` (more copies than the deck holds),
-    `MeldError` (a start-table meld that is not valid) or `VariantError`.
+    `MeldError` (a start-table meld that is not valid, an escort in the new table) or
+    `VariantError`; each names the meld by its number in the table or the new table.
     """
     check_flag("opened", opened)
     rules = get_variant(variant, options)
     if not rules.tile_style:
         raise VariantError(f"{rules.id} is not a tile-style variant; the judge rates table rearrangements")
-    hand_cards = parse_cards(hand)
-    start = [normalize_meld(rules, m) for m in parse_table(table)]
-    final = [normalize_meld(rules, m) for m in parse_table(new_table)]
-    _check_deck(rules, hand_cards, start, final)
-    for k, meld in enumerate(start):
-        try:
-            analyze_meld(rules, meld)
-        except MeldError as error:
-            raise MeldError(f"table meld {k + 1}: {error}") from None
+    hand_cards = read_cards(hand)
+    start = [normalize_meld(rules, m) for m in read_table(table)]
+    written = read_table(new_table, "new table")
+    for k, meld in enumerate(written, start=1):
+        if any(s.escort is not None for s in meld):
+            raise MeldError(f"new table meld {k}: escorts ('/') do not exist in {rules.id}")
+    final = [normalize_meld(rules, m) for m in written]
+    check_copies(rules, [*hand_cards, *(s.card for m in start for s in m)], "hand and table")
+    check_copies(rules, [s.card for m in final for s in m], "the new table")
+    analyze_table(rules, start)
     ids = _IdPool(rules)
     start_melds = tuple(
         TableMeld(tuple(ids.take(s.card) for s in meld), tuple(s.meaning for s in meld)) for meld in start
@@ -189,14 +189,6 @@ def _legal(variant: Variant, check: PlayCheck) -> Judgement:
     played = sorted((deck[i] for i in check.played), key=sort_key)
     table = [meld_text(m, deck).split() for m in check.table]
     return Judgement(True, [card_str(c) for c in played], new_table=table)
-
-
-def _check_deck(
-    variant: Variant, hand: list[int], start: list[tuple[Slot, ...]], final: list[tuple[Slot, ...]]
-) -> None:
-    before = Counter(hand) + Counter(s.card for m in start for s in m)
-    after = Counter(s.card for m in final for s in m)
-    check_copies(variant, (before | after).elements())  # the larger count of each card, before or after
 
 
 class _IdPool:
@@ -327,8 +319,10 @@ def judge_json(obj: Mapping[str, Any], deadline: float | None = None) -> dict[st
         opened = obj.get("opened", True)
         if not isinstance(opened, bool):
             raise RummyError(f"'opened' must be true or false, got {opened!r}")
+        if not isinstance(obj["variant"], str):
+            raise RummyError(f"'variant' must be a string, got {obj['variant']!r}")
         judgement = judge_play(
-            str(obj["variant"]),
+            obj["variant"],
             _tokens(obj["hand"], "hand"),
             _table(obj.get("table", []), "table"),
             _table(obj["new_table"], "new_table"),

@@ -37,15 +37,19 @@ def lane_of(job: str, obj: dict[str, Any]) -> Lane:
     """The lane of a request; raises `RummyError` naming bad input (the worker's own message)."""
     from rummyai.hint.api import read_hint_request
     from rummyai.hint.position import position_from_json
+    from rummyai.melds import read_table
     from rummyai.solvers.duties import check_duties, check_opening_objective
     from rummyai.solvers.fast import fast_path_ok
-    from rummyai.solvers.position import Position, table_slots
+    from rummyai.solvers.position import Position
 
     position = read_hint_request(obj)[0] if job == "hint" else position_from_json(obj, JOB_KEYS[job])[0]
     if job == "validate":
         wilds = position.variant.is_wild
         unstated = sum(
-            1 for meld in table_slots(obj["new_table"]) for s in meld if s.meaning is None and wilds(s.card)
+            1
+            for meld in read_table(obj["new_table"], "new table")
+            for s in meld
+            if s.meaning is None and wilds(s.card)
         )
         return "fast" if unstated <= UNSTATED_WILDS_FAST else "hard"
     max_cards = obj.get("max_cards")

@@ -10,10 +10,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummyai.cards import Slot, check_copies
+from rummyai.cards import CardsInput as HandInput
+from rummyai.cards import Slot, check_copies, read_cards
 from rummyai.errors import RummyError, VariantError, check_flag
+from rummyai.melds import TableInput, analyze_table, read_table
 from rummyai.solvers.duties import check_duties
-from rummyai.solvers.position import HandInput, TableInput, hand_kinds, table_melds, table_slots
 from rummyai.variants import Variant, get_variant
 
 OptionsInput = Mapping[str, Any] | Iterable[str] | None
@@ -64,16 +65,16 @@ def read_position(
     _check_options(options)
     check_flag("opened", opened)
     rules = get_variant(variant, options)
-    kinds = hand_kinds(hand)
-    melds = table_slots(table)
-    table_melds(rules, melds)
+    kinds = read_cards(hand)
+    melds = read_table(table)
+    analyze_table(rules, melds)
     check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()], "hand and table")
     if isinstance(score, bool) or not isinstance(score, int):
         raise RummyError(f"'score' must be an integer, got {score!r}")
-    duty = tuple(hand_kinds(committed, "committed")) if committed else ()
+    duty = tuple(read_cards(committed, "committed")) if committed else ()
     taken_card = None
     if taken is not None:
-        named = hand_kinds([taken] if isinstance(taken, int) else taken, "taken")
+        named = read_cards([taken] if isinstance(taken, int) else taken, "taken")
         if len(named) != 1:
             raise RummyError(f"'taken' must be one card, got {taken!r}")
         taken_card = named[0]

@@ -796,7 +796,7 @@ BASE: dict[str, Any] = {"variant": V, "hand": ["8C"], "table": [["7C", "JK", "9C
         ({"table": [["JK", "JK", "JK"], ["JK", "5S", "6S"]], "hand": ["JK"]}, "5 copies of JK"),
         ({"table": [["7C", "8H", "9C"]]}, "table meld 1"),
         ({"table": [["7C", "JK=5H", "9C"]]}, "JK=5H"),
-        ({"table": [["7C", "JK", "9C"], []]}, "empty meld"),
+        ({"table": [["7C", "JK", "9C"], []]}, "table meld 2 is empty"),
         ({"new_table": [["7C", "8C", "9C", "JK="]]}, "JK="),
         ({"hand": "8C", "new_table": 7}, "new_table"),
         ({"options": {"rhine.bogus": True}}, "rhine.bogus"),
