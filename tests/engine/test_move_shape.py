@@ -8,7 +8,7 @@ import pytest
 
 from rummyai.engine.discard_moves import LayOff, MeldCards, TakeDiscard
 from rummyai.engine.discard_setup import build_state, hand_ids
-from rummyai.engine.game import apply, new_match, validate
+from rummyai.engine.game import apply, legal_moves, new_match, validate
 from rummyai.engine.moves import Play
 from rummyai.engine.state import TableMeld
 from rummyai.errors import IllegalMoveError
@@ -42,3 +42,18 @@ def test_a_malformed_move_is_refused_naming_the_field(state: object, move: objec
 
 def test_numpy_integers_are_whole_numbers() -> None:
     assert validate(STANDARD, TakeDiscard(np.int64(0))) == validate(STANDARD, TakeDiscard(0))
+
+
+@pytest.mark.parametrize("odd", [float, bool])
+def test_a_meld_id_that_is_not_an_int_is_refused_even_after_its_play_was_checked(odd: type) -> None:
+    """The rule checks remember their answers, and 11.0 == 11 (True == 1) as a key: the move's
+    shape is checked first, so the same malformed play is refused however often it comes."""
+    state = new_match("rummikub", 2, 0)  # its first seat can open
+    play = next(m for m in legal_moves(state) if isinstance(m, Play))
+    last = play.table[-1]
+    bad_id = float(last.ids[0]) if odd is float else True
+    bad = Play((*play.table[:-1], TableMeld((bad_id, *last.ids[1:]), last.meanings)))
+    for _ in range(2):
+        assert validate(state, play) is None
+        violation = validate(state, bad)
+        assert violation is not None and "must be a whole number" in violation.reason
