@@ -160,7 +160,7 @@ def play_match(
 
 
 def run_tournament(
-    variant: str,
+    variant: str | Variant,
     agents: Sequence[str],
     sets: int,
     players: int,
@@ -187,14 +187,14 @@ def run_tournament(
 
     return run(
         variant,
-        list(agents),
+        agents,
         sets,
         players,
         seed,
         out,
         workers=workers,
         backend=backend,
-        options=list(options),
+        options=options,
         max_turns=max_turns,
         seating=seating,
         progress=progress,

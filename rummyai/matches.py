@@ -62,6 +62,8 @@ def play_match(
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise RummyError(f"seed must be a non-negative integer, got {seed!r}")
     check_max_turns(max_turns)
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        raise RummyError(f"agents must be a list of agent specs, one per seat, got {agents!r}")
     rules = get_variant(variant, options)
     check_players(rules, len(agents))
     players = [build_agent(spec) for spec in agents]

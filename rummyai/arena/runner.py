@@ -15,7 +15,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from pathlib import Path
@@ -28,9 +28,9 @@ from rummyai.arena.report import Summary, write_report
 from rummyai.arena.stats import agent_stats, pairwise
 from rummyai.arena.store import GAMES_FILE, ResultWriter, check_manifest, load_records, record_key
 from rummyai.arena.version import CodeVersion, code_version
-from rummyai.engine.game import check_max_turns, check_players
+from rummyai.engine.game import check_max_turns, check_players, check_whole
 from rummyai.errors import RummyError
-from rummyai.variants import get_variant
+from rummyai.variants import Variant, get_variant
 
 Backend = Literal["local", "ray"]
 FORMAT_VERSION = 1
@@ -40,7 +40,7 @@ MAX_SETS = 10**9
 
 
 def run_tournament(
-    variant: str,
+    variant: str | Variant,
     agents: Sequence[str],
     games: int,
     players: int,
@@ -72,6 +72,12 @@ def run_tournament(
     `record_moves` keeps every move in the game records (for `rummyai serve --runs`' replays);
     `on_record` hears every newly written record.
     """
+    for name, value in (("agents", agents), ("options", options)):
+        if isinstance(value, str) or not isinstance(value, Iterable):
+            raise RummyError(f"{name} must be a list of strings, got {value!r}")
+    if isinstance(variant, Variant):  # a variant object stands for its id and options
+        options = (*sorted(variant.options), *options)
+        variant = variant.id
     agents = tuple(agents)
     options = tuple(options)
     _check_arguments(variant, agents, games, players, seed, workers, backend, options, max_turns, game_fn)
@@ -222,6 +228,10 @@ def _check_arguments(
     max_turns: int | None,
     game_fn: GameFn | None,
 ) -> None:
+    if not isinstance(variant, str):
+        raise RummyError(f"variant must be a variant id or a Variant, got {variant!r}")
+    for name, value in (("sets", games), ("players", players), ("seed", seed), ("workers", workers)):
+        check_whole(name, value)
     if games < 1:
         raise RummyError(f"the number of duplicate sets must be at least 1, got {games}")
     if games > MAX_SETS:

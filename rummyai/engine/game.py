@@ -161,6 +161,8 @@ def apply(state: GameState, move: Move) -> GameState:
 
 def view(state: GameState, seat: int) -> dict[str, Any]:
     """What `seat` may see of the state (other hands and the stock order hidden)."""
+    check_whole("seat", seat)
+    seat = int(seat)
     if not 0 <= seat < state.num_players:
         raise RummyError(f"no seat {seat} in a {state.num_players}-player game")
     public = family_of(state.variant).view(state, seat)

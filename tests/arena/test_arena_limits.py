@@ -88,3 +88,38 @@ def test_ctrl_c_stops_a_tournament_with_one_line_and_the_rerun_resumes(tmp_path:
     assert child.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     assert len(load_records(out / "games.jsonl")) >= 2
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"sets": 1.5}, "sets must be an integer, got 1.5"),
+        ({"seed": "1"}, "seed must be an integer, got '1'"),
+        ({"agents": "random"}, "agents must be a list of strings, got 'random'"),
+        ({"options": "rounds=1"}, "options must be a list of strings, got 'rounds=1'"),
+    ],
+)
+def test_python_tournament_arguments_of_the_wrong_kind_are_named(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    import rummyai
+
+    settings: dict[str, object] = {
+        "agents": ["random", "greedy"],
+        "sets": 1,
+        "seed": 1,
+        "options": ["rounds=1"],
+    }
+    settings.update(change)
+    with pytest.raises(RummyError, match=message):
+        rummyai.run_tournament("rummikub", players=2, out=str(tmp_path / "t"), progress=False, **settings)  # type: ignore[arg-type]
+    with pytest.raises(RummyError, match="agents must be a list of agent specs"):
+        rummyai.play_match("rummikub", "random")  # type: ignore[arg-type]
+
+
+def test_a_variant_object_stands_for_its_id_and_options(tmp_path: Path) -> None:
+    import rummyai
+
+    variant = rummyai.get_variant("rummikub", ["rounds=1"])
+    summary = rummyai.run_tournament(variant, ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"))
+    assert summary.manifest["variant"] == "rummikub" and summary.manifest["options"] == ["rounds=1"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from rummyai.cards import parse_cards
 from rummyai.engine import (
@@ -21,6 +22,7 @@ from rummyai.engine import (
     view,
 )
 from rummyai.engine.tile_position import position
+from rummyai.errors import RummyError
 
 
 def _plays(state: GameState) -> list[Play]:
@@ -109,6 +111,13 @@ def test_view_hides_other_hands_and_stock() -> None:
     hidden = set(state.round.hands[0]) | set(state.round.hands[2]) | set(state.round.stock)
     assert not visible & hidden
     assert seen["opened"] == [True, True, True] and seen["scores"] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("seat", [None, "0", 1.5, True, 3])
+def test_view_of_a_seat_that_is_not_one_is_refused_by_name(seat: object) -> None:
+    state = position("rummy-tiles", ["8S 9D", "2C 3C KH", "AD"], "5S 6S 7S", stock="4H 5H")
+    with pytest.raises(RummyError, match="seat"):
+        view(state, seat)  # type: ignore[arg-type]
 
 
 def test_play_match_is_deterministic_and_finishes() -> None:
