@@ -6,8 +6,8 @@ the agents, the arena) only when first called, so ``import rummyai`` stays light
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from rummyai.errors import (
     CardError,
@@ -17,7 +17,7 @@ from rummyai.errors import (
     RummyError,
     VariantError,
 )
-from rummyai.variants import BUILTINS, VARIANT_IDS, Variant, get_variant
+from rummyai.variants import BUILTINS, VARIANT_IDS, Options, Variant, get_variant
 
 if TYPE_CHECKING:
     from rummyai.agents.base import Agent
@@ -31,9 +31,6 @@ if TYPE_CHECKING:
     from rummyai.solvers.position import HandInput, Solution, TableInput
 
 __version__ = "0.1.0"
-
-Options = Mapping[str, Any] | Iterable[str] | None
-"""Variant options: ``["cyclic_laying", "decks=2"]`` or ``{"rhine.wild_twos": True}``."""
 
 
 def list_variants() -> list[str]:
@@ -55,12 +52,14 @@ def solve(
     committed: HandInput = (),
     taken: str | int | None = None,
     score: int = 0,
+    options: Options = None,
 ) -> Solution:
     """The best move for `hand` against `table` under `variant` (see `rummyai.solvers.solve`).
 
     `objective` is ``cards``, ``points``, ``penalty`` or ``opening`` (the smallest legal opening);
     `time_limit` (seconds) or `work_limit`
-    (CP-SAT work units) cut the search, and the answer's status is then ``feasible``.
+    (CP-SAT work units) cut the search, and the answer's status is then ``feasible``; `options`
+    are the variant's named options (as for `get_variant`).
     """
     from rummyai.solvers import solve as solve_position
 
@@ -77,6 +76,7 @@ def solve(
         committed=committed,
         taken=taken,
         score=score,
+        options=options,
     )
 
 

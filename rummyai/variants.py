@@ -315,6 +315,8 @@ class Variant:
 
 
 # --------------------------------------------------------------------- option machinery
+Options = Mapping[str, Any] | Iterable[str] | None
+"""Variant options: ``["cyclic_laying", "decks=2"]`` or ``{"rhine.wild_twos": True}``."""
 BARE = object()  # an option named without a value ("name" rather than "name=value")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from rummyai.cards import card_str, read_cards, sorted_cards
 from rummyai.errors import RummyError, check_flag
-from rummyai.solvers.duties import check_duties, check_opening_objective
+from rummyai.solvers.duties import check_duties, check_opening_objective, read_taken
 from rummyai.solvers.fast import fast_path_ok, solve_fast
 from rummyai.solvers.opening_swaps import opening_swaps_possible, with_opening_swaps
 from rummyai.solvers.palace_swaps import joker_swaps
@@ -27,7 +27,7 @@ from rummyai.solvers.position import (
     make_position,
     time_left,
 )
-from rummyai.variants import Variant, get_variant
+from rummyai.variants import Options, Variant, get_variant
 
 
 def solve(
@@ -44,8 +44,10 @@ def solve(
     committed: HandInput = (),
     taken: str | int | None = None,
     score: int = 0,
+    options: Options = None,
 ) -> Solution:
-    """Best move for `hand` against `table` under `variant`'s rules.
+    """Best move for `hand` against `table` under `variant`'s rules (`options`: its named
+    options, as for `rummyai.get_variant`).
 
     `objective` is ``cards`` (most cards, ties by points), ``points`` (most points by the
     variant's card values) or ``penalty`` (least penalty left in hand); `minimize_changes` breaks
@@ -68,7 +70,7 @@ def solve(
     check_flag("minimize_changes", minimize_changes)
     hand = read_cards(hand)
     _check_numbers(time_limit=time_limit, work_limit=work_limit, max_cards=max_cards, score=score)
-    position = make_position(variant, hand, table, opened)
+    position = make_position(get_variant(variant, options), hand, table, opened)
     if max_cards is not None:
         if max_cards < 0:
             raise RummyError(f"max_cards must be at least 0, got {max_cards}")
@@ -80,12 +82,7 @@ def solve(
         if limit is not None and not _positive_finite(limit):
             raise RummyError(f"{name} must be a positive number of {unit}, got {limit}")
     must = sorted(read_cards(committed, "committed")) if committed else []
-    taken_card: int | None = None
-    if taken is not None:
-        named = make_position(position.variant, [taken]).hand
-        if len(named) != 1:
-            raise RummyError(f"taken must be one card, got {taken!r}")
-        taken_card = named[0]
+    taken_card = read_taken(taken)
     check_duties(position.variant, position.hand, must, taken_card, score, max_cards)
     if objective == "opening":
         check_opening_objective(

@@ -11,13 +11,29 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rummyai.cards import card_str
-from rummyai.errors import IllegalMoveError, RummyError
+from rummyai.cards import card_str, is_kind, read_cards
+from rummyai.errors import CardError, IllegalMoveError, RummyError
 from rummyai.variants import BUILTINS, Variant
 
 #: The opening requirements the `opening` objective solves: points, or one meld of naturals (an
 #: opening chart, or no opening at all, is not a requirement new melds from the hand meet or miss).
 OPENING_RULES = ("points", "natural_meld")
+
+
+def read_taken(taken: object) -> int | None:
+    """The card a `taken` duty names (a token, a kind, or a list holding one); None when not given.
+    Read before the variant's deck is consulted, so that a duty the variant lacks is named as such."""
+    if taken is None:
+        return None
+    if isinstance(taken, str) or is_kind(taken):
+        named = read_cards([taken], "taken")  # type: ignore[list-item]
+    elif isinstance(taken, list | tuple):
+        named = read_cards(taken, "taken")
+    else:
+        raise CardError(f"'taken' must be one card (a token such as '7H' or a kind), got {taken!r}")
+    if len(named) != 1:
+        raise RummyError(f"'taken' must be one card, got {taken!r}")
+    return named[0]
 
 
 def check_duties(

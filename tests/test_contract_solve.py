@@ -239,7 +239,7 @@ def test_json_positions_carry_the_turn_duties_after_a_take() -> None:
         ({"variant": "standard", "hand": "7H 8H 9H", "taken": "9H"}, "applies to rummy-palace, not standard"),
         ({"variant": "rummy-palace", "hand": "7H 8H 9H 2C", "taken": 9}, "'taken' must be one card token"),
         ({"variant": "standard", "hand": "7H 8H 9H", "committed": [9]}, "'committed' must be a string"),
-        ({"variant": "rummy-palace", "hand": "7H 8H 9H 2C", "taken": "7H 8H"}, "taken must be one card"),
+        ({"variant": "rummy-palace", "hand": "7H 8H 9H 2C", "taken": "7H 8H"}, "'taken' must be one card"),
     ],
 )
 def test_turn_duties_where_the_variant_has_none_are_refused(body: dict[str, Any], needle: str) -> None:
@@ -264,3 +264,43 @@ def test_a_fresh_process_keeps_a_short_time_limit_for_its_first_cp_sat_solve(cal
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == ["optimal", 3]
+
+
+def test_solve_takes_variant_options_as_hint_does() -> None:
+    both = {"options": ["rhine.wild_twos"]}
+    solution = solve("rhine", "7H 8H 2C", **both)
+    assert solution.cards_played == 3 and "2C=9H" in solution.table_text()
+    assert sorted(hint("rhine", "7H 8H 2C", **both).best.played) == sorted(solution.played)
+    assert solve("rhine", "7H 8H 2C").cards_played == 0  # twos are not wild without the option
+
+
+@pytest.mark.parametrize(
+    ("variant", "taken", "message"),
+    [
+        ("rummy-palace", True, "'taken' must be one card (a token such as '7H' or a kind), got True"),
+        ("rummy-palace", ["3S", "4S"], "'taken' must be one card"),
+        ("standard", "JK", "taken"),
+    ],
+)
+def test_a_bad_taken_card_gets_the_same_message_from_solve_and_hint(
+    variant: str, taken: object, message: str
+) -> None:
+    messages = []
+    for read in (solve, hint):
+        with pytest.raises(RummyError, match=re.escape(message)) as error:
+            read(variant, "3S 4S 5S 9H", taken=taken)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+def test_numpy_integers_are_accepted_wherever_a_whole_number_is() -> None:
+    import numpy as np
+
+    nine = make_position("rummy-palace", "9H").hand[0]
+    plain = hint("rummy-palace", "3S 4S 5S 9H 9S", taken=nine, score=0, alternatives=2)
+    numpy = hint(
+        "rummy-palace", "3S 4S 5S 9H 9S", taken=np.int64(nine), score=np.int64(0), alternatives=np.int64(2)
+    )
+    assert [s.played for s in (plain.best, *plain.alternatives)] == [
+        s.played for s in (numpy.best, *numpy.alternatives)
+    ]

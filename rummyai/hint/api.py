@@ -19,7 +19,7 @@ from importlib import import_module
 from numbers import Real
 from typing import Any
 
-from rummyai.cards import Slot, card_str, cards_str, sorted_cards
+from rummyai.cards import Slot, card_str, cards_str, is_kind, sorted_cards
 from rummyai.errors import MeldError, RummyError
 from rummyai.hint.position import (
     HandInput,
@@ -345,10 +345,11 @@ def hint_position(
     """The hint for a checked position; `time_limit` (seconds) bounds the whole answer."""
     if objective not in OBJECTIVES:
         raise RummyError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
-    if isinstance(alternatives, bool) or not isinstance(alternatives, int):
+    if not is_kind(alternatives):
         raise RummyError(f"'alternatives' must be an integer 0..{MAX_ALTERNATIVES}, got {alternatives!r}")
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise RummyError(f"'alternatives' must be between 0 and {MAX_ALTERNATIVES}, got {alternatives}")
+    alternatives = int(alternatives)
     time_limit = _seconds(time_limit)
     # the solver and its searches load before the clock starts: `ms` is the time spent on this
     # position, and a first hint of the process keeps its time limit

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummyai.cards import CardsInput as HandInput
-from rummyai.cards import Slot, check_copies, read_cards
+from rummyai.cards import Slot, check_copies, is_kind, read_cards
 from rummyai.errors import RummyError, VariantError, check_flag
 from rummyai.melds import TableInput, analyze_table, read_table
-from rummyai.solvers.duties import check_duties
-from rummyai.variants import Variant, get_variant
+from rummyai.solvers.duties import check_duties, read_taken
+from rummyai.variants import Options, Variant, get_variant
 
-OptionsInput = Mapping[str, Any] | Iterable[str] | None
+OptionsInput = Options
 
 
 @dataclass(frozen=True)
@@ -69,15 +69,11 @@ def read_position(
     melds = read_table(table)
     analyze_table(rules, melds)
     check_copies(rules, kinds + [c for m in melds for s in m for c in s.cards()], "hand and table")
-    if isinstance(score, bool) or not isinstance(score, int):
+    if not is_kind(score):
         raise RummyError(f"'score' must be an integer, got {score!r}")
+    score = int(score)
     duty = tuple(read_cards(committed, "committed")) if committed else ()
-    taken_card = None
-    if taken is not None:
-        named = read_cards([taken] if isinstance(taken, int) else taken, "taken")
-        if len(named) != 1:
-            raise RummyError(f"'taken' must be one card, got {taken!r}")
-        taken_card = named[0]
+    taken_card = read_taken(taken)
     check_duties(rules, kinds, duty, taken_card, score)
     return HintPosition(rules, tuple(kinds), tuple(melds), bool(opened), score, duty, taken_card)
 
