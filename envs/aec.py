@@ -27,6 +27,7 @@ from rummyai.envs.core import (
     check_table_settings,
     observation,
     observation_space,
+    reset_seed,
     transition_reward,
 )
 from rummyai.envs.encoding import ObservationEncoder
@@ -109,6 +110,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new match; the deal comes from `seed` (a fresh random one when None)."""
+        seed = reset_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         game_seed = int(self._np_random.integers(SEED_BOUND))

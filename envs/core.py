@@ -115,13 +115,25 @@ def candidate_index(space: spaces.Discrete, action: Any, count: int) -> int | No
     float, None, a string, an array of shape (1,) ...) or names an empty slot, so that the caller
     plays the fallback instead of raising."""
     try:
-        inside = bool(space.contains(action))
+        inside = not isinstance(action, bool | np.bool_) and bool(space.contains(action))  # True is no slot
     except (TypeError, ValueError, OverflowError):
         inside = False
     if not inside:
         return None
     index = int(action)
     return index if index < count else None
+
+
+def reset_seed(seed: object) -> int | None:
+    """A `reset` seed as a plain int (numpy integers too; None draws a fresh one); a bool, a float
+    or a negative number is refused by name. (Reset options are ignored, as Gymnasium and
+    PettingZoo expect of environments that take none.)"""
+    if seed is None:
+        return None
+    check_whole("seed", seed)
+    if int(seed) < 0:  # type: ignore[call-overload]
+        raise RummyError(f"seed must be non-negative, got {seed!r}")
+    return int(seed)  # type: ignore[call-overload]
 
 
 def score_sign(variant: Variant) -> int:
@@ -235,6 +247,8 @@ def _check_mix(opponents: Mapping[str, float]) -> list[tuple[str, float]]:
         if not isinstance(name, str):
             raise RummyError(f"an opponent mix maps agent specs to weights, got key {name!r}")
         try:
+            if isinstance(weight, bool | np.bool_ | str):
+                raise TypeError  # True is no weight, and neither is "2"
             value = float(weight)
         except (TypeError, ValueError) as error:
             raise RummyError(f"opponent weight for {name!r} must be a number, got {weight!r}") from error

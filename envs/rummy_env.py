@@ -31,6 +31,7 @@ from rummyai.envs.core import (
     check_table_settings,
     observation,
     observation_space,
+    reset_seed,
     transition_reward,
 )
 from rummyai.envs.encoding import ObservationEncoder
@@ -109,7 +110,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal a new match from the seed (the opponents are reseeded from it too)."""
-        super().reset(seed=seed)
+        super().reset(seed=reset_seed(seed))
         game_seed = int(self.np_random.integers(SEED_BOUND))
         if self.seat_choice is None:
             self.seat = int(self.np_random.integers(self.num_players))

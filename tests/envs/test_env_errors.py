@@ -55,6 +55,9 @@ NOT_ACTIONS: list[Any] = [
     {},
     -1,
     32,
+    True,
+    False,
+    np.True_,
 ]
 
 
@@ -89,3 +92,21 @@ def test_integer_actions_of_any_integer_type_are_accepted() -> None:
         assert obs["action_mask"][1]
         *_, info = env.step(action)
         assert not info["illegal_action"]
+
+
+@pytest.mark.parametrize("seed", [True, 1.5, -1, "3"], ids=repr)
+def test_a_reset_seed_that_is_not_a_whole_number_is_refused_by_name(seed: Any) -> None:
+    for env in (gym.make("rummyai/Rummikub-v2", max_turns=8).unwrapped, aec_env("rummikub", max_turns=8)):
+        with pytest.raises(RummyError, match="seed must be"):
+            env.reset(seed=seed)
+
+
+def test_a_numpy_integer_seed_deals_what_the_same_int_deals() -> None:
+    env = gym.make("rummyai/Rummikub-v2", max_turns=8).unwrapped
+    assert data_equivalence(env.reset(seed=np.int64(3))[0], env.reset(seed=3)[0])
+
+
+@pytest.mark.parametrize("weight", [True, "2"], ids=repr)
+def test_an_opponent_weight_that_is_not_a_number_is_refused(weight: Any) -> None:
+    with pytest.raises(RummyError, match="opponent weight for 'greedy' must be a number"):
+        gym.make("rummyai/Rummikub-v2", opponents={"greedy": weight, "random": 1.0})
