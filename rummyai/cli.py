@@ -76,7 +76,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play one whole match with the named agents and print it."""
     from rummyai.matches import play_match
 
-    specs = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else ["random"]
+    specs = [a.strip() for a in args.agents.split(",")] if args.agents else ["random"]
+    if not all(specs):
+        raise RummyError(f"--agents {args.agents!r} has an empty name between commas")
     if len(specs) == 1:
         specs = specs * args.players
     if len(specs) != args.players:

@@ -61,6 +61,7 @@ def test_variants_json_has_ids_and_summaries() -> None:
         (["play", "--variant", "nope"], "unknown variant 'nope'"),
         (["play", "--variant", "rhine", "--option", "bogus"], "unknown option 'bogus'"),
         (["play", "--variant", "standard", "--option", "decks=7"], "decks"),
+        (["play", "--variant", "rummikub", "--agents", ",greedy"], "--agents ',greedy' has an empty name"),
         (["solve", "--hand", "7H"], "--variant is required"),
         (["solve", "--variant", "rummikub"], "--hand is required"),
         (["validate", "--variant", "rhine", "--new-table", "7H 8H 9H"], "--hand is required"),
