@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, permutations
 
 from rummyai.cards import Meaning, make_card, rank_of, suit_of
 from rummyai.engine.discard_melds import Illegal, Requirement, check_layoff, normalize
@@ -126,8 +126,12 @@ def _build(hand: _Hand, core: list[tuple[int, Meaning | None, int]]) -> Iterator
             continue
 
 
-def _wild_meaning_in_group(hand: _Hand, wild: int, rank: int, taken: set[int]) -> tuple[Meaning, int] | None:
-    """A meaning for a wild in a group of `rank` (preferring suits that need no escort)."""
+def _wild_meaning_in_group(
+    hand: _Hand, wild: int, rank: int, taken: set[int], escorted: bool = False
+) -> tuple[Meaning, int] | None:
+    """A meaning for a wild in a group of `rank`: preferring suits that need no escort, or with
+    `escorted` those that do (an escort is one more card played, which an opening chart that
+    counts cards may need, §6.4)."""
     variant = hand.variant
     rule = variant.wild_map[variant.deck[wild]]
     options = [make_card(rank, s) for s in range(4) if make_card(rank, s) in rule.stands_for]
@@ -135,7 +139,7 @@ def _wild_meaning_in_group(hand: _Hand, wild: int, rank: int, taken: set[int]) -
         options = [c for c in options if suit_of(c) not in taken]
     if not options:
         return None
-    options.sort(key=lambda c: (hand.needs_escort(c), suit_of(c)))
+    options.sort(key=lambda c: (hand.needs_escort(c) != escorted, suit_of(c)))
     card = options[0]
     suit = suit_of(card) if variant.escorts is not None else None
     return Meaning(rank, suit), card
@@ -176,22 +180,23 @@ def _groups(hand: _Hand, limit: int) -> Iterator[Candidate]:
                 for w in range(0, min(len(wilds), cap - m) + 1):
                     if m + w < variant.min_meld or not _count_ok(variant, m, w):
                         continue
-                    taken = {suit_of(deck[i]) for i in chosen}
-                    core: list[tuple[int, Meaning | None, int]] = [(i, None, deck[i]) for i in chosen]
-                    placed = 0
-                    for wild in wilds:  # the first w wilds that find a suit still open
-                        if placed == w:
-                            break
-                        picked = _wild_meaning_in_group(hand, wild, rank, taken)
-                        if picked is not None:
-                            taken.add(suit_of(picked[1]))
-                            core.append((wild, picked[0], picked[1]))
-                            placed += 1
-                    if placed < w:
-                        continue
-                    for built in _build(hand, core):
-                        yield built
-                        made += 1
+                    cores: list[list[tuple[int, Meaning | None, int]]] = []
+                    for escorted in (False, True) if w and variant.escorts is not None else (False,):
+                        taken = {suit_of(deck[i]) for i in chosen}
+                        core: list[tuple[int, Meaning | None, int]] = [(i, None, deck[i]) for i in chosen]
+                        for wild in wilds:  # the first w wilds that find a suit still open
+                            if len(core) == m + w:
+                                break
+                            picked = _wild_meaning_in_group(hand, wild, rank, taken, escorted)
+                            if picked is not None:
+                                taken.add(suit_of(picked[1]))
+                                core.append((wild, picked[0], picked[1]))
+                        if len(core) == m + w and core not in cores:
+                            cores.append(core)
+                    for core in cores:
+                        for built in _build(hand, core):
+                            yield built
+                            made += 1
                     if made >= limit:
                         break
                 if made >= limit:
@@ -427,24 +432,32 @@ def opening_bundles(
 def _with_own_copies(
     melds: Sequence[TableMeld], hand: Sequence[int], variant: Variant, must: int | None
 ) -> tuple[TableMeld, ...] | None:
-    """The melds with every card a physical card of its own from `hand`, the melds holding `must`
-    served first so that they keep it, those whose escorts or wilds other cards can replace last;
-    None when the hand cannot serve them all."""
+    """The melds with every card a physical card of its own from `hand`; None when the hand
+    cannot serve them all. The melds holding `must` are served first so that they keep it, then
+    those whose escorts or wilds other cards can replace; when that order fails, the others
+    (a heart one meld needs as a natural may be another's escort, a diamond a wild in one and
+    itself in another: whichever is served first takes it)."""
 
     def order(k: int) -> tuple[bool, bool]:
         meld = melds[k]
         flexible = any(e is not None for e in meld.escorts) or any(m is not None for m in meld.meanings)
         return must is None or must not in meld.all_ids(), flexible
 
-    free = set(hand)
-    out = list(melds)
-    for k in sorted(range(len(melds)), key=order):
-        meld = copies_from(melds[k], free, variant)
-        if meld is None:
-            return None
-        free.difference_update(meld.all_ids())
-        out[k] = meld
-    return tuple(out)
+    first = sorted(range(len(melds)), key=order)
+    # the order matters only where a meld has escorts or wilds (others take their own kinds)
+    orders = permutations(first) if any(order(k)[1] for k in first) else [first]
+    for served in orders:
+        free = set(hand)
+        out = list(melds)
+        for k in served:
+            meld = copies_from(melds[k], free, variant)
+            if meld is None:
+                break
+            free.difference_update(meld.all_ids())
+            out[k] = meld
+        else:
+            return tuple(out)
+    return None
 
 
 def copies_from(meld: TableMeld, free: Collection[int], variant: Variant) -> TableMeld | None:

@@ -1116,3 +1116,35 @@ def test_a_black_heart_needing_both_copies_of_a_card_is_offered_and_its_take_is_
 def test_a_take_whose_opening_needs_other_escorts_or_wilds_is_legal(hand: str, score: int, card: str) -> None:
     s = build_state(BH, [hand, "AC 9S"], discard=card, phase="draw", opened=[False, True], scores=[score, 0])
     assert rule_of(s, TakeDiscard(0)) is None and TakeDiscard(0) in legal_moves(s)
+
+
+@pytest.mark.parametrize(
+    ("hand", "take", "table", "score", "opening"),
+    [
+        # the chart line wants 9 cards in two melds: the K of diamonds must stand for the escorted
+        # Q of spades (QS/6H QS/9H KD=QS/3H and 3C 4C 5C), not for the Q of diamonds (8 cards)
+        (
+            "2H 3C 3H 4C 6H 8C 9H JC JD KD QS QS TC",
+            "5C",
+            ["KS/AH KC/6H KC/7H", "5S 6S 7S", "6S 7S 8S"],
+            425,
+            "5C",
+        ),
+        # the run holding the taken QS escorts with hearts, one of which (2H) the group of twos
+        # needs as a natural: the group is served first
+        ("2C 2H 2S 3C 3C 4H 5H 6S 9C 9H JS KC QD TH", "QS", [], 425, "2H"),
+    ],
+)
+def test_a_take_whose_opening_needs_an_escort_or_a_heart_in_the_right_role_is_legal(
+    hand: str, take: str, table: list[str], score: int, opening: str
+) -> None:
+    """§5.2 and §6.4: a take is legal when some opening bundle places the taken card."""
+    s = build_state(
+        "black-heart", [hand, "2S"], table=table, discard=f"9S {take}", phase="draw",
+        opened=[False, False], scores=[score, 0], stock="AS AC",
+    )  # fmt: skip
+    assert validate(s, TakeDiscard(1)) is None
+    after = apply(s, TakeDiscard(1))
+    tables = [" | ".join(table_texts(apply(after, m))) for m in legal_moves(after) if isinstance(m, Opening)]
+    assert tables and all(take in table for table in tables)  # every opening offered places it
+    assert any(opening in table for table in tables)
