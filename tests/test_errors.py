@@ -52,10 +52,12 @@ def test_opened_must_be_a_bool_not_a_value_that_reads_as_true_or_false(call: str
 @pytest.mark.parametrize(
     ("hand", "table", "new_table", "message"),
     [
-        ("8C", None, "8C 8C 8C", "a table must be a string of melds"),
+        ("8C", None, "8C 8C 8C", "the table must be a string of melds"),
+        ("8C", "", None, "the new table must be a string of melds"),
         (5, "", "8C", "must be a string of cards"),
-        (["8C", 7], "", "8C", "unknown card 7"),
-        ("8C", [["7C", None]], "8C", "unknown card None"),
+        (["8C", 7.5], "", "8C", "unknown card 7.5"),
+        ("8C", [["7C", None]], "8C", "table meld 1 mixes card tokens with None"),
+        ("8C", [[7, None]], "8C", "unknown card None in table meld 1"),
     ],
 )
 def test_validate_names_input_that_is_not_cards(
@@ -86,8 +88,9 @@ def test_errors_name_the_field_that_holds_the_bad_value() -> None:
 
     with pytest.raises(CardError, match="committed must be a string of cards"):
         rummyai.hint("standard", "7H 8H 9H", committed=5)  # type: ignore[arg-type]
-    with pytest.raises(CardError, match="taken must be a string of cards"):
-        rummyai.hint("rummy-palace", "7H 8H 9H", taken=5.0)  # type: ignore[arg-type]
+    for call in (rummyai.hint, rummyai.solve):
+        with pytest.raises(CardError, match="'taken' must be one card"):
+            call("rummy-palace", "7H 8H 9H", taken=5.0)  # type: ignore[arg-type]
     for call in (rummyai.hint, rummyai.solve):
         with pytest.raises(CardError, match="the hand must be a string of cards"):
             call("rummikub", b"7H 8H 9H")  # type: ignore[arg-type]
