@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rummyai.cards import JOKER, Slot
@@ -86,13 +86,17 @@ class Answer:
 
     `proven` is True when `best` is the proven maximum of cards playable (no time limit cut);
     `points` indexes the most-points play in `plays` (the most-cards play when every playable card
-    is played, or when no points objective was asked).
+    is played, or when no points objective was asked). `order` is the table's melds in the order
+    the solver read them: its plays list the melds in that order, so the answer serves only a
+    table in the same order (the same melds in another order get a fresh solve, so that the
+    candidates never depend on the positions seen before).
     """
 
     plays: tuple[Melds, ...]
     best: int
     proven: bool
     points: int = 0
+    order: TableKey = ()
 
 
 NO_PLAY = Answer((), 0, True)
@@ -126,6 +130,11 @@ def _meld_forms(deck: Sequence[int], meld: TableMeld) -> tuple[MeldKey, tuple[Sl
 def table_key(deck: Sequence[int], table: Sequence[TableMeld]) -> TableKey:
     """The table as sorted melds of (card kind, meaning): equal keys are the same table for a solver."""
     return tuple(sorted(_meld_forms(deck, m)[0] for m in table))
+
+
+def table_order(deck: Sequence[int], table: Sequence[TableMeld]) -> TableKey:
+    """The table's melds of (card kind, meaning) in table order."""
+    return tuple(_meld_forms(deck, m)[0] for m in table)
 
 
 def table_slots(deck: Sequence[int], table: Sequence[TableMeld]) -> list[tuple[Slot, ...]]:
@@ -248,6 +257,8 @@ class SolverCandidates:
             hand.sort()
         key = self._key(state, hand, opened)
         answer = self.cache.get(key)
+        if answer is not None and answer.plays and answer.order != table_order(deck, rs.table):
+            answer = None  # the same melds in another order: its plays would list them as before
         if answer is not None:
             self.cache.move_to_end(key)
             if answer is NO_PLAY:
@@ -259,6 +270,8 @@ class SolverCandidates:
             self.stats.skipped += 1
             return key, NO_PLAY
         answer = self._solve(state, tuple(hand), opened)
+        if answer.plays:
+            answer = replace(answer, order=table_order(deck, rs.table))
         self._remember(key, answer)
         return key, answer
 

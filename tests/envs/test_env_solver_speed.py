@@ -3,6 +3,7 @@ hold-backs) change how often the solver runs, never the candidates."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 import gymnasium as gym
@@ -137,3 +138,20 @@ def test_hold_backs_keep_one_card_back_from_the_best_table() -> None:
     derived = hold_backs(rk, new, sorted(parse_cards("2S 2H 2D TH TD TC TS")), start)
     assert len(derived) == 1 and derived[0][:2] == new[:2] and len(derived[0][2]) == 3
     assert len(hold_backs(rk, new, sorted(parse_cards("2S 2H 2D TH TD TC TS")))[0][0]) == 3
+
+
+def test_the_same_melds_in_another_order_get_the_candidates_a_fresh_builder_gives() -> None:
+    """The answer cache must not make the candidates depend on the positions seen before: a
+    table whose melds were seen in another order is answered as a fresh builder answers it."""
+    env = gym.make("rummyai/Rummikub-v2", opponents="greedy")
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(7):
+        obs, *_ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    state = cast(RummyEnv, env.unwrapped).state
+    reordered = replace(state, round=replace(state.round, table=tuple(reversed(state.round.table))))
+    fresh = [c.move for c in SolverCandidates().build(reordered, 32)]
+    primed = SolverCandidates()
+    primed.build(state, 32)
+    assert [c.move for c in primed.build(reordered, 32)] == fresh
+    assert len(fresh) > 1 and len(state.round.table) > 1
