@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rummyai.errors import RummyError
+from rummyai.variants import get_variant
 
 GAMES_FILE = "games.jsonl"
 MANIFEST_FILE = "tournament.json"
@@ -33,6 +34,8 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     if path.exists() and holds_games(out_dir):
         old = read_manifest(path)
         for key in sorted(set(old) | set(manifest)):
+            if key == "options" and _rules(old) is not None and _rules(old) == _rules(manifest):
+                continue  # the same options written in another order or form
             if key not in EXTENDABLE and old.get(key) != manifest.get(key):
                 raise RummyError(
                     f"{out_dir} holds a different tournament: {key} was {old.get(key)!r}, "
@@ -46,6 +49,15 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, path)
+
+
+def _rules(manifest: dict[str, Any]) -> tuple[str, ...] | None:
+    """A manifest's variant options as the variant reads them (sorted, values written one way);
+    None when they do not read."""
+    try:
+        return tuple(sorted(get_variant(str(manifest.get("variant")), manifest.get("options")).options))
+    except RummyError:
+        return None
 
 
 def holds_games(out_dir: Path) -> bool:

@@ -103,6 +103,14 @@ def test_resume_rejects_a_different_tournament_but_may_extend_one(tmp_path: Path
     assert stable(records(out)) == stable(records(tmp_path / "fresh"))
 
 
+def test_resume_takes_the_same_options_written_in_another_order_or_form(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run(out, games=2, options=["rounds=1", "official_jokers"])
+    assert run(out, games=3, options=["official_jokers=true", "rounds=1"]).games == 18
+    with pytest.raises(RummyError, match="options"):
+        run(out, games=3, options=["rounds=2", "official_jokers"])
+
+
 def test_report_and_plots_are_written(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     summary = run(out, report=True)
