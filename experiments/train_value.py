@@ -9,6 +9,11 @@ same shuffles for every candidate): the candidate's afterstate is then labelled 
 result, which teaches the model about positions greedy itself never chooses, and measures how well
 the model ranks the candidates of one decision (the choice the agent actually makes).
 
+With `--data FILE`, every game's rows are written to `FILE.parts/` as it ends, so a stopped run
+resumes where it stopped (the same command); the finished data is `FILE`, stamped with the
+settings that made it (`--games`, `--seed`, `--branch`, `--rollouts`), and a later run reads it
+only with the same settings.
+
 Games are split by deal into training (first `1 - --held-out` part) and held-out; the script fits a
 logistic regression and a one-hidden-layer tanh network (numpy, full-batch Adam with L2), reports
 held-out log-loss, Brier, accuracy and correlation with the result (and the heuristic
@@ -24,13 +29,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import time
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from tqdm import tqdm
 
 from rummyai.agents.greedy import GreedyAgent
 from rummyai.agents.mcts_state import evaluate
@@ -64,7 +69,10 @@ def parse_args() -> argparse.Namespace:
         "--hidden", type=int, default=16, help="hidden units of the network (0: logistic only)"
     )
     parser.add_argument(
-        "--data", default="", help="cache of the played data (.npz): read if present, else written"
+        "--data",
+        default="",
+        help="the played data (.npz): read if present (made with the same settings), else played, "
+        "written game by game to DATA.parts/ (a stopped run resumes) and then to DATA",
     )
     parser.add_argument("--out", default="", help="where to save the chosen model (.npz)")
     return parser.parse_args()
@@ -137,48 +145,91 @@ def branch(
     return means
 
 
-def play_games(args: argparse.Namespace) -> dict[str, Array]:
-    """Greedy self-play games with their afterstate rows and the branched decisions."""
+def play_games(args: argparse.Namespace, parts: Path | None = None) -> dict[str, Array]:
+    """Greedy self-play games with their afterstate rows and the branched decisions; with `parts`,
+    each game's rows are written there as it ends and games already there are read, not played."""
     greedy = GreedyAgent()
     chooser = ValueAgent(weights=_identity_model(), alternatives=4)
-    data = Data()
+    chunks: list[dict[str, Array]] = []
     groups = 0
-    started = time.perf_counter()
-    for g in range(args.games):
-        state = game.new_match("rummikub", 2, args.seed + g, options=["rounds=1"])
-        rng = np.random.default_rng([args.seed, g, 0x76616C])
-        pending: list[tuple[int, Array, float]] = []
-        while not state.history:
-            seat = state.to_act
-            view = game.view(state, seat)
-            if args.branch > 0 and view["phase"] == "normal" and rng.random() < args.branch:
-                plays = chooser.candidates(seat_position(view))
-                if len(plays) > 1:
-                    seen = seen_from_view(view)
-                    means = branch(state, plays, args.rollouts, rng, greedy)
-                    for k, (play, mean) in enumerate(zip(plays, means, strict=True)):
-                        data.add(
-                            features(after_play(seen, play)),
-                            mean,
-                            args.rollouts,
-                            g,
-                            math.nan,
-                            groups,
-                            int(k == 0),
-                        )
-                    groups += 1
-            state = game.apply(state, greedy.act(view, game.legal_moves(state)))
-            if not state.history:
-                after = game.view(state, seat)
-                pending.append((seat, features(seen_from_view(after)), evaluate(state, None, seat)))
-        for seat, x, h in pending:
-            data.add(x, result_for(state, seat), 1.0, g, h)
-        if (g + 1) % 50 == 0:
-            print(
-                f"  {g + 1} games, {len(data.y)} rows, {groups} branched decisions, {time.perf_counter() - started:.0f} s",
-                flush=True,
-            )
+    if parts is not None:
+        parts.mkdir(parents=True, exist_ok=True)
+    for g in tqdm(range(args.games), desc="games", unit="game"):
+        part = None if parts is None else parts / f"game-{g:06d}.npz"
+        if part is not None and part.exists():
+            with np.load(part) as stored:
+                chunk = {k: stored[k] for k in stored.files}
+        else:
+            chunk = play_game(args, g, groups, greedy, chooser)
+            if part is not None:
+                tmp = part.with_suffix(".tmp.npz")
+                np.savez_compressed(tmp, **chunk)  # type: ignore[arg-type]
+                os.replace(tmp, part)
+        chunks.append(chunk)
+        branched = chunk["group"][chunk["group"] >= 0]
+        groups = int(branched.max()) + 1 if branched.size else groups
+    return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]} if chunks else Data().arrays()
+
+
+def play_game(
+    args: argparse.Namespace, g: int, groups: int, greedy: GreedyAgent, chooser: ValueAgent
+) -> dict[str, Array]:
+    """Game `g`'s rows; its branched decisions are numbered from `groups` on."""
+    data = Data()
+    state = game.new_match("rummikub", 2, args.seed + g, options=["rounds=1"])
+    rng = np.random.default_rng([args.seed, g, 0x76616C])
+    pending: list[tuple[int, Array, float]] = []
+    while not state.history:
+        seat = state.to_act
+        view = game.view(state, seat)
+        if args.branch > 0 and view["phase"] == "normal" and rng.random() < args.branch:
+            plays = chooser.candidates(seat_position(view))
+            if len(plays) > 1:
+                seen = seen_from_view(view)
+                means = branch(state, plays, args.rollouts, rng, greedy)
+                for k, (play, mean) in enumerate(zip(plays, means, strict=True)):
+                    data.add(
+                        features(after_play(seen, play)),
+                        mean,
+                        args.rollouts,
+                        g,
+                        math.nan,
+                        groups,
+                        int(k == 0),
+                    )
+                groups += 1
+        state = game.apply(state, greedy.act(view, game.legal_moves(state)))
+        if not state.history:
+            after = game.view(state, seat)
+            pending.append((seat, features(seen_from_view(after)), evaluate(state, None, seat)))
+    for seat, x, h in pending:
+        data.add(x, result_for(state, seat), 1.0, g, h)
     return data.arrays()
+
+
+SETTINGS = ("games", "seed", "branch", "rollouts")  # what the played data depends on
+
+
+def load_or_play(args: argparse.Namespace) -> dict[str, Array]:
+    """The data: read from `--data` when it was made with these settings (refused otherwise),
+    else played (resuming from `--data`'s parts) and written there."""
+    settings = json.dumps({k: getattr(args, k) for k in SETTINGS}, sort_keys=True)
+    cache = Path(args.data) if args.data else None
+    if cache is None:
+        return play_games(args)
+    if cache.exists():
+        with np.load(cache) as stored:
+            arrays = {k: stored[k] for k in stored.files}
+        made = str(arrays.pop("settings", "unknown settings"))
+        if made != settings:
+            raise SystemExit(f"{cache} holds data made with {made}, not {settings}: use another --data")
+        print(f"read {len(arrays['y'])} rows from {cache}")
+        return arrays
+    arrays = play_games(args, cache.with_name(cache.name + ".parts"))
+    tmp = cache.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, settings=np.array(settings), **arrays)  # type: ignore[arg-type]
+    os.replace(tmp, cache)
+    return arrays
 
 
 def _identity_model() -> ValueModel:
@@ -273,16 +324,7 @@ def ranking(model: ValueModel, x: Array, y: Array, group: Array, greedy: Array) 
 
 def main() -> None:
     args = parse_args()
-    cache = Path(args.data) if args.data else None
-    if cache is not None and cache.exists():
-        with np.load(cache) as stored:
-            arrays = {k: stored[k] for k in stored.files}
-        print(f"read {len(arrays['y'])} rows from {cache}")
-    else:
-        arrays = play_games(args)
-        if cache is not None:
-            stored_arrays: dict[str, Any] = dict(arrays)
-            np.savez_compressed(cache, **stored_arrays)
+    arrays = load_or_play(args)
     x, y, w = arrays["x"], arrays["y"], arrays["weight"]
     games, group, greedy_row = arrays["game"], arrays["group"], arrays["greedy"]
     cut = int(games.max() * (1 - args.held_out)) if len(games) else 0
