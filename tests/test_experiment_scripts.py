@@ -46,3 +46,23 @@ def test_collect_refuses_a_folder_labelled_by_another_expert(tmp_path: Path) -> 
     again = collect("--expert", "greedy")
     assert again.returncode == 2 and "holds games collected with" in again.stderr
     assert collect("--expert", "greedy-points").returncode == 0  # the same settings resume
+
+
+def test_train_value_data_resumes_game_by_game_and_is_read_only_with_its_settings(tmp_path: Path) -> None:
+    def run(games: int) -> subprocess.CompletedProcess[str]:
+        script = TRAINING.parent / "train_value.py"
+        command = [sys.executable, str(script), "--games", str(games), "--hidden", "0", "--data", "d.npz"]
+        return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+
+    import numpy as np
+
+    assert run(2).returncode == 0
+    whole = dict(np.load(tmp_path / "d.npz"))
+    (tmp_path / "d.npz").unlink()
+    (tmp_path / "d.npz.parts" / "game-000001.npz").unlink()  # as if stopped during the second game
+    assert run(2).returncode == 0
+    resumed = dict(np.load(tmp_path / "d.npz"))
+    assert whole.keys() == resumed.keys()
+    assert all(np.array_equal(whole[k], resumed[k], equal_nan=whole[k].dtype.kind == "f") for k in whole)
+    refused = run(3)
+    assert refused.returncode != 0 and "holds data made with" in refused.stderr
