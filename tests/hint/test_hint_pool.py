@@ -325,25 +325,15 @@ def test_a_move_check_stops_at_its_time_limit_instead_of_outrunning_it() -> None
     assert time.perf_counter() - started < 0.4
 
 
-# A Rhine hint the general model spends seconds on (2.5 s here): four hand cards, thirteen table melds.
-SLOW_RHINE = {
-    "variant": "rhine",
-    "hand": ["3S", "4D", "7D", "9C"],
-    "table": [
-        "5H 6H 7H", "7C JK=8C 9C", "KS KD KC KC", "2S 3S 4S", "2H 2D 2D", "5S 5S 5C", "QH QD QC QS",
-        "TS TH TD", "AC 2C 3C", "AS AH AH AD AC AD", "6S 7S 8S", "9D JK=TD JD", "JS JD JC JK=J",
-    ],
-    "alternatives": 0,
-}  # fmt: skip
-
-
-def test_a_running_job_whose_caller_gives_up_is_stopped_and_its_worker_replaced() -> None:
+def test_a_running_job_whose_caller_gives_up_is_stopped_and_its_worker_replaced(
+    rhine: dict[str, Any],
+) -> None:
     """A client that leaves during a long search does not hold the lane until the search ends:
     the worker process is stopped, the warm spare takes its place and answers the next request."""
 
     async def scenario(pool: SolvePool) -> None:
         await pool.wait_ready()
-        gone = asyncio.create_task(pool.run("hint", SLOW_RHINE, "hard", seconds=8))
+        gone = asyncio.create_task(pool.run("hint", {**rhine, "alternatives": 0}, "hard", seconds=8))
         for _ in range(500):
             if pool.worker_pids(busy=True):
                 break
