@@ -6,7 +6,7 @@ the agents, the arena) only when first called, so ``import rummyai`` stays light
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rummyai.errors import (
@@ -114,17 +114,18 @@ def hint(
 
 def validate(
     variant: Variant | str,
-    hand: str | Iterable[str],
-    table: str | Sequence[str | Sequence[str]],
-    new_table: str | Sequence[str | Sequence[str]],
+    hand: HandInput,
+    table: TableInput,
+    new_table: TableInput,
     *,
     opened: bool = True,
     options: Options = None,
 ) -> Judgement:
     """Judge a tile-style play: is `new_table` a legal result of playing `hand` cards onto `table`?
 
-    The answer's `legal` is false with the `rule` broken (a section of the rules pages) and the
-    `reason`; bad input raises a `RummyError` subclass.
+    Cards and melds are given as for `solve` (text, tokens or card kinds). The answer's `legal`
+    is false with the `rule` broken (a section of the rules pages) and the `reason`; bad input
+    raises a `RummyError` subclass naming it (and whether the table or the new table holds it).
     """
     from rummyai.engine.judge import judge_play
 
