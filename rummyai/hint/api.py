@@ -249,6 +249,7 @@ def _suggest(
         joker_swaps=move.joker_swaps,
         opening_parts=move.opening_parts,
         committed=position.committed,
+        variant=position.variant,
     )
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played) if move.points is None else move.points

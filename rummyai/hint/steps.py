@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from rummyai.cards import (
     JOKER,
+    Meaning,
     Slot,
     card_str,
     cards_str,
@@ -34,7 +35,9 @@ from rummyai.cards import (
     sorted_cards,
     suit_of,
 )
-from rummyai.melds import MeldInfo, MeldInput, to_slots
+from rummyai.errors import MeldError
+from rummyai.melds import MeldInfo, MeldInput, analyze_meld, to_slots
+from rummyai.variants import Variant
 
 Action = Literal["move", "play", "take", "swap"]
 Swap = tuple[int, int, int, int | None]  # (old meld, diamond, replacement, new escort): `Solution.swaps`
@@ -320,7 +323,10 @@ def _route(
 
 
 def plan_steps(
-    old: Iterable[MeldInput | MeldInfo], new: Iterable[MeldInput | MeldInfo], opening_first: bool = False
+    old: Iterable[MeldInput | MeldInfo],
+    new: Iterable[MeldInput | MeldInfo],
+    opening_first: bool = False,
+    variant: Variant | None = None,
 ) -> StepPlan:
     """Steps that turn table `old` into table `new` (melds as text, slots, kinds or `MeldInfo`).
 
@@ -328,6 +334,8 @@ def plan_steps(
     back to the hand. The result is exact on which melds stay (the most cards kept) and groups
     card movements into as few (from, to) steps as the routing finds. `opening_first` (a player
     who has not opened) puts the hand's new melds first: the opening comes before anything else.
+    With the `variant`, a wild that stays in its meld but stands for another card there (a joker
+    moving from one end of a run to the other) gets a step of its own.
     """
     old_melds = tuple(_slots(m) for m in old)
     new_melds = tuple(_slots(m) for m in new)
@@ -372,7 +380,20 @@ def plan_steps(
     edges = _route(sources, sinks)
     labels = _Labels(old_melds, new_melds, origin)
     steps = [labels.step(src, dst, sorted_cards(cards)) for (src, dst), cards in edges.items()]
-    brand_new = {j for j, start in enumerate(origin) if start is None} if opening_first else set()
+    if variant is not None:
+        for j, kept_from in enumerate(origin):
+            if kept_from is None:
+                continue
+            kept = old_kinds[kept_from] & new_kinds[j]
+            changes = _role_changes(variant, old_melds[kept_from], new_melds[j], kept)
+            if changes:
+                steps.append(labels.within(kept_from, j, changes))
+                fates[kept_from] = "changed"
+    # before opening, the new melds the hand lays alone come first (one also needing table cards
+    # is put together after them: half of it is no meld)
+    from_table = {dst for (src, dst) in edges if src is not None}
+    brand_new = {j for j, start in enumerate(origin) if start is None and j not in from_table}
+    brand_new = brand_new if opening_first else set()
     steps.sort(
         key=lambda step: (not (step.action == "play" and step.target in brand_new), *_step_order(step))
     )
@@ -387,6 +408,41 @@ def plan_steps(
     )
 
 
+Role = Meaning | None  # what a card stands for in a meld: None for itself
+
+
+def _roles(variant: Variant, meld: Meld) -> dict[int, Counter[Role]]:
+    """Per card kind in `meld`, what its copies stand for (a group wild: its rank only)."""
+    try:
+        info = analyze_meld(variant, meld)
+    except MeldError:
+        return {}
+    roles: dict[int, Counter[Role]] = {}
+    for slot, wild in zip(info.slots, info.as_wild, strict=True):
+        role = slot.meaning if wild else None
+        if role is not None and info.kind != "run":
+            role = Meaning(role.rank)
+        roles.setdefault(slot.card, Counter())[role] += 1
+    return roles
+
+
+def _role_changes(variant: Variant, old: Meld, new: Meld, kept: Counter[int]) -> list[tuple[int, Role, Role]]:
+    """(card, what it stood for, what it stands for) for each kept card of a wild kind whose role
+    in the meld changed."""
+    was, now = _roles(variant, old), _roles(variant, new)
+    changes: list[tuple[int, Role, Role]] = []
+    for card, n in kept.items():
+        if not variant.is_wild(card):
+            continue
+        before, after = was.get(card, Counter()), now.get(card, Counter())
+        moved = n - sum((before & after).values())
+        gone = list((before - after).elements())
+        came = list((after - before).elements())
+        for k in range(min(moved, len(gone), len(came))):
+            changes.append((card, gone[k], came[k]))
+    return changes
+
+
 def plan_with_swaps(
     old: Iterable[MeldInput | MeldInfo],
     new: Iterable[MeldInput | MeldInfo],
@@ -395,6 +451,7 @@ def plan_with_swaps(
     joker_swaps: Sequence[JokerSwap] = (),
     opening_parts: Mapping[int, Sequence[Slot]] | None = None,
     committed: Sequence[int] = (),
+    variant: Variant | None = None,
 ) -> StepPlan:
     """`plan_steps` for a move that starts with diamond swaps: one ``swap`` step each, in order,
     then the steps from the table the swaps leave (the freed diamonds are hand cards by then).
@@ -405,9 +462,9 @@ def plan_with_swaps(
     lays its joker (with the hand cards laid beside it); on an opening turn (`opening_first`) the
     opening's melds come first: a new meld a swapped joker is laid off onto later is laid as its
     part in `opening_parts` (by new-meld index; default: the meld without the swapped jokers),
-    and the rest of it follows the swap."""
+    and the rest of it follows the swap. `variant` as in `plan_steps`."""
     if joker_swaps:
-        return _plan_joker_swaps(old, new, joker_swaps, opening_first, opening_parts or {})
+        return _plan_joker_swaps(old, new, joker_swaps, opening_first, opening_parts or {}, variant)
     old_melds = tuple(_slots(m) for m in old)
     middle = list(old_melds)
     steps: list[Step] = []
@@ -426,8 +483,16 @@ def plan_with_swaps(
             f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} {then}"
         )
         steps.append(Step("swap", put, None, index, text))
-    plan = plan_steps(middle, new, opening_first)
-    return replace(plan, old=old_melds, steps=(*steps, *plan.steps))
+    plan = plan_steps(middle, new, opening_first, variant)
+    rest = list(plan.steps)
+    ordered: list[Step] = []
+    for step, (_, diamond, replacement, _) in zip(steps, swaps, strict=True):
+        ordered.append(step)
+        if replacement in committed:  # the freed diamond is laid in the same move (§6.5)
+            lay = next((k for k, s in enumerate(rest) if s.action == "play" and diamond in s.cards), None)
+            if lay is not None:
+                ordered.append(rest.pop(lay))
+    return replace(plan, old=old_melds, steps=(*ordered, *rest))
 
 
 def _plan_joker_swaps(
@@ -436,6 +501,7 @@ def _plan_joker_swaps(
     swaps: Sequence[JokerSwap],
     opening_first: bool,
     parts: Mapping[int, Sequence[Slot]],
+    variant: Variant | None,
 ) -> StepPlan:
     """`plan_with_swaps` for Rummy Palace joker swaps (see there)."""
     old_melds = tuple(_slots(m) for m in old)
@@ -444,7 +510,7 @@ def _plan_joker_swaps(
     for index, slot, replacement, _, _, _ in swaps:
         before.append(middle[index])
         middle[index] = _joker_out(middle[index], slot, replacement)
-    plan = plan_steps(middle, new, opening_first)
+    plan = plan_steps(middle, new, opening_first, variant)
     labels = _Labels(middle, plan.new, plan.origin)
     last = {to: n for n, (_, _, _, to, _, _) in enumerate(swaps)}  # the last swap into each meld
     first_lay_off: dict[int, bool] = {}  # a new meld whose first joker is laid off onto it: the opening's
@@ -473,6 +539,19 @@ def _plan_joker_swaps(
             text = f"Add {cards_str(later)} from your hand to {labels.new_label(target)}"
             after[last[target]].append(Step("play", tuple(later), None, target, text))
         else:
+            # every swap into this meld but the last lays its own joker at once; the last lays
+            # the rest (its joker and the hand cards beside it)
+            rest_cards = Counter(step.cards)
+            for n, (_, _, _, to, placed, _) in enumerate(swaps):
+                if to == target and n != last[target] and rest_cards[JOKER]:
+                    rest_cards[JOKER] -= 1
+                    text = f"Add {placed} (the joker) to {labels.new_label(target)}"
+                    after[n].append(Step("play", (JOKER,), None, target, text))
+            if rest_cards[JOKER]:  # the last swapped joker, with any hand cards laid beside it
+                hand = rest_cards - Counter({JOKER: 1})
+                beside = f" and {cards_str(sorted_cards(hand.elements()))} from your hand" if hand else ""
+                text = f"Add {swaps[last[target]][4]} (the joker){beside} to {labels.new_label(target)}"
+                step = Step("play", tuple(sorted_cards(rest_cards.elements())), None, target, text)
             after[last[target]].append(step)
     steps: list[Step] = list(first)
     for n, (index, _, replacement, to, placed, _) in enumerate(swaps):
@@ -550,10 +629,22 @@ class _Labels:
             return self.old_label(i)
         return f"new meld {self.new_number[j]} ({meld_str(self.new[j])})"
 
+    def within(self, i: int, j: int, changes: Sequence[tuple[int, Role, Role]]) -> Step:
+        """Wilds that stay in old meld `i` (new meld `j`) but stand for other cards there."""
+
+        def role(meaning: Role) -> str:
+            return "itself" if meaning is None else str(meaning)
+
+        moves = ", ".join(f"{card_str(card)} from {role(was)} to {role(now)}" for card, was, now in changes)
+        cards = tuple(sorted_cards(card for card, _, _ in changes))
+        return Step("move", cards, i, j, f"Move {moves} within {self.old_label(i)}")
+
     def step(self, source: Place, target: Place, cards: list[int]) -> Step:
         text_cards = cards_str(cards)
         if source is None and target is not None:
-            whole = self.origin[target] is None and len(cards) == len(self.new[target])
+            whole = self.origin[target] is None and len(cards) == sum(
+                len(s.cards()) for s in self.new[target]
+            )
             if whole:
                 text = f"Lay down {meld_str(self.new[target])} from your hand as new meld {self.new_number[target]}"
             elif self.origin[target] is None:

@@ -199,14 +199,24 @@ def test_a_time_limit_that_cuts_the_search_answers_feasible(client: httpx.Client
         "hand": [card_str(c) for c in hand],
         "table": [[str(s) for s in m] for m in table],
     }
-    answer = client.post("/v1/hint", json={**body, "time_limit": 1e-6})
-    assert answer.status_code == 200
+
+    def ask(path: str) -> httpx.Response:
+        # a request that finds no worker free within its limit (and the grace) gets 503 by design;
+        # on a machine busy with other work a 1 us limit can meet that: ask again
+        for _ in range(5):
+            answer = client.post(path, json={**body, "time_limit": 1e-6})
+            if answer.status_code != 503:
+                return answer
+        return answer
+
+    answer = ask("/v1/hint")
+    assert answer.status_code == 200, answer.text
     data = answer.json()
     assert data["status"] == "feasible" and any("time limit" in n for n in data["notes"])
     if not data["best"]["played"]:
         assert "time limit" in data["best"]["explanation"]
-    solved = client.post("/v1/solve", json={**body, "time_limit": 1e-6})
-    assert solved.status_code == 200 and solved.json()["status"] == "feasible"
+    solved = ask("/v1/solve")
+    assert solved.status_code == 200 and solved.json()["status"] == "feasible", solved.text
 
 
 def test_time_limit_is_capped_by_the_service() -> None:

@@ -225,3 +225,52 @@ def test_swap_of_an_escort_diamond() -> None:
     plan = plan_with_swaps(["KS/2H KC/3H KS/JD=5H"], ["KS/2H KC/3H KS/6H"], [(0, jd, six, None)])
     assert [s.action for s in plan.steps] == ["swap"]  # the diamond is in the hand already
     assert plan.fates == ("kept",) and plan.taken == ()
+
+
+def _steps(**position: object) -> list[tuple[str, str]]:
+    import rummyai
+
+    return [(s.action, s.text) for s in rummyai.hint(alternatives=0, **position).best.plan.steps]  # type: ignore[arg-type]
+
+
+def test_a_joker_moving_within_its_meld_has_a_step_before_the_card_that_needs_its_place() -> None:
+    steps = _steps(variant="rummikub", hand="8C", table="JK=3C 4C 5C 6C")
+    assert steps == [
+        ("move", "Move JK from 3C to 7C within meld 1 (JK=3C 4C 5C 6C)"),
+        ("play", "Add 8C from your hand to meld 1 (JK=3C 4C 5C 6C)"),
+    ]
+    group_to_run = _steps(variant="rummy-board", hand="2S", table="5S 5H 5D | 5S 5C JK=5 JK=5")
+    assert ("move", "Move JK from 5 to 3S, JK from 5 to 4S within meld 2 (5S 5C JK=5 JK=5)") in group_to_run
+
+
+def test_an_unstated_joker_meaning_that_stays_is_no_step() -> None:
+    assert _steps(variant="rummikub", hand="8C", table="5C JK 7C") == [
+        ("play", "Add 8C from your hand to meld 1 (5C JK 7C)")
+    ]
+
+
+def test_each_palace_joker_is_laid_right_after_its_own_swap() -> None:
+    steps = _steps(
+        variant="rummy-palace",
+        hand="JS 4H 9C",
+        table="7D 7H 7C JK=7 | 3H JK=4H JK=5H 6H 7H | 7C JK=8C JK=9C TC",
+    )
+    actions = [action for action, _ in steps]
+    assert actions == ["swap", "play", "swap", "play"]
+    assert "JK=8H (the joker)" in steps[1][1] and "JK=9H (the joker)" in steps[3][1]
+
+
+def test_a_black_heart_diamond_freed_by_the_committed_card_is_laid_right_after_its_swap() -> None:
+    steps = _steps(variant="black-heart", hand="6S 4S 2C 4C", table="5S QD=6S 7S", committed="6S")
+    assert steps[0][0] == "swap" and steps[1] == ("play", "Lay down 2C QD=3C 4C from your hand as new meld 2")
+
+
+def test_before_opening_no_half_meld_is_put_down_ahead_of_the_opening() -> None:
+    steps = _steps(variant="rhine", hand="TS TC QS QH QD QC", table="TH JK=JH QH KH", opened=False)
+    assert steps[0] == ("play", "Lay down QS QH QD QC from your hand as new meld 3")
+    assert [action for action, _ in steps[1:]] == ["move", "play"]
+
+
+def test_a_whole_new_meld_with_escorts_is_laid_down_in_one_step() -> None:
+    steps = _steps(variant="black-heart", hand="TS JS QS 4H 4H", table="3C 4C 5C", opened=False)
+    assert steps == [("play", "Lay down TS JS/4H QS/4H from your hand as new meld 2")]
