@@ -35,6 +35,11 @@ from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 # near the table) the reference took 0.04 s median and 0.56-0.71 s at most at 14 and 15 cards
 # (about 60 positions each), 0.09 s at most at 12.
 CERTIFY_CARDS = 15
+# Up to this many cards the reference is tried too, within `CERTIFY_STEPS` of its steps (about
+# 0.45 s): a repair can run out of cuts on a small table and answer a pass or a short play while
+# a longer one is legal (Rhine, 16 cards: 0.1 s of reference search finds the 1-card play)
+CERTIFY_CARDS_BOUNDED = 22
+CERTIFY_STEPS = 100_000
 # Under a work limit w the reference gets w times this many steps (`reference_solve(max_steps=)`),
 # about w seconds of its search on an idle core (4-5 microseconds a step, measured on 15-card
 # Rhine positions with three jokers): a bound that does not depend on the machine's load.
@@ -226,10 +231,14 @@ def _certified(
     max_steps: int | None,
 ) -> tuple[list[int], list[tuple[Slot, ...]], str]:
     """The repaired answer proven by the exhaustive reference (or the reference's better one) on
-    a small position; unchanged and ``feasible`` on a larger one or when the reference cannot
-    finish by `deadline` or within `max_steps`."""
-    if len(position.hand) + sum(len(info.cards) for info in position.table) > CERTIFY_CARDS:
+    a small position (past `CERTIFY_CARDS` cards, within `CERTIFY_STEPS` steps); unchanged and
+    ``feasible`` on a larger one or when the reference cannot finish by `deadline` or within
+    `max_steps`."""
+    cards = len(position.hand) + sum(len(info.cards) for info in position.table)
+    if cards > CERTIFY_CARDS_BOUNDED:
         return played, melds, "feasible"
+    if cards > CERTIFY_CARDS:
+        max_steps = CERTIFY_STEPS if max_steps is None else min(max_steps, CERTIFY_STEPS)
     try:
         exact = reference_solve(
             position.variant,

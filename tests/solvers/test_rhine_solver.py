@@ -190,3 +190,32 @@ def test_an_unproven_answer_plays_at_least_the_hand_melds_and_lay_offs() -> None
     answer = solve("rhine", LARGE_HAND, LARGE_TABLE, time_limit=0.2)
     assert answer.cards_played >= 19
     check_solution(position, answer)
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "opened", "options", "cards"),
+    [
+        # the repair runs out of cuts on two-joker plays the judge refuses (R5); the legal play
+        # keeps the group's joker and starts a run with a hand joker: 1 card, not a pass
+        ("5C 8C JK JK", "JK=4 4H 4H | 6D 7D 8D 9D | 7H 7S 7H JK=7 7D", True, [], 1),
+        ("2S 6D 5C 8C JK JK JK", "6D 7D 8D 9D | 7H 7S 7H JK=7 7D", True, ["extra_packs=1"], 2),
+        # qualifying by points, then freeing the table joker with the 9S: 8 cards, not 7
+        (
+            "4S 6S 9S 7H 7H 7D 8D JK",
+            "JK=8 8H 8D 8H | JK=9S TS JS QS KS",
+            False,
+            ["rhine.points_qualify"],
+            8,
+        ),
+    ],
+)
+def test_small_tables_the_repair_cannot_settle_get_the_exhaustive_answer(
+    hand: str, table: str, opened: bool, options: list[str], cards: int
+) -> None:
+    """Sixteen or seventeen cards: past the unconditional exhaustive check, within the bounded one."""
+    sol = solve("rhine", hand, table, opened=opened, options=options)
+    assert sol.status == "optimal" and sol.cards_played == cards
+    position = make_position(get_variant("rhine", options), hand, table, opened)
+    check_solution(position, sol)
+    ref = reference_solve(position.variant, position.hand, [i.slots for i in position.table], opened=opened)
+    assert len(ref.played) == cards
