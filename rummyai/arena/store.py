@@ -33,8 +33,9 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     path = out_dir / MANIFEST_FILE
     if path.exists() and holds_games(out_dir):
         old = read_manifest(path)
+        old_rules = _rules(old)
         for key in sorted(set(old) | set(manifest)):
-            if key == "options" and _rules(old) is not None and _rules(old) == _rules(manifest):
+            if key == "options" and old_rules is not None and old_rules == _rules(manifest):
                 continue  # the same options written in another order or form
             if key not in EXTENDABLE and old.get(key) != manifest.get(key):
                 raise RummyError(

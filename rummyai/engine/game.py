@@ -17,7 +17,7 @@ import numpy as np
 
 from rummyai.engine.family import TurnFamily
 from rummyai.engine.move_shape import move_problem, quick_move_problem
-from rummyai.engine.moves import Move, Violation, card_ids
+from rummyai.engine.moves import Move, Violation
 from rummyai.engine.state import GameState, RoundResult
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.variants import Variant, get_variant
@@ -117,10 +117,6 @@ def validate(state: GameState, move: Move) -> Violation | None:
     if state.match_over:
         return Violation("game", "the match is over")
     problem = quick_move_problem(move)
-    if problem is None and any(type(i) is not int for i in card_ids(move)):
-        # an id inside a meld that is not a plain int (1.0, True, a numpy integer): the whole
-        # walk decides, since a remembered check would take 11.0 for 11 without complaint
-        problem = move_problem(move)
     if problem is not None:
         return Violation("move", f"malformed move: {problem}")
     try:

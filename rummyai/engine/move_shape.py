@@ -15,7 +15,7 @@ import typing
 from numbers import Integral
 from typing import Any
 
-from rummyai.engine.moves import Move
+from rummyai.engine.moves import Move, card_ids
 
 
 def move_problem(move: object) -> str | None:
@@ -27,8 +27,9 @@ def move_problem(move: object) -> str | None:
 
 
 def quick_move_problem(move: object) -> str | None:
-    """`move_problem` on the move's own number fields only (a card, an index, a seat): a `True`
-    or `1.0` there would pass as a number. Cheap enough to run on every move."""
+    """`move_problem` on the move's own number fields (a card, an index, a seat), and on the
+    whole move when a card id inside it is not a plain int: a `True` or `1.0` would pass as a
+    number, and a remembered rule check would take 11.0 for 11. Cheap enough for every move."""
     if not isinstance(move, Move):
         return f"{move!r} is not a move"
     for name, kind in _hints(type(move)).items():
@@ -36,6 +37,8 @@ def quick_move_problem(move: object) -> str | None:
             problem = _problem(getattr(move, name), kind, f"{type(move).__name__}.{name}")
             if problem is not None:
                 return problem
+    if any(type(i) is not int for i in card_ids(move)):  # 1.0, True or a numpy integer in a meld
+        return move_problem(move)
     return None
 
 
