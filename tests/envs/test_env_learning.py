@@ -3,6 +3,7 @@ opponent mixes, and MaskablePPO trains on every id without wrappers."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import cast
 
 import gymnasium as gym
@@ -128,9 +129,12 @@ def test_weighted_opponent_mix_draws_per_episode() -> None:
 
 
 @pytest.mark.parametrize("env_id", sorted(CURRENT_IDS.values()))
-def test_maskable_ppo_trains_without_wrappers(env_id: str) -> None:
+def test_maskable_ppo_trains_without_wrappers(
+    env_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A few hundred MaskablePPO steps on the registered id as it is (extra `learn`)."""
     pytest.importorskip("sb3_contrib")
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # else its logger leaves a folder in /tmp
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -144,8 +148,6 @@ def test_maskable_ppo_trains_without_wrappers(env_id: str) -> None:
 
 
 def test_environments_page_is_generated_from_the_docstrings() -> None:
-    from pathlib import Path
-
     from rummyai.envs.docs import markdown
 
     page = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
