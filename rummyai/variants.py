@@ -804,4 +804,4 @@ def get_variant(variant: str | Variant, options: Mapping[str, Any] | Iterable[st
         if base_or_none is None:
             raise VariantError(f"unknown variant {variant!r} (known: {', '.join(VARIANT_IDS)})")
         base = base_or_none
-    return base.with_options(options) if options else base
+    return base if options is None else base.with_options(options)

@@ -451,6 +451,9 @@ def test_unknown_option_is_a_variant_error_naming_it(variant_id: str, options: A
         ("rummy-palace", "knocking", ["string"]),
         ("rhine", ["extra_packs"], ["'extra_packs'", "needs a value"]),
         ("rhine", [5], ["'name=value' strings", "5"]),
+        ("rhine", "", ["string ''"]),  # empty or false options are still checked
+        ("rhine", 0, ["list of strings", "0"]),
+        ("rhine", False, ["list of strings", "False"]),
         ("rhine", {1: 2}, ["option names are strings", "1"]),
         ("rhine", {"extra_packs": np.float32(2.5)}, ["'extra_packs'", "2.5"]),
         ("rummikub", {"rounds": Fraction(5, 2)}, ["'rounds'", "Fraction(5, 2)"]),

@@ -6,13 +6,13 @@ a card the deck lacks, too many copies or an invalid table meld gets a clear mes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from rummyai.cards import CardsInput as HandInput
 from rummyai.cards import Slot, check_copies, is_kind, read_cards
-from rummyai.errors import RummyError, VariantError, check_flag
+from rummyai.errors import RummyError, check_flag
 from rummyai.melds import TableInput, analyze_table, read_table
 from rummyai.solvers.duties import check_duties, read_taken
 from rummyai.variants import Options, Variant, get_variant
@@ -38,14 +38,6 @@ class HintPosition:
         return len(self.hand) + sum(len(s.cards()) for m in self.table for s in m)
 
 
-def _check_options(options: object) -> None:
-    """Options are a mapping or a list of ``name[=value]`` strings (`VariantError` otherwise)."""
-    if options is None or isinstance(options, Mapping):
-        return
-    if isinstance(options, str) or not isinstance(options, Iterable):
-        raise VariantError(f"options must be a list of 'name[=value]' strings or a mapping, got {options!r}")
-
-
 def read_position(
     variant: Variant | str,
     hand: HandInput,
@@ -62,7 +54,6 @@ def read_position(
     `score` is the player's cumulative score, read by Black Heart's opening chart only;
     `committed` and `taken` describe a draw-and-discard turn after taking from the discards
     (checked against the hand and the variant here, as the solver checks them)."""
-    _check_options(options)
     check_flag("opened", opened)
     rules = get_variant(variant, options)
     kinds = read_cards(hand)
