@@ -183,7 +183,7 @@ def _knock_step(w: Work, move: Move) -> None:
     w.hands[asked].append(w.discard.pop())
     w.hands[asked].append(w.stock.pop())
     _recycle(w)
-    _start_turn(w, w.data.next_turn)
+    _start_turn(w, w.data.next_turn, after_knock=True)
 
 
 def _draw_step(w: Work, move: Move) -> None:
@@ -645,14 +645,19 @@ def _end_turn(w: Work) -> None:
     _start_turn(w, q)
 
 
-def _start_turn(w: Work, seat: int) -> None:
+def _start_turn(w: Work, seat: int, after_knock: bool = False) -> None:
+    """Begin `seat`'s turn at its draw; Palace §4.6 ends the round here when the stock is empty and
+    cannot be rebuilt, except that q still plays after a knock (§4.7) while a recycle is left and
+    the pile holds a card: taking it is q's only draw."""
     w.turn = seat
     w.data = DiscardData(
         phase="draw", fresh=not w.played[seat], next_turn=seat, escort_credit=w.data.escort_credit
     )
-    if not w.stock and w.variant.stock_out == "recycle_then_void":
+    v = w.variant
+    if not w.stock and v.stock_out == "recycle_then_void":
         _recycle(w)
-        if not w.stock:
+        q_plays = after_knock and w.discard and w.recycles < v.max_stock_recycles
+        if not w.stock and not q_plays:
             end_round(w, None, "void")
 
 

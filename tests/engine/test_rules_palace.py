@@ -603,6 +603,40 @@ def test_pile_too_short_after_a_knock_is_recycled_at_the_next_turn() -> None:
     assert tokens(s, s.round.stock) == ["9D"] and tokens(s, s.round.discard) == ["3C"]
 
 
+def test_q_still_plays_when_a_knock_empties_the_stock_and_the_pile_is_too_short() -> None:
+    # §4.7: "q then plays normally", taking the pile's new top card; the round ends (§4.6) only at
+    # the turn after, when the pile still cannot rebuild the stock
+    s = build_state(
+        PALACE,
+        ["5C 6C 7C 8D 9D 3S", "2S 3S 4S 9H TC", "2D 3D 4D TH JC"],
+        discard="9C",
+        stock="KS",
+        opened=[True, True, True],
+        options=["knocking"],
+    )
+    s = apply(s, Discard(hand_ids(s, 0, "8D")[0]))
+    s = apply(s, Knock(2))
+    assert not s.history and s.round.turn == 1 and not s.round.stock
+    assert legal_moves(s) == [TakeDiscard(0)]
+    s = apply(s, TakeDiscard(0))
+    s = apply(s, Discard(hand_ids(s, 1, "TC")[0]))
+    assert len(s.history) == 1 and s.history[-1].reason == "void"
+
+
+def test_no_q_turn_after_a_knock_once_the_recycles_are_spent() -> None:
+    s = build_state(
+        PALACE,
+        ["5C 6C 7C 8D 9D 3S", "2S 3S 4S 9H TC", "2D 3D 4D TH JC"],
+        discard="9C",
+        stock="KS",
+        opened=[True, True, True],
+        options=["knocking", "max_stock_recycles=0"],
+    )
+    s = apply(s, Discard(hand_ids(s, 0, "8D")[0]))
+    s = apply(s, Knock(2))
+    assert len(s.history) == 1 and s.history[-1].reason == "void"
+
+
 def test_no_knocking_without_the_option() -> None:
     s = build_state("rummy-palace", ["5C 9D", "2H 3H", "7C 8C"], stock="KD QD")
     s = apply(s, Discard(hand_ids(s, 0, "9D")[0]))
