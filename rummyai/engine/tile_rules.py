@@ -147,13 +147,16 @@ def check_play(
     and the rules that ask where a card came from read the canonical copy assignment
     (`copies.canonical_tables`); of tied assignments, the first that passes is the one returned.
     """
-    if variant.joker_rules.reads_origins:
+    # where a card came from matters to the joker rules, and to an opening that may only add
+    # new melds from the hand (§2.4, §3.4, §8.2)
+    reads_origins = variant.joker_rules.reads_origins or (not opened and _exclusive(variant))
+    if reads_origins:
         whole = _start_melds_whole(variant.deck, (*table, *opening), hand, new_table)
         if whole is not None:  # one of the canonical assignments: legal if it passes
             check = check_assigned(variant, table, hand, whole, opened, opening)
             if check.violation is None:
                 return check
-    assignments = _assignments(variant, table, hand, new_table, opening, opened)
+    assignments = _assignments(variant, table, hand, new_table, opening, opened, reads_origins)
     if isinstance(assignments, Violation):
         return PlayCheck(assignments)
     first: PlayCheck | None = None
@@ -214,11 +217,12 @@ def _assignments(
     new_table: Sequence[TableMeld],
     opening: Sequence[TableMeld],
     opened: bool,
+    reads_origins: bool,
 ) -> Sequence[Sequence[TableMeld]] | Violation:
     """The physical new tables to judge: `new_table` itself where no rule reads card origins and its
     ids are a possible assignment, else the canonical assignments of its kinds (on an opened turn
     only the joker rules read origins, so only ties that touch a meld with a wild are kept)."""
-    if not variant.joker_rules.reads_origins and _ids_conserved(table, hand, new_table):
+    if not reads_origins and _ids_conserved(table, hand, new_table):
         return [new_table]
     opening_ids = {i for m in opening for i in m.ids}
     start = (*table, *opening)
@@ -309,7 +313,7 @@ def check_assigned(
     if opened:
         violation = variant.joker_rules.check(variant, start, final, set(played))
         return PlayCheck(violation, new, played) if violation else PlayCheck(None, new, played)
-    if variant.opening_turn_exclusive or not variant.manipulation:
+    if _exclusive(variant):
         violation, melds = _exclusive_opening(variant, start, final, played_set)
         if violation is not None:
             return PlayCheck(violation)
@@ -330,6 +334,11 @@ def _opening_total(variant: Variant, melds: Sequence[Resolved]) -> tuple[int, st
             return 0, f"jokers may not appear in the opening ('{r.text(variant.deck)}')"
         total += opening_value(variant, r.info)
     return total, None
+
+
+def _exclusive(variant: Variant) -> bool:
+    """Whether the opening turn may only add new melds from the hand."""
+    return variant.opening_turn_exclusive or not variant.manipulation
 
 
 def _exclusive_opening(

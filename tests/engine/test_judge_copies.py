@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummyai.cards import card_str, make_card
+from rummyai.cards import JOKER, card_str, make_card
 from rummyai.engine import judge_play
 from rummyai.engine.judge import _meanings
 from rummyai.engine.qualify import search_qualifying
@@ -162,6 +162,60 @@ def test_judge_matches_brute_force_in_other_tile_variants(seed: int, variant: st
     extra = [FILLER, FILLER]
     verdict = judge_play(rules, hand_text, [*table_text, *extra], [*new_text, *extra])
     assert verdict.legal == expected, (variant, hand_text, table_text, new_text, verdict.reason)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    variant=st.sampled_from(["rummikub", "rummy-board", "rummy-tiles"]),
+    shape=st.sampled_from(["run", "group", "moved"]),
+)
+def test_judge_matches_brute_force_before_an_exclusive_opening(seed: int, variant: str, shape: str) -> None:
+    # §2.4, §3.4, §8.2: the opening turn adds new melds from the hand only. The hand's new meld
+    # shares card kinds with a table meld (a run one rank lower, a group with another suit),
+    # written anywhere among the melds: read on kinds (§7.1) it is the hand's. `moved` takes the
+    # table run's top card into the hand's run, which no reading of the copies allows.
+    rules = get_variant(variant)
+    rng = random.Random(seed)
+    low = rng.randint(2, 7)
+    run = [make_card(r, 0) for r in range(low, low + 4)]
+    if rng.random() < 0.5:
+        run[1] = JOKER
+    group = [make_card(low + 1, s) for s in (1, 3, 0 if run[1] == JOKER else 2)]
+    royals = [make_card(r, 2) for r in (11, 12, 13)]  # 36 points of diamonds: no copy elsewhere
+    if shape == "run":
+        new = [make_card(r, 0) for r in range(low - 1, low + 2)]
+        melds = [run, group, new, royals]
+    elif shape == "group":
+        new = [*group[:2], make_card(low + 1, 2 if run[1] == JOKER else 0)]
+        melds = [run, group, new, royals]
+    else:
+        new = [make_card(r, 0) for r in range(low + 4, low + 7)]
+        melds = [run[:-1], group, [run[-1], *new], royals]
+    melds = [list(m) for m in melds]
+    rng.shuffle(melds)
+    table = [run, group]
+    hand_text = [card_str(c) for c in [*new, *royals]]
+    table_text = [_text(rng, m, True, rules) for m in table]
+    new_text = [_text(rng, m, False, rules) for m in melds]
+    expected = _brute_force(hand_text, table_text, new_text, opened=False, variant=rules)
+    assert expected == (shape != "moved")
+    verdict = judge_play(rules, hand_text, table_text, new_text, opened=False)
+    assert verdict.legal == expected, (variant, hand_text, table_text, new_text, verdict.reason)
+
+
+@pytest.mark.parametrize("variant", ["rummikub", "rummy-board"])
+@pytest.mark.parametrize("new_meld_first", [True, False])
+def test_an_opening_meld_of_copies_of_a_table_meld_is_the_hands(variant: str, new_meld_first: bool) -> None:
+    # §7.1: the order the melds are written in does not decide which copy is the table's
+    new = [["6H", "7H", "8H", "9H"], ["7H", "8H", "9H", "TH"]]
+    if not new_meld_first:
+        new.reverse()
+    verdict = judge_play(get_variant(variant), "6H 8H 7H 9H", [["7H", "8H", "9H", "TH"]], new, opened=False)
+    assert verdict.legal, verdict.reason
+    moved = [["6H", "7H", "8H", "9H", "TH"], ["7H", "8H", "9H"]]
+    verdict = judge_play(get_variant(variant), "6H 8H 7H 9H", [["7H", "8H", "9H", "TH"]], moved, opened=False)
+    assert not verdict.legal
 
 
 def test_copies_mixed_across_two_equal_start_melds() -> None:
