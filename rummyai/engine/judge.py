@@ -45,7 +45,9 @@ _T = TypeVar("_T")
 class Judgement:
     """The verdict on a play: legal or not, the hand cards played, the rule broken and why.
 
-    `new_table` is the judged table with every wild's meaning written (legal plays only).
+    `new_table` is the judged table with every wild's meaning written (legal plays only);
+    `opening` the melds that open for a player who had not opened (legal plays only: the hint
+    lays them first, and in Rhine they may be only part of a new meld, §1.4).
     """
 
     legal: bool
@@ -53,6 +55,7 @@ class Judgement:
     rule: str | None = None
     reason: str | None = None
     new_table: list[list[str]] = field(default_factory=list)
+    opening: list[list[str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's output: ``{"legal": true, "played": [...]}`` or the rule and reason."""
@@ -188,7 +191,8 @@ def _legal(variant: Variant, check: PlayCheck) -> Judgement:
     deck = variant.deck
     played = sorted((deck[i] for i in check.played), key=sort_key)
     table = [meld_text(m, deck).split() for m in check.table]
-    return Judgement(True, [card_str(c) for c in played], new_table=table)
+    opening = [meld_text(m, deck).split() for m in check.opening]
+    return Judgement(True, [card_str(c) for c in played], new_table=table, opening=opening)
 
 
 class _IdPool:

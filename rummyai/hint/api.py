@@ -19,7 +19,7 @@ from importlib import import_module
 from numbers import Real
 from typing import Any
 
-from rummyai.cards import Slot, card_str, cards_str, is_kind, sorted_cards
+from rummyai.cards import Slot, card_str, cards_str, is_kind, parse_slot, sorted_cards
 from rummyai.errors import MeldError, RummyError
 from rummyai.hint.position import (
     HandInput,
@@ -210,6 +210,36 @@ def _judge(position: HintPosition, melds: Sequence[Meld]) -> bool | None:
     return bool(answer.get("legal"))
 
 
+def _opening_parts(position: HintPosition, move: _Move) -> dict[int, Meld]:
+    """Where a player qualifies and then plays on in the same turn (Rhine §1.4), the qualifying
+    melds the engine's judge found that are only part of a new meld, by new-meld index: the
+    steps lay them first (`5H 6H 7H`, then `8H JK=9H` beside them; a meld with the joker would not
+    qualify). Empty elsewhere, or without a judge."""
+    v = position.variant
+    if position.opened or not move.played or move.opening_parts or not v.manipulation:
+        return move.opening_parts
+    if v.opening_turn_exclusive:
+        return {}
+    try:
+        judge_play = import_module("rummyai.engine.judge").judge_play
+    except ImportError:
+        return {}
+    obj = position_json(position)
+    new_table = [[str(s) for s in m] for m in move.melds]
+    verdict = judge_play(v, obj["hand"], obj["table"], new_table, opened=False)
+    parts: dict[int, Meld] = {}
+    for tokens in verdict.opening:
+        part = tuple(parse_slot(t) for t in tokens)
+        need = Counter(s.card for s in part)
+        for j, meld in enumerate(move.melds):
+            have = Counter(s.card for s in meld)
+            if j not in parts and need <= have:
+                if need != have:
+                    parts[j] = part
+                break
+    return parts
+
+
 def _seconds(limit: object) -> float | None:
     """A time limit as float seconds (None stays None); RummyError unless it is a positive finite
     number (booleans, strings, infinities and integers past the float range are not)."""
@@ -247,7 +277,7 @@ def _suggest(
         move.swaps,
         opening_first=not position.opened,
         joker_swaps=move.joker_swaps,
-        opening_parts=move.opening_parts,
+        opening_parts=_opening_parts(position, move),
         committed=position.committed,
         variant=position.variant,
     )

@@ -485,6 +485,8 @@ def plan_with_swaps(
         steps.append(Step("swap", put, None, index, text))
     plan = plan_steps(middle, new, opening_first, variant)
     rest = list(plan.steps)
+    if opening_first and opening_parts:
+        rest = _opening_parts_first(plan, rest, opening_parts)
     ordered: list[Step] = []
     for step, (_, diamond, replacement, _) in zip(steps, swaps, strict=True):
         ordered.append(step)
@@ -493,6 +495,44 @@ def plan_with_swaps(
             if lay is not None:
                 ordered.append(rest.pop(lay))
     return replace(plan, old=old_melds, steps=(*ordered, *rest))
+
+
+def _opening_parts_first(
+    plan: StepPlan, steps: list[Step], parts: Mapping[int, Sequence[Slot]]
+) -> list[Step]:
+    """`steps` with the hand's step into each new meld of `parts` split in two: the part (the
+    melds that open) laid first, the rest of the hand's cards added where the step stood."""
+    labels = _Labels(plan.old, plan.new, plan.origin)
+    first: list[Step] = []
+    out: list[Step] = []
+    for step in steps:
+        target = step.target
+        part = parts.get(target) if target is not None else None
+        now = _kinds(tuple(part)) if part else Counter()
+        if (
+            not part
+            or target is None
+            or step.action != "play"
+            or step.source is not None
+            or not now < Counter(step.cards)
+        ):
+            out.append(step)
+            continue
+        number = labels.new_number.get(target)
+        where = f"new meld {number}" if number is not None else "a new meld"
+        first.append(
+            Step(
+                "play",
+                tuple(sorted_cards(now.elements())),
+                None,
+                target,
+                f"Lay down {meld_str(part)} from your hand as {where}",
+            )
+        )
+        later = sorted_cards((Counter(step.cards) - now).elements())
+        text = f"Add {cards_str(later)} from your hand to {labels.new_label(target)}"
+        out.append(Step("play", tuple(later), None, target, text))
+    return [*first, *out]
 
 
 def _plan_joker_swaps(

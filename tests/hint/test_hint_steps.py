@@ -6,6 +6,7 @@ import itertools
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -274,3 +275,26 @@ def test_before_opening_no_half_meld_is_put_down_ahead_of_the_opening() -> None:
 def test_a_whole_new_meld_with_escorts_is_laid_down_in_one_step() -> None:
     steps = _steps(variant="black-heart", hand="TS JS QS 4H 4H", table="3C 4C 5C", opened=False)
     assert steps == [("play", "Lay down TS JS/4H QS/4H from your hand as new meld 2")]
+
+
+@pytest.mark.parametrize(
+    ("options", "hand", "table", "first", "then"),
+    [
+        ([], "5H 6H 7H 8H JK", "", "5H 6H 7H", "Add 8H JK from your hand to new meld 1"),
+        (
+            ["rhine.wild_twos"],
+            "2H 5H 6H 7H 8H 9C 9D",
+            "9S 9H 2C=9",
+            "5H 6H 7H",
+            "Add 2H 8H from your hand to new meld 2",
+        ),
+    ],
+)
+def test_a_rhine_opening_lays_its_natural_qualifying_meld_before_the_wild_beside_it(
+    options: list[str], hand: str, table: str, first: str, then: str
+) -> None:
+    # §1.4: the qualifying meld has 3 naturals and no wild; the wild joins it afterwards, with a
+    # natural, so the step that opens may not hold the wild
+    steps = _steps(variant="rhine", hand=hand, table=table, opened=False, options=options)
+    assert steps[0][1].startswith(f"Lay down {first} from your hand as new meld")
+    assert steps[1][1].startswith(then)
