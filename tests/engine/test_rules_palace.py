@@ -23,7 +23,7 @@ from rummyai.engine.discard import (
 from rummyai.engine.discard_melds import analyze
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff, hand_meld
 from rummyai.engine.game import apply, legal_moves, match_winners, new_match
-from rummyai.engine.state import RoundResult
+from rummyai.engine.state import GameState, RoundResult
 from rummyai.melds import opening_value
 from rummyai.variants import get_variant
 
@@ -603,19 +603,24 @@ def test_pile_too_short_after_a_knock_is_recycled_at_the_next_turn() -> None:
     assert tokens(s, s.round.stock) == ["9D"] and tokens(s, s.round.discard) == ["3C"]
 
 
-def test_q_still_plays_when_a_knock_empties_the_stock_and_the_pile_is_too_short() -> None:
-    # §4.7: "q then plays normally", taking the pile's new top card; the round ends (§4.6) only at
-    # the turn after, when the pile still cannot rebuild the stock
+def _knock_for_the_last_stock_card(*options: str) -> GameState:
+    """Seat 0 discards 8D onto 9C with one stock card left; seat 2 knocks for it."""
     s = build_state(
         PALACE,
         ["5C 6C 7C 8D 9D 3S", "2S 3S 4S 9H TC", "2D 3D 4D TH JC"],
         discard="9C",
         stock="KS",
         opened=[True, True, True],
-        options=["knocking"],
+        options=["knocking", *options],
     )
     s = apply(s, Discard(hand_ids(s, 0, "8D")[0]))
-    s = apply(s, Knock(2))
+    return apply(s, Knock(2))
+
+
+def test_q_still_plays_when_a_knock_empties_the_stock_and_the_pile_is_too_short() -> None:
+    # §4.7: "q then plays normally", taking the pile's new top card; the round ends (§4.6) only at
+    # the turn after, when the pile still cannot rebuild the stock
+    s = _knock_for_the_last_stock_card()
     assert not s.history and s.round.turn == 1 and not s.round.stock
     assert legal_moves(s) == [TakeDiscard(0)]
     s = apply(s, TakeDiscard(0))
@@ -624,16 +629,7 @@ def test_q_still_plays_when_a_knock_empties_the_stock_and_the_pile_is_too_short(
 
 
 def test_no_q_turn_after_a_knock_once_the_recycles_are_spent() -> None:
-    s = build_state(
-        PALACE,
-        ["5C 6C 7C 8D 9D 3S", "2S 3S 4S 9H TC", "2D 3D 4D TH JC"],
-        discard="9C",
-        stock="KS",
-        opened=[True, True, True],
-        options=["knocking", "max_stock_recycles=0"],
-    )
-    s = apply(s, Discard(hand_ids(s, 0, "8D")[0]))
-    s = apply(s, Knock(2))
+    s = _knock_for_the_last_stock_card("max_stock_recycles=0")
     assert len(s.history) == 1 and s.history[-1].reason == "void"
 
 
