@@ -293,7 +293,8 @@ def _suggest(
         else:
             explanation = f"You cannot make your opening with this hand yet: {end}."
     else:
-        verb = "play" if position.opened else "open with"
+        # a move that lays no new meld does not open (a Black Heart diamond swap alone, §6.4)
+        verb = "open with" if not position.opened and plan.new_melds else "play"
         what = f"{verb} {cards_str(move.played)} ({_n(len(move.played), 'card')}, {_n(points, 'point')})"
         keep = f", keep {cards_str(held_back)} for later" if held_back else ""
         explanation = f"{title}: {what}{keep}; {plan.summary()}."
@@ -405,6 +406,9 @@ def hint_position(
     seen = {best.key()}
     unique: list[Suggestion] = []
     for s in found:
+        own = _SCORES.get(s.label)  # the other objective's move: shown only when it does better by it
+        if own is not None and own(s) <= own(best):
+            continue
         if s.played and s.key() not in seen:
             seen.add(s.key())
             unique.append(s)

@@ -494,7 +494,21 @@ def plan_with_swaps(
             lay = next((k for k, s in enumerate(rest) if s.action == "play" and diamond in s.cards), None)
             if lay is not None:
                 ordered.append(rest.pop(lay))
-    return replace(plan, old=old_melds, steps=(*ordered, *rest))
+    # a diamond swapped out and not laid again stays in the hand: a table card taken back
+    kept = Counter(diamond for _, diamond, _, _ in swaps) - Counter(plan.played)
+    taken = tuple(sorted_cards((Counter(plan.taken) + kept).elements()))
+    plan = _swaps_change(plan, [index for index, _, _, _ in swaps])
+    return replace(plan, old=old_melds, steps=(*ordered, *rest), taken=taken)
+
+
+def _swaps_change(plan: StepPlan, melds: Iterable[int]) -> StepPlan:
+    """`plan` with the old melds a swap changed (a card put in a wild's place) counted as changed,
+    not kept or extended: the plan was read from the table after the swaps."""
+    fates = list(plan.fates)
+    for i in melds:
+        if fates[i] in ("kept", "extended"):
+            fates[i] = "changed"
+    return replace(plan, fates=tuple(fates))
 
 
 def _opening_parts_first(
@@ -601,6 +615,7 @@ def _plan_joker_swaps(
         )
         steps.append(Step("swap", (replacement,), None, index, text))
         steps.extend(after[n])
+    plan = _swaps_change(plan, [index for index, _, _, _, _, _ in swaps])
     return replace(plan, old=old_melds, steps=(*steps, *rest))
 
 

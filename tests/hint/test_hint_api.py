@@ -272,3 +272,17 @@ def test_a_palace_swap_of_a_joker_whose_meaning_is_not_written(hand: str, table:
     # the joker stands for what its place gives (a group's rank, a run's missing card)
     swap = hint("rummy-palace", hand, table).best.plan.steps[0]
     assert swap.action == "swap" and swap.text.startswith(f"Swap JK out of meld 1 ({table}) for {hand[:2]}")
+
+
+def test_the_other_objectives_move_is_shown_only_when_it_does_better_by_that_objective() -> None:
+    # the most-points move here plays other cards for the same 9 cards and 75 points as the best
+    advice = hint(
+        "black-heart",
+        "6S AH 5H 6H 7H 8H TH 8C KC QC JS JD",
+        "3S 3C 3H | 6C 7C 8C 9C TC | 4S 5S 6S 7S 8S | QD=5S 5C 5S | KS/AH AS 2S",
+        score=-40,
+        alternatives=5,
+    )
+    assert (advice.best.cards_played, advice.best.points) == (9, 75)
+    assert all(s.label != "points" or s.points > advice.best.points for s in advice.alternatives)
+    assert "points" not in [s.label for s in advice.alternatives]

@@ -216,7 +216,8 @@ def test_swap_steps_come_first_and_free_the_diamond() -> None:
     assert plan.steps[0].cards == (seven,) and plan.steps[0].target == 0
     assert "QD" in plan.steps[0].text and "7H" in plan.steps[0].text
     assert Counter(plan.steps[1].cards) == Counter(parse_cards("QD 8S 9S"))
-    assert plan.fates == ("kept",)
+    # the swap changed the meld; the diamond is laid again, so it is not taken back
+    assert plan.fates == ("changed",) and plan.taken == ()
 
 
 def test_swap_of_an_escort_diamond() -> None:
@@ -225,7 +226,7 @@ def test_swap_of_an_escort_diamond() -> None:
     (jd, six) = parse_cards("JD 6H")
     plan = plan_with_swaps(["KS/2H KC/3H KS/JD=5H"], ["KS/2H KC/3H KS/6H"], [(0, jd, six, None)])
     assert [s.action for s in plan.steps] == ["swap"]  # the diamond is in the hand already
-    assert plan.fates == ("kept",) and plan.taken == ()
+    assert plan.fates == ("changed",) and plan.taken == (jd,)
 
 
 def _steps(**position: object) -> list[tuple[str, str]]:
@@ -298,3 +299,30 @@ def test_a_rhine_opening_lays_its_natural_qualifying_meld_before_the_wild_beside
     steps = _steps(variant="rhine", hand=hand, table=table, opened=False, options=options)
     assert steps[0][1].startswith(f"Lay down {first} from your hand as new meld")
     assert steps[1][1].startswith(then)
+
+
+def test_a_meld_a_swap_changes_is_not_reported_as_left_as_it_is() -> None:
+    import rummyai
+
+    advice = rummyai.hint("rummy-palace", "4S 4H 3D 3C", "3S JK=3 3H", alternatives=0)
+    plan = advice.best.plan
+    assert plan.melds_with("changed") == [0] and not plan.melds_with("kept")
+    assert "as it is" not in advice.best.explanation
+
+
+def test_a_black_heart_diamond_swap_alone_takes_the_diamond_back_and_does_not_open() -> None:
+    # §6.4: a diamond swap is allowed before opening and does not count as opening
+    import rummyai
+
+    advice = rummyai.hint(
+        "black-heart",
+        "6S JS 2H 2H 9H 2C 2C 9C",
+        "2S 3S 4S | 4C KD=5C 6C | JD JC/AH JS/5H",
+        opened=False,
+        score=420,
+        alternatives=0,
+    )
+    plan = advice.best.plan
+    assert [s.action for s in plan.steps] == ["swap"]
+    assert plan.to_json()["taken"] == ["JD"] and plan.melds_with("changed") == [2]
+    assert "open with" not in advice.best.explanation
