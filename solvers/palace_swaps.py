@@ -222,13 +222,13 @@ def _in_order(pairs: list[Pair]) -> list[Pair]:
     order (from the inside out)."""
     left, out = list(pairs), []
     while left:
+        # a meld's own jokers leave before another joins it (its slots are placed afresh later,
+        # `_lay_in_order`), and otherwise jokers going into one meld keep their order
+        giving = [p for p in left if not any(q[0][0] == p[1][0] and q is not p for q in left)]
         ready = [
-            p
-            for n, p in enumerate(left)
-            if not any(q[0][0] == p[1][0] and q is not p for q in left)
-            and not any(q[1][0] == p[1][0] for q in left[:n])
+            p for n, p in enumerate(left) if p in giving and not any(q[1][0] == p[1][0] for q in left[:n])
         ]
-        pick = ready[0] if ready else left[0]
+        pick = ready[0] if ready else giving[0] if giving else left[0]
         left.remove(pick)
         out.append(pick)
     return out

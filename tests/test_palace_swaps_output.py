@@ -218,6 +218,13 @@ SWAPS = [
         [(2, "7H", 0, "JK=8C", True), (3, "4H", 0, "JK=7C", True), (3, "4D", 4, "JK=JD", False)],
     ),
     (
+        "a+b: the run gives up its JK=5S before the eights' joker joins it (jokers <= naturals each step)",
+        "5S 9S TS 4H 8H 3D 6D AC TC",
+        "JK=8 8C 8S | 3S JK=4S JK=5S 6S | 2C 3C 4C 5C 6C | 3S JK=3 JK=3 3H",
+        True,
+        [(3, "3D", 4, "JK=T", False), (1, "5S", 1, "JK=7S", True), (0, "8H", 1, "JK=8S", True)],
+    ),
+    (
         "b: opened, the group joker is laid off with 8C onto 9C TC JC",
         "8C 5D 2S",
         "5S 5H JK=5 | 9C TC JC",
@@ -338,11 +345,37 @@ def test_hint_shows_each_swap_as_a_step(
         if all(s[2] != to_meld for s in swaps[swap_steps.index(step) + 1 :]):
             nxt = steps[k + 1]
             assert nxt.action == "play" and nxt.target == to_meld and JOKER in nxt.cards
+    _new_melds_valid_at_every_step(best.plan)
     # every hand card the move plays is played by some step, the joker included
     played = Counter(c for s in steps if s.action in ("play", "swap") for c in s.cards)
     assert played == Counter(best.played) + Counter({JOKER: len(swaps)})
     data = best.to_json()
     assert [s["action"] for s in data["steps"]].count("swap") == len(swaps)
+
+
+def _new_melds_valid_at_every_step(plan: Any) -> None:
+    """A new meld is begun with 3 cards or more and never holds more jokers than naturals (§4.3)."""
+    laid: dict[int, Counter[int]] = {}
+    for step in plan.steps:
+        if step.action == "play" and step.target is not None and plan.origin[step.target] is None:
+            have = laid.setdefault(step.target, Counter())
+            have.update(step.cards)
+            jokers = have[JOKER]
+            assert sum(have.values()) >= 3 and jokers <= sum(have.values()) - jokers, step.text
+
+
+def test_two_swapped_jokers_starting_a_new_meld_are_laid_with_the_hand_cards_first() -> None:
+    # the first joker starts 3S 3D JK=3 with the hand's threes; the second is laid off onto it
+    best = hint(
+        "rummy-palace",
+        "3S 6S TS 5H JH JH 3D 9D QD",
+        "2C 3C 4C | 9H TH JK=JH QH | JK=9 9H 9S | AS AH JK=A AD | 3S JK=4S 5S",
+        taken="JH",
+        alternatives=0,
+    ).best
+    assert [s.action for s in best.plan.steps][:4] == ["swap", "play", "swap", "play"]
+    assert Counter(best.plan.steps[1].cards) == Counter(parse_cards("3S 3D JK"))
+    _new_melds_valid_at_every_step(best.plan)
 
 
 @pytest.mark.parametrize(

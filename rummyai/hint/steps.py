@@ -594,13 +594,30 @@ def _plan_joker_swaps(
             after[last[target]].append(Step("play", tuple(later), None, target, text))
         else:
             # every swap into this meld but the last lays its own joker at once; the last lays
-            # the rest (its joker and the hand cards beside it)
+            # the rest (its joker and the hand cards beside it). A swap whose joker starts a new
+            # meld lays it with the hand cards that make it a meld, the later jokers aside
+            into = [n for n, swap in enumerate(swaps) if swap[3] == target]
             rest_cards = Counter(step.cards)
-            for n, (_, _, _, to, placed, _) in enumerate(swaps):
-                if to == target and n != last[target] and rest_cards[JOKER]:
-                    rest_cards[JOKER] -= 1
-                    text = f"Add {placed} (the joker) to {labels.new_label(target)}"
-                    after[n].append(Step("play", (JOKER,), None, target, text))
+            piece = None
+            if len(into) > 1 and not swaps[into[0]][5] and variant is not None:
+                piece = _starting_piece(variant, plan.new[target], [swaps[n][4] for n in into[1:]])
+            for n in into[:-1]:
+                if not rest_cards[JOKER]:
+                    break
+                placed = swaps[n][4]
+                if n == into[0] and piece is not None:
+                    cards = _kinds(piece)
+                    naturals = cards_str(sorted_cards((cards - Counter({JOKER: cards[JOKER]})).elements()))
+                    text = (
+                        f"Lay down {meld_str(piece)} (the joker and {naturals} from your hand) "
+                        f"as new meld {labels.new_number[target]}"
+                    )
+                    rest_cards -= cards
+                    after[n].append(Step("play", tuple(sorted_cards(cards.elements())), None, target, text))
+                    continue
+                rest_cards[JOKER] -= 1
+                text = f"Add {placed} (the joker) to {labels.new_label(target)}"
+                after[n].append(Step("play", (JOKER,), None, target, text))
             if rest_cards[JOKER]:  # the last swapped joker, with any hand cards laid beside it
                 hand = rest_cards - Counter({JOKER: 1})
                 beside = f" and {cards_str(sorted_cards(hand.elements()))} from your hand" if hand else ""
@@ -617,6 +634,22 @@ def _plan_joker_swaps(
         steps.extend(after[n])
     plan = _swaps_change(plan, [index for index, _, _, _, _, _ in swaps])
     return replace(plan, old=old_melds, steps=(*steps, *rest))
+
+
+def _starting_piece(variant: Variant, meld: Meld, later: Sequence[Slot]) -> Meld | None:
+    """`meld` without the `later` swapped jokers (one slot each, from the end), when what is left
+    is a valid meld: what the swap that starts the meld lays with its joker; else None."""
+    slots = list(meld)
+    for joker in later:
+        at = max((k for k, s in enumerate(slots) if s == joker), default=None)
+        if at is None:
+            return None
+        del slots[at]
+    try:
+        analyze_meld(variant, tuple(slots))
+    except MeldError:
+        return None
+    return tuple(slots)
 
 
 def _joker_out(meld: Meld, slot: int, replacement: int) -> Meld:
