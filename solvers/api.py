@@ -49,8 +49,9 @@ def solve(
     """Best move for `hand` against `table` under `variant`'s rules (`options`: its named
     options, as for `rummyai.get_variant`).
 
-    `objective` is ``cards`` (most cards, ties by points), ``points`` (most points by the
-    variant's card values) or ``penalty`` (least penalty left in hand); `minimize_changes` breaks
+    `objective` is ``cards`` (most cards, ties by points), ``points`` (most points, each card
+    counted at its hand value: what it would cost left in hand) or ``penalty`` (least penalty
+    left in hand); `minimize_changes` breaks
     the remaining ties by keeping as many start melds whole as possible.
 
     `time_limit` bounds the search in wall-clock seconds; `work_limit` bounds it in CP-SAT's
