@@ -38,6 +38,31 @@ SPEED_TABLE = """
 | black-heart | 782 / 811 | 781 / 810 | 847 / 759 | 614 / 548 | 300: met |
 """
 
+SELF_PLAY = """
+## Self-play: the PettingZoo view
+
+`aec_env(id, num_players=N)` plays one match with every seat an agent (`player_0` ...), each
+seeing the match from its own seat with the same observation and candidates as above; only the
+acting agent's mask offers moves. Rewards reach every seat when scores change (a round's end),
+so an agent's return is its match total. It passes PettingZoo's `api_test`.
+
+```python
+import numpy as np
+from rummyai.envs import aec_env
+
+env = aec_env("rummyai/Rummikub-v2", num_players=2)  # agents player_0, player_1
+env.reset(seed=0)
+rng = np.random.default_rng(0)
+returns = dict.fromkeys(env.possible_agents, 0.0)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    returns[agent] += reward
+    done = terminated or truncated
+    env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+print(returns)  # each agent's return is its match total
+```
+"""
+
 COLUMNS = """
 ## Candidate columns
 
@@ -141,7 +166,7 @@ def markdown() -> str:
         sections.append(f"## {env_id}\n\n{body}\n")
     columns = "".join(f"| `{name}` | {meaning} |\n" for name, meaning in COLUMN_MEANINGS.items())
     speed = SPEED.replace("{table}", SPEED_TABLE.strip())
-    return INTRO + rows + "\n" + "\n".join(sections) + COLUMNS + columns + speed
+    return INTRO + rows + "\n" + "\n".join(sections) + SELF_PLAY + COLUMNS + columns + speed
 
 
 if __name__ == "__main__":

@@ -6,8 +6,8 @@ the agents, the arena) only when first called, so ``import rummyai`` stays light
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rummyai.errors import (
     CardError,
@@ -169,7 +169,7 @@ def run_tournament(
     out: str,
     *,
     workers: int = 1,
-    options: Sequence[str] = (),
+    options: Sequence[str] | Mapping[str, Any] = (),
     progress: bool = False,
     max_turns: int | None = None,
     seating: Seating = "permutations",

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, TextIO
 
+from rummyai import __version__
 from rummyai.errors import RummyError
 from rummyai.variants import BUILTINS, OPTIONS, VARIANT_IDS, get_variant
 
@@ -385,6 +386,7 @@ SCORE_HELP = "black-heart: the player's cumulative score, which picks the openin
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = _Parser(prog="rummyai", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"rummyai {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("variants", help="list the built-in variants")

@@ -656,3 +656,11 @@ def test_a_full_standard_output_is_one_line(argv: list[str], needle: str) -> Non
         )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and needle in done.stderr, done.stderr
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import rummyai
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"rummyai {rummyai.__version__}"

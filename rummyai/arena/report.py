@@ -39,7 +39,14 @@ def _fmt(value: float, digits: int = 3) -> str:
     return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
 
 
+NO_INTERVAL = "none: every resample of the sets is alike"
+
+
 def _ci(low: float, high: float, digits: int = 3) -> str:
+    """A bootstrap interval as text; none where it has no width (one set, or the same result in
+    every set): the resamples then measure nothing, and a point would read as certainty."""
+    if high - low < 1e-9:
+        return NO_INTERVAL
     return f"[{_fmt(low, digits)}, {_fmt(high, digits)}]"
 
 
@@ -48,7 +55,7 @@ def _rating_ci(rating: Rating) -> str:
     or the same result in each) the resamples measure nothing, and an interval of no width would
     read as certainty."""
     if rating.degenerate:
-        return "none: every resample of the sets is alike"
+        return NO_INTERVAL
     return _ci(*rating.interval, digits=1)
 
 
@@ -58,7 +65,10 @@ def disagreements(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list
     notes = []
     for p in pairs:
         if p.a in score and p.b in score and score[p.a] > score[p.b] and p.win_rate < 0.5:
-            sure = "its 95% interval is below one half" if p.win_ci[1] < 0.5 else "within noise"
+            if p.win_ci[1] - p.win_ci[0] < 1e-9:
+                sure = "no interval: every resample of the sets is alike"
+            else:
+                sure = "its 95% interval is below one half" if p.win_ci[1] < 0.5 else "within noise"
             notes.append(
                 f"`{p.a}` is rated above `{p.b}` ({score[p.a]:.1f} vs {score[p.b]:.1f}) but placed better "
                 f"than it in only {p.win_rate:.3f} of their comparisons over {p.sets} sets "

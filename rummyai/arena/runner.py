@@ -15,7 +15,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from pathlib import Path
@@ -49,7 +49,7 @@ def run_tournament(
     *,
     workers: int = 1,
     backend: Backend = "local",
-    options: Sequence[str] = (),
+    options: Sequence[str] | Mapping[str, Any] = (),
     max_turns: int | None = None,
     seating: Seating = "permutations",
     progress: bool = True,
@@ -75,9 +75,17 @@ def run_tournament(
     for name, value in (("agents", agents), ("options", options)):
         if isinstance(value, str) or not isinstance(value, Iterable):
             raise RummyError(f"{name} must be a list of strings, got {value!r}")
+    if isinstance(options, Mapping):  # {"rounds": 1} as the other entry points take it
+        options = tuple(f"{name}={value}" for name, value in options.items())
     if isinstance(variant, Variant):  # a variant object stands for its id and options
         options = (*sorted(variant.options), *options)
         variant = variant.id
+    for agent in agents:
+        if not isinstance(agent, str):
+            raise RummyError(
+                "a tournament's agents are names or specs such as 'greedy' or 'mcts:worlds=8' (each "
+                f"game builds its own, in any worker process), got a {type(agent).__name__} object"
+            )
     agents = tuple(agents)
     options = tuple(options)
     _check_arguments(variant, agents, games, players, seed, workers, backend, options, max_turns, game_fn)

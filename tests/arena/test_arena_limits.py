@@ -97,6 +97,7 @@ def test_ctrl_c_stops_a_tournament_with_one_line_and_the_rerun_resumes(tmp_path:
         ({"seed": "1"}, "seed must be an integer, got '1'"),
         ({"agents": "random"}, "agents must be a list of strings, got 'random'"),
         ({"options": "rounds=1"}, "options must be a list of strings, got 'rounds=1'"),
+        ({"agents": [object(), "greedy"]}, "agents are names or specs .* got a object object"),
     ],
 )
 def test_python_tournament_arguments_of_the_wrong_kind_are_named(
@@ -123,3 +124,21 @@ def test_a_variant_object_stands_for_its_id_and_options(tmp_path: Path) -> None:
     variant = rummyai.get_variant("rummikub", ["rounds=1"])
     summary = rummyai.run_tournament(variant, ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"))
     assert summary.manifest["variant"] == "rummikub" and summary.manifest["options"] == ["rounds=1"]
+
+
+def test_tournament_options_may_be_a_mapping_as_elsewhere(tmp_path: Path) -> None:
+    import rummyai
+
+    summary = rummyai.run_tournament(
+        "rummikub", ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"), options={"rounds": 1}
+    )
+    assert summary.manifest["options"] == ["rounds=1"]
+
+
+def test_the_terminal_summary_gives_no_interval_for_one_set(tmp_path: Path) -> None:
+    import rummyai
+    from rummyai.arena.cli import format_summary
+
+    summary = rummyai.run_tournament("rummikub", ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"))
+    text = format_summary(summary)
+    assert "none (sets alike)" in text and "[" not in text.split("\n", 2)[2]

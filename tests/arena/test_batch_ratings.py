@@ -82,6 +82,10 @@ def test_an_interval_every_resample_agrees_on_is_reported_as_none(records: list[
     lines = rating_lines(ratings, pairwise(records, low_wins=False, order=["a", "b"]))
     row = next(line for line in lines if line.startswith("| `a`"))
     assert "none: every resample of the sets is alike" in row and row.endswith(f"| {len(records)} |")
+    # nor does the pairwise table, or a warning draw a verdict from it
+    from rummyai.arena.report import _ci
+
+    assert _ci(0.0, 0.0) == "none: every resample of the sets is alike" and _ci(0.1, 0.2) == "[0.100, 0.200]"
 
 
 def test_sets_are_counted_per_agent() -> None:

@@ -252,3 +252,13 @@ def test_history_records_a_palace_knock_and_no_turn_for_a_decline() -> None:
     nine_of_diamonds = asked.variant.deck[hand_ids(s, 0, "9D")[0]]
     assert history.taken[3, nine_of_diamonds] == 1 and history.taken.sum() == 1
     assert history.recent[3, 0].tolist() == [1, 1, 0]  # a penalty draw and the card taken
+
+
+def test_the_environments_pages_python_examples_run() -> None:
+    import re
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "environments.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/environments.md", "exec"), {})
