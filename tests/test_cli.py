@@ -664,3 +664,19 @@ def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out.strip() == f"rummyai {rummyai.__version__}"
+
+
+def test_serve_on_a_port_in_use_is_one_line_and_status_2() -> None:
+    import socket
+
+    pytest.importorskip("uvicorn")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        command = [sys.executable, "-m", "rummyai.cli", "serve", "--port", str(port)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"rummyai: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    ]

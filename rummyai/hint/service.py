@@ -387,10 +387,26 @@ def serve(
     cors_origins: Sequence[str] = (),
     runs: str | Path | None = None,
 ) -> None:
-    """Run the service with uvicorn until interrupted."""
+    """Run the service with uvicorn until interrupted (a `RummyError` when the address cannot be
+    listened on, before any worker starts)."""
     import uvicorn
 
+    _check_address(host, port)
     uvicorn.run(create_app(limits, cors_origins, runs), host=host, port=port, log_level=log_level)
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse, naming it, an address the service cannot listen on (a port in use, a host that is
+    not this machine's)."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind(address)
+    except OSError as error:
+        raise RummyError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
 def main(argv: list[str] | None = None) -> None:
