@@ -360,7 +360,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         from rummyai.hint.service import serve
     except ImportError as error:
         raise RummyError(
-            f"the HTTP service needs the 'serve' extra: pip install 'rummyai[serve]' ({error})"
+            f"the HTTP service needs the 'serve' extra: pip install '.[serve]' from a clone ({error})"
         ) from None
     web = {"cors_origins": args.cors_origin, "runs": args.runs}
     serve(args.host, args.port, _limits(Limits, args), **{k: v for k, v in web.items() if v})

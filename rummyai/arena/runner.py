@@ -374,7 +374,7 @@ def _execute_ray(tasks: Iterator[GameTask], play: GameFn, workers: int) -> Itera
     try:
         import ray
     except ImportError:
-        raise RummyError("--backend ray needs Ray: pip install 'rummyai[ray]'") from None
+        raise RummyError("--backend ray needs Ray: pip install '.[ray]' from a clone") from None
     started = not ray.is_initialized()
     if started:
         address = os.environ.get("RAY_ADDRESS")
