@@ -58,7 +58,8 @@ register_agent(
     "learned",
     "rummyai.agents.learned:LearnedAgent",
     "scores the environments' candidates with a small numpy network (shipped weights: mcts-pimc imitated in "
-    "rummikub for tile-style games, self-play in standard rummy for draw-and-discard ones; options: weights=FILE)",
+    "rummikub for tile-style games, self-play in standard rummy for standard and black-heart, none for "
+    "rummy-palace; options: weights=FILE)",
 )
 register_agent(
     "policy",
