@@ -232,6 +232,13 @@ def rhine_repair(
         # plan. Cuts never touch the proof: it comes from the uncut relaxation's bound alone
         cut(search, found, wide=strict and cuts > 0)
         cuts += 1
+    if strict and not proven and budget.left() > 0:
+        # wilds in new melds whose naturals no start meld holds all kinds of: R5 read on kinds,
+        # a restriction that finds the plays whose hand wilds the cuts kept refusing
+        spread = _strict(position, objective, max_cards, False, None, budget, duties, spread=True)
+        if spread is not None and score_key(position, objective, spread[0]) > best:
+            best_played, best_melds, best = spread[0], spread[1], score_key(position, objective, spread[0])
+            proven = bound is not None and best == bound
     if not safe_done and not proven:
         played, melds = _safe_answer(position, objective, max_cards, budget, duties)
         if score_key(position, objective, played) > best:
@@ -249,11 +256,15 @@ def _strict(
     value: tuple[int, int] | None,
     budget: _Budget,
     duties: dict[str, Any],
+    spread: bool = False,
 ) -> tuple[list[int], list[tuple[Slot, ...]]] | None:
     """A judged-legal table worth at least `value` (None: its best) from the strict witness
     model (witness cards every copy assignment reads alike: a restriction of the rules, so it
-    may find none), or None."""
-    model = TileModel(position, objective, max_cards, minimize_changes, strict=True, **duties)
+    may find none), or None. `spread`: also R5 for new melds with a wild, read on card kinds
+    (`TileModel.spread_wilds`), which the strict model leaves to the judge."""
+    model = TileModel(
+        position, objective, max_cards, minimize_changes, strict=True, spread_wilds=spread, **duties
+    )
     if value is not None:
         model.model.add(_lex(model, objective) >= _lex_value(position, objective, value))
     found, status = budget.solve(model)

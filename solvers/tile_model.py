@@ -101,6 +101,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         strict: bool = False,
         swaps: bool = True,
         per_meld_jokers: bool = False,
+        spread_wilds: bool = False,
     ) -> None:
         self.safe = safe or safe_fixed
         # Rhine witness melds (`_run_witnesses`): a tighter relaxation, built for the repair only
@@ -108,6 +109,14 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         # witness cards whose origin no copy assignment can read otherwise (`_add_claims`): a
         # restriction, not a relaxation, whose tables the judge accepts far more often
         self.strict = strict
+        # Rhine R5 as a restriction on new melds with a wild (`_spread`): their naturals' kinds
+        # are not all kinds of one start meld, so no copy assignment reads the wild as merely
+        # added to that meld (a natural of such a kind from the hand would do too: a restriction)
+        self.spread_wilds = spread_wilds
+        self.start_kinds = [
+            frozenset(s.card for s, wild in zip(info.slots, info.as_wild, strict=True) if not wild)
+            for info in position.table
+        ]
         # Rhine qualifying melds claim played cards only (the safe models keep them whole)
         self.virtual_qualify = not self.safe
         self.safe_fixed = safe_fixed
@@ -586,6 +595,12 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             if real:
                 usage[JOKER].append(sum(real))
                 add(sum(real) <= wild_cap * count)
+                if self.spread_wilds:
+                    naturals = {
+                        card: count if jv is None else count - jv
+                        for card, jv in zip(cards, joker_vars, strict=True)
+                    }
+                    self._spread(sum(real), count, naturals)
             if count_open:
                 values = [self._opening_card_value(p, False) for p in window.positions]
                 self.open_value.append(sum(values) * count)
@@ -673,6 +688,8 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
             if v.group_max is not None:
                 m.add(size <= v.group_max * count)
             m.add(total_nat >= min_nat * count)
+            if self.spread_wilds and jv is not None:
+                self._spread(jv, count, {cards[suit]: var for suit, var in nat.items()})
             m.add(size <= 200 * count)
             if self.count_open:
                 value = self._opening_card_value(rank, True)
@@ -680,6 +697,23 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
                 self.open_value.append(value * counted)
                 self._single_open_group(value, count, size)
             self.groups.append(_Group(rank, count, nat, jv))
+
+    def _spread(self, wilds: LinearExpr, count: IntVar, naturals: dict[int, LinearExpr]) -> None:
+        """`spread_wilds` for a new-meld shape used `count` times with `wilds` wilds and these
+        naturals per kind: with a wild it is used once, and for every start meld sharing a kind
+        with it, one of its naturals is of a kind that meld does not hold."""
+        m = self.model
+        wild = m.new_bool_var("")
+        m.add(wilds <= 13 * wild)
+        m.add(count <= 1).only_enforce_if(wild)
+        for kinds in self.start_kinds:
+            if not kinds & naturals.keys():
+                continue
+            outside = [var for card, var in naturals.items() if card not in kinds]
+            if not outside:
+                m.add(wild == 0)
+                return
+            m.add(sum(outside) >= 1).only_enforce_if(wild)
 
     def _single_open(self, count: IntVar) -> None:
         """A flag that one of `count` copies of a shape worth the opening points is the opening."""

@@ -225,3 +225,15 @@ def test_certification_stops_at_its_deadline_or_step_budget() -> None:
     sol = solve(variant, hand, table, work_limit=0.005)
     assert sol.status == "feasible" and sol.cards_played < cards
     check_solution(make_position(variant, hand, table), sol)
+
+
+def test_a_play_whose_wilds_the_cuts_kept_refusing_is_found_by_the_spread_model() -> None:
+    # 19 cards, past the exhaustive reference's budget: every cut table put a hand wild beside
+    # naturals of one start meld (R5); the restriction that reads R5 on card kinds finds 6 cards
+    hand = "2S JK 4S 2D 2C 3C JK"
+    table = "7D 8D 9D TD JD | 5C 5D 5H 5S | 4C 4D 4H"
+    rules = get_variant("rhine", ["rhine.wild_twos"])
+    answer = solve(rules, hand, table, objective="points")
+    assert answer.cards_played >= 6 and answer.points_played >= 177
+    verdict = judge_play(rules, hand, table, [[str(s) for s in m] for m in answer.melds])
+    assert verdict.legal, verdict.reason
