@@ -10,7 +10,7 @@ from importlib import import_module
 from numbers import Integral, Real
 from typing import Any
 
-from rummyai.cards import card_str, read_cards, sorted_cards
+from rummyai.cards import read_cards
 from rummyai.errors import RummyError, check_flag
 from rummyai.solvers.duties import check_duties, check_opening_objective, read_taken
 from rummyai.solvers.fast import fast_path_ok, solve_fast
@@ -329,29 +329,5 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
 
 
 def solution_json(solution: Solution) -> dict[str, Any]:
-    """The solve contract's answer: ``status``, ``played``, ``melds`` (every placed wild with its
-    meaning), ``cards_played``, ``points_played``, ``ms``, and ``swaps`` when a Black Heart move
-    starts with diamond swaps (``meld``, ``diamond``, ``replacement``, ``escort``) or a Rummy
-    Palace move swaps jokers (`Solution.joker_swaps`: ``meld``, ``joker``, ``replacement``,
-    ``to_meld`` and ``placed_as``, where the joker went)."""
-    answer: dict[str, Any] = {
-        "status": solution.status,
-        "played": [card_str(c) for c in sorted_cards(solution.played)],  # the notation's order
-        "melds": [[str(slot) for slot in meld] for meld in solution.melds],
-        "cards_played": solution.cards_played,
-        "points_played": solution.points_played,
-        "ms": round(solution.ms, 3),
-    }
-    if solution.swaps:  # Black Heart diamond swaps, made before the melds are laid
-        answer["swaps"] = [
-            {
-                "meld": meld,
-                "diamond": card_str(diamond),
-                "replacement": card_str(replacement),
-                "escort": None if escort is None else card_str(escort),
-            }
-            for meld, diamond, replacement, escort in solution.swaps
-        ]
-    if solution.joker_swaps:  # Rummy Palace: each joker goes straight back on the table (§4.5)
-        answer["swaps"] = [swap.to_json() for swap in solution.joker_swaps]
-    return answer
+    """The solve contract's answer (`Solution.to_json`)."""
+    return solution.to_json()

@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rummyai.cards import (
     JOKER,
@@ -103,6 +103,34 @@ class Solution:
     def played_text(self) -> str:
         """The played cards as tokens, in notation order (rank, then suit)."""
         return " ".join(card_str(c) for c in sorted_cards(self.played))
+
+    def to_json(self) -> dict[str, Any]:
+        """The solve contract's answer (`rummyai solve --json`, HTTP `/v1/solve`): ``status``,
+        ``played``, ``melds`` (every placed wild with its meaning), ``cards_played``,
+        ``points_played``, ``ms``, and ``swaps`` when a Black Heart move starts with diamond swaps
+        (``meld``, ``diamond``, ``replacement``, ``escort``) or a Rummy Palace move swaps jokers
+        (``meld``, ``joker``, ``replacement``, ``to_meld`` and ``placed_as``, where the joker went)."""
+        answer: dict[str, Any] = {
+            "status": self.status,
+            "played": [card_str(c) for c in sorted_cards(self.played)],  # the notation's order
+            "melds": [[str(slot) for slot in meld] for meld in self.melds],
+            "cards_played": self.cards_played,
+            "points_played": self.points_played,
+            "ms": round(self.ms, 3),
+        }
+        if self.swaps:  # Black Heart diamond swaps, made before the melds are laid
+            answer["swaps"] = [
+                {
+                    "meld": meld,
+                    "diamond": card_str(diamond),
+                    "replacement": card_str(replacement),
+                    "escort": None if escort is None else card_str(escort),
+                }
+                for meld, diamond, replacement, escort in self.swaps
+            ]
+        if self.joker_swaps:  # Rummy Palace: each joker goes straight back on the table (§4.5)
+            answer["swaps"] = [swap.to_json() for swap in self.joker_swaps]
+        return answer
 
 
 def make_position(

@@ -304,3 +304,13 @@ def test_numpy_integers_are_accepted_wherever_a_whole_number_is() -> None:
     assert [s.played for s in (plain.best, *plain.alternatives)] == [
         s.played for s in (numpy.best, *numpy.alternatives)
     ]
+
+
+def test_a_solution_writes_the_solve_contract_itself() -> None:
+    import rummyai
+    from rummyai.solvers import solve_json
+
+    solution = rummyai.solve("rummikub", "7H 8H 9H JK", "3C 4C 5C | 8S 8D 8H")
+    answer = solve_json({"variant": "rummikub", "hand": "7H 8H 9H JK", "table": "3C 4C 5C | 8S 8D 8H"})
+    mine = solution.to_json()
+    assert {k: v for k, v in mine.items() if k != "ms"} == {k: v for k, v in answer.items() if k != "ms"}
