@@ -169,7 +169,7 @@ def run_tournament(
     out: str,
     *,
     workers: int = 1,
-    options: Sequence[str] | Mapping[str, Any] = (),
+    options: Sequence[str] | Mapping[str, Any] | None = (),
     progress: bool = False,
     max_turns: int | None = None,
     seating: Seating = "permutations",

@@ -235,7 +235,8 @@ def rhine_repair(
     if strict and not proven and budget.left() > 0:
         # wilds in new melds whose naturals no start meld holds all kinds of: R5 read on kinds,
         # a restriction that finds the plays whose hand wilds the cuts kept refusing
-        spread = _strict(position, objective, max_cards, False, None, budget, duties, spread=True)
+        half = budget.left() / 2  # the rest for the tidy phase
+        spread = _strict(position, objective, max_cards, False, None, budget, duties, spread=True, cap=half)
         if spread is not None and score_key(position, objective, spread[0]) > best:
             best_played, best_melds, best = spread[0], spread[1], score_key(position, objective, spread[0])
             proven = bound is not None and best == bound
@@ -257,17 +258,19 @@ def _strict(
     budget: _Budget,
     duties: dict[str, Any],
     spread: bool = False,
+    cap: float | None = None,
 ) -> tuple[list[int], list[tuple[Slot, ...]]] | None:
     """A judged-legal table worth at least `value` (None: its best) from the strict witness
     model (witness cards every copy assignment reads alike: a restriction of the rules, so it
     may find none), or None. `spread`: also R5 for new melds with a wild, read on card kinds
-    (`TileModel.spread_wilds`), which the strict model leaves to the judge."""
+    (`TileModel.spread_wilds`), which the strict model leaves to the judge; `cap`: at most this
+    much of the budget."""
     model = TileModel(
         position, objective, max_cards, minimize_changes, strict=True, spread_wilds=spread, **duties
     )
     if value is not None:
         model.model.add(_lex(model, objective) >= _lex_value(position, objective, value))
-    found, status = budget.solve(model)
+    found, status = budget.solve(model, cap)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     played = decode(model, found)[0]

@@ -225,6 +225,13 @@ SWAPS = [
         [(3, "3D", 4, "JK=T", False), (1, "5S", 1, "JK=7S", True), (0, "8H", 1, "JK=8S", True)],
     ),
     (
+        "a+b: two swapped jokers inside a new run: the first is laid with 4S 5S, the second with 8S 9S",
+        "8H 4D 4S 5S 8S 9S KC",
+        "JK=8 8C 8D | 3D JK=4D 5D",
+        True,
+        [(0, "8H", 2, "JK=6S", False), (1, "4D", 2, "JK=7S", True)],
+    ),
+    (
         "b: opened, the group joker is laid off with 8C onto 9C TC JC",
         "8C 5D 2S",
         "5S 5H JK=5 | 9C TC JC",

@@ -112,7 +112,7 @@ def format_summary(summary: Summary) -> str:
         if played[r.agent].games == 0:  # a short run's lineups may leave an agent out
             lines.append(f"{r.agent:<{width}}  no games yet")
             continue
-        interval = "none (sets alike)" if r.degenerate else f"[{low:6.1f}, {high:6.1f}]"
+        interval = "none (all alike)" if r.degenerate else f"[{low:6.1f}, {high:6.1f}]"
         lines.append(f"{r.agent:<{width}}  {r.mu:6.1f}  {interval:<16}  {played[r.agent].win_share:.3f}")
     return "\n".join(lines)
 

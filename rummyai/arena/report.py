@@ -65,14 +65,14 @@ def disagreements(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list
     notes = []
     for p in pairs:
         if p.a in score and p.b in score and score[p.a] > score[p.b] and p.win_rate < 0.5:
-            if p.win_ci[1] - p.win_ci[0] < 1e-9:
-                sure = "no interval: every resample of the sets is alike"
+            if p.sets <= 1:  # one set: nothing to resample, so no interval and no verdict
+                evidence = "(one set: no interval)"
             else:
-                sure = "its 95% interval is below one half" if p.win_ci[1] < 0.5 else "within noise"
+                verdict = "its 95% interval is below one half" if p.win_ci[1] < 0.5 else "within noise"
+                evidence = f"[{_fmt(p.win_ci[0])}, {_fmt(p.win_ci[1])}] ({verdict})"
             notes.append(
                 f"`{p.a}` is rated above `{p.b}` ({score[p.a]:.1f} vs {score[p.b]:.1f}) but placed better "
-                f"than it in only {p.win_rate:.3f} of their comparisons over {p.sets} sets "
-                f"{_ci(*p.win_ci)} ({sure})"
+                f"than it in only {p.win_rate:.3f} of their comparisons over {p.sets} sets {evidence}"
             )
     return notes
 

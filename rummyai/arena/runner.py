@@ -49,7 +49,7 @@ def run_tournament(
     *,
     workers: int = 1,
     backend: Backend = "local",
-    options: Sequence[str] | Mapping[str, Any] = (),
+    options: Sequence[str] | Mapping[str, Any] | None = (),
     max_turns: int | None = None,
     seating: Seating = "permutations",
     progress: bool = True,
@@ -72,11 +72,13 @@ def run_tournament(
     `record_moves` keeps every move in the game records (for `rummyai serve --runs`' replays);
     `on_record` hears every newly written record.
     """
+    if options is None or isinstance(options, Mapping):  # as the other entry points take them
+        options = sorted(get_variant(variant, options).options) if options else ()
+        if isinstance(variant, Variant):
+            variant = variant.id  # its options are in the list now
     for name, value in (("agents", agents), ("options", options)):
         if isinstance(value, str) or not isinstance(value, Iterable):
-            raise RummyError(f"{name} must be a list of strings, got {value!r}")
-    if isinstance(options, Mapping):  # {"rounds": 1} as the other entry points take it
-        options = tuple(f"{name}={value}" for name, value in options.items())
+            raise RummyError(f"{name} must be a list of strings or a mapping, got {value!r}")
     if isinstance(variant, Variant):  # a variant object stands for its id and options
         options = (*sorted(variant.options), *options)
         variant = variant.id
@@ -84,7 +86,7 @@ def run_tournament(
         if not isinstance(agent, str):
             raise RummyError(
                 "a tournament's agents are names or specs such as 'greedy' or 'mcts:worlds=8' (each "
-                f"game builds its own, in any worker process), got a {type(agent).__name__} object"
+                f"game builds its own, in any worker process), got an instance of {type(agent).__name__}"
             )
     agents = tuple(agents)
     options = tuple(options)

@@ -9,6 +9,7 @@ assignment. Each broken rule comes back as a `Violation` citing its section.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -186,17 +187,22 @@ def _start_melds_whole(
             places.setdefault(deck[i], []).append(p)
         free.append(places)
     ids = [list(meld.ids) for meld in final]
-    for meld in start:
-        need: dict[int, int] = {}
-        for i in meld.ids:
-            need[deck[i]] = need.get(deck[i], 0) + 1
-        for m, places in enumerate(free):
-            if all(len(places.get(kind, ())) >= n for kind, n in need.items()):
-                for i in meld.ids:
-                    ids[m][places[deck[i]].pop(0)] = i
-                break
-        else:
+    needs = [Counter(deck[i] for i in meld.ids) for meld in start]
+    exact = [Counter(deck[i] for i in meld.ids) for meld in final]
+    # a start meld goes first into a final meld of exactly its kinds (one kept as it was), then
+    # into any that holds them: a larger meld taken first could leave another start meld none
+    order = sorted(range(len(start)), key=lambda u: needs[u] not in exact)
+    for u in order:
+        meld, need = start[u], needs[u]
+        fits = [
+            m for m, places in enumerate(free) if all(len(places.get(k, ())) >= n for k, n in need.items())
+        ]
+        whole = [m for m in fits if exact[m] == need and sum(map(len, free[m].values())) == need.total()]
+        if not fits:
             return None
+        m = (whole or fits)[0]
+        for i in meld.ids:
+            ids[m][free[m][deck[i]].pop(0)] = i
     pool: dict[int, list[int]] = {}
     for i in hand:
         pool.setdefault(deck[i], []).append(i)

@@ -227,16 +227,19 @@ def _opening_parts(position: HintPosition, move: _Move) -> dict[int, Meld]:
     obj = position_json(position)
     new_table = [[str(s) for s in m] for m in move.melds]
     verdict = judge_play(v, obj["hand"], obj["table"], new_table, opened=False)
+    # the qualifying melds lie in new melds: a meld with a start meld's very cards is that one kept
+    kept = [Counter(c for s in meld for c in s.cards()) for meld in position.table]
     parts: dict[int, Meld] = {}
     for tokens in verdict.opening:
         part = tuple(parse_slot(t) for t in tokens)
         need = Counter(s.card for s in part)
         for j, meld in enumerate(move.melds):
             have = Counter(s.card for s in meld)
-            if j not in parts and need <= have:
-                if need != have:
-                    parts[j] = part
-                break
+            if j in parts or not need <= have or have in kept:
+                continue
+            if need != have:
+                parts[j] = part
+            break
     return parts
 
 

@@ -396,17 +396,21 @@ def serve(
 
 
 def _check_address(host: str, port: int) -> None:
-    """Refuse, naming it, an address the service cannot listen on (a port in use, a host that is
-    not this machine's)."""
+    """Refuse, naming it, an address the service cannot listen on (a port in use or out of range,
+    a host that is not this machine's), bound the way uvicorn binds it: IPv6 where the host holds
+    a colon, else IPv4."""
     import socket
 
+    ipv6 = ":" in host
+    where = f"[{host}]:{port}" if ipv6 else f"{host}:{port}"
+    if not 0 <= port <= 65535:
+        raise RummyError(f"cannot listen on {where}: a port is 0..65535")
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        with socket.socket(family, kind, proto) as probe:
+        with socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
-            probe.bind(address)
+            probe.bind((host, port))
     except OSError as error:
-        raise RummyError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        raise RummyError(f"cannot listen on {where}: {error.strerror or error}") from None
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -600,7 +600,9 @@ def _plan_joker_swaps(
             rest_cards = Counter(step.cards)
             piece = None
             if len(into) > 1 and not swaps[into[0]][5] and variant is not None:
-                piece = _starting_piece(variant, plan.new[target], [swaps[n][4] for n in into[1:]])
+                piece = _starting_piece(
+                    variant, plan.new[target], swaps[into[0]][4], [swaps[n][4] for n in into[1:]]
+                )
             for n in into[:-1]:
                 if not rest_cards[JOKER]:
                     break
@@ -636,20 +638,39 @@ def _plan_joker_swaps(
     return replace(plan, old=old_melds, steps=(*steps, *rest))
 
 
-def _starting_piece(variant: Variant, meld: Meld, later: Sequence[Slot]) -> Meld | None:
-    """`meld` without the `later` swapped jokers (one slot each, from the end), when what is left
-    is a valid meld: what the swap that starts the meld lays with its joker; else None."""
-    slots = list(meld)
+def _starting_piece(variant: Variant, meld: Meld, first: Slot, later: Sequence[Slot]) -> Meld | None:
+    """What the swap that starts new meld `meld` lays with its joker `first`, before the `later`
+    swapped jokers join: a group's naturals with it, or the first valid stretch of a run that
+    holds it and none of them (as the solver orders the swaps); None when there is none."""
+    taken: set[int] = set()
     for joker in later:
-        at = max((k for k, s in enumerate(slots) if s == joker), default=None)
+        at = max((k for k, s in enumerate(meld) if s == joker and k not in taken), default=None)
         if at is None:
             return None
-        del slots[at]
+        taken.add(at)
+    start = next((k for k, s in enumerate(meld) if s == first and k not in taken), None)
+    if start is None:
+        return None
     try:
-        analyze_meld(variant, tuple(slots))
+        group = analyze_meld(variant, meld).kind == "group"
     except MeldError:
         return None
-    return tuple(slots)
+    if group:
+        pieces: Iterable[Meld] = [tuple(s for k, s in enumerate(meld) if k not in taken)]
+    else:
+        pieces = (
+            meld[low : high + 1]
+            for low in range(start + 1)
+            for high in range(start, len(meld))
+            if not taken & set(range(low, high + 1))
+        )
+    for piece in pieces:
+        try:
+            analyze_meld(variant, piece)
+        except MeldError:
+            continue
+        return piece
+    return None
 
 
 def _joker_out(meld: Meld, slot: int, replacement: int) -> Meld:

@@ -95,9 +95,9 @@ def test_ctrl_c_stops_a_tournament_with_one_line_and_the_rerun_resumes(tmp_path:
     [
         ({"sets": 1.5}, "sets must be an integer, got 1.5"),
         ({"seed": "1"}, "seed must be an integer, got '1'"),
-        ({"agents": "random"}, "agents must be a list of strings, got 'random'"),
-        ({"options": "rounds=1"}, "options must be a list of strings, got 'rounds=1'"),
-        ({"agents": [object(), "greedy"]}, "agents are names or specs .* got a object object"),
+        ({"agents": "random"}, "agents must be a list of strings or a mapping, got 'random'"),
+        ({"options": "rounds=1"}, "options must be a list of strings or a mapping, got 'rounds=1'"),
+        ({"agents": [object(), "greedy"]}, "agents are names or specs .* got an instance of object"),
     ],
 )
 def test_python_tournament_arguments_of_the_wrong_kind_are_named(
@@ -130,9 +130,11 @@ def test_tournament_options_may_be_a_mapping_as_elsewhere(tmp_path: Path) -> Non
     import rummyai
 
     summary = rummyai.run_tournament(
-        "rummikub", ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"), options={"rounds": 1}
+        "rummikub", ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"), options={"rounds": 1.0}
     )
     assert summary.manifest["options"] == ["rounds=1"]
+    with pytest.raises(RummyError, match="option names are strings"):
+        rummyai.run_tournament("rummikub", ["random", "greedy"], 1, 2, 1, str(tmp_path / "u"), options={1: 2})
 
 
 def test_the_terminal_summary_gives_no_interval_for_one_set(tmp_path: Path) -> None:
@@ -141,4 +143,4 @@ def test_the_terminal_summary_gives_no_interval_for_one_set(tmp_path: Path) -> N
 
     summary = rummyai.run_tournament("rummikub", ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"))
     text = format_summary(summary)
-    assert "none (sets alike)" in text and "[" not in text.split("\n", 2)[2]
+    assert "none (all alike)" in text and "[" not in text.split("\n", 2)[2]

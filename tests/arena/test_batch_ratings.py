@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rummyai.arena.batch_ratings import ELO, PRIOR, batch_ratings, bradley_terry
-from rummyai.arena.ratings import rate
+from rummyai.arena.ratings import Rating, rate
 from rummyai.arena.report import disagreements
 from rummyai.arena.stats import pairwise
 
@@ -94,3 +94,15 @@ def test_sets_are_counted_per_agent() -> None:
     sets = {r.agent: r.sets for r in batch_ratings(records, resamples=100)}
     assert sets == {"a": 7, "b": 6, "c": 1}
     assert {r.agent: r.sets for r in rate(records)} == sets
+
+
+def test_a_disagreement_from_one_set_draws_no_verdict() -> None:
+    from rummyai.arena.stats import PairStats
+
+    ratings = [Rating("a", 10.0, 1.0), Rating("b", 0.0, 1.0)]
+    one = PairStats("a", "b", 2, 1, 0.0, (0.0, 0.0), -5.0, (-5.0, -5.0))
+    (note,) = disagreements(ratings, [one])
+    assert note.endswith("over 1 sets (one set: no interval)") and "below one half" not in note
+    many = PairStats("a", "b", 100, 50, 0.0, (0.0, 0.0), -5.0, (-5.0, -5.0))
+    (note,) = disagreements(ratings, [many])
+    assert note.endswith("[0.000, 0.000] (its 95% interval is below one half)")

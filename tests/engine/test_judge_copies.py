@@ -282,3 +282,18 @@ def test_a_turn_that_takes_no_meld_apart_is_judged_without_the_copy_search(
     verdict = judge_play(RHINE, "4H 8C 8H 9H TH TH QS", table, new_table)
     assert verdict.legal, verdict.reason
     assert sorted(verdict.played) == sorted(["4H", "8C", "8H", "9H", "TH", "TH", "QS"])
+
+
+def test_an_opening_of_many_supersets_of_table_melds_is_the_hands() -> None:
+    # eleven table runs, and the hand's eleven runs one card longer, written in any order: each
+    # table run is kept whole, however many ties the copies make (no search past a budget)
+    starts = ["A 2 3", "5 6 7", "9 T J"]
+    table = [[f"{r}{s}" for r in run.split()] for run in starts for s in "SHDC"][:11]
+    longer = {"A 2 3": "4", "5 6 7": "8", "9 T J": "Q"}
+    hand_melds = [[*m, f"{longer[' '.join(c[0] for c in m)]}{m[0][1]}"] for m in table]
+    hand = [card for meld in hand_melds for card in meld]
+    for seed in range(8):
+        new = [*hand_melds, *table]
+        random.Random(seed).shuffle(new)
+        verdict = judge_play(get_variant("rummikub"), hand, table, new, opened=False)
+        assert verdict.legal, (seed, verdict.reason)

@@ -282,6 +282,8 @@ def test_a_whole_new_meld_with_escorts_is_laid_down_in_one_step() -> None:
     ("options", "hand", "table", "first", "then"),
     [
         ([], "5H 6H 7H 8H JK", "", "5H 6H 7H", "Add 8H JK from your hand to new meld 1"),
+        # a start meld holding the same cards is kept: the opening lies in the new meld
+        ([], "5H 6H 7H 8H JK", "4H 5H 6H 7H 8H", "5H 6H 7H", "Add 8H JK from your hand to new meld 2"),
         (
             ["rhine.wild_twos"],
             "2H 5H 6H 7H 8H 9C 9D",
