@@ -73,7 +73,7 @@ def run_tournament(
     `on_record` hears every newly written record.
     """
     if options is None or isinstance(options, Mapping):  # as the other entry points take them
-        options = sorted(get_variant(variant, options).options) if options else ()
+        options = sorted(get_variant(variant, options or None).options)
         if isinstance(variant, Variant):
             variant = variant.id  # its options are in the list now
     for name, value in (("agents", agents), ("options", options)):

@@ -124,6 +124,11 @@ def test_a_variant_object_stands_for_its_id_and_options(tmp_path: Path) -> None:
     variant = rummyai.get_variant("rummikub", ["rounds=1"])
     summary = rummyai.run_tournament(variant, ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"))
     assert summary.manifest["variant"] == "rummikub" and summary.manifest["options"] == ["rounds=1"]
+    for options in (None, {}):  # no further options: the variant's own stay
+        again = rummyai.run_tournament(
+            variant, ["random", "greedy"], 1, 2, 1, str(tmp_path / "t"), options=options
+        )
+        assert again.manifest["options"] == ["rounds=1"]
 
 
 def test_tournament_options_may_be_a_mapping_as_elsewhere(tmp_path: Path) -> None:
