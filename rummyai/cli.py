@@ -403,9 +403,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--agents",
         default="",
-        help="comma-separated agent names, one per seat (one name alone fills every seat)",
+        help="comma-separated agent names, one per seat (one name alone fills every seat; default: random)",
     )
-    p.add_argument("--seed", type=int, default=0, help="deal seed: the same seed replays the same match")
+    p.add_argument(
+        "--seed", type=int, default=0, help="deal seed: the same seed replays the same match (default 0)"
+    )
     p.add_argument("--max-turns", type=int, default=None, help="truncate each round after this many turns")
     p.add_argument("--json", action="store_true", help="print the match record as JSON")
     p.set_defaults(run=cmd_play)
