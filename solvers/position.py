@@ -109,7 +109,8 @@ class Solution:
         ``played``, ``melds`` (every placed wild with its meaning), ``cards_played``,
         ``points_played``, ``ms``, and ``swaps`` when a Black Heart move starts with diamond swaps
         (``meld``, ``diamond``, ``replacement``, ``escort``) or a Rummy Palace move swaps jokers
-        (``meld``, ``joker``, ``replacement``, ``to_meld`` and ``placed_as``, where the joker went)."""
+        (``meld``, ``joker``, ``replacement``, ``to_meld``, ``placed_as``, where the joker went,
+        and ``lay_off``, whether it joined a meld already on the table)."""
         answer: dict[str, Any] = {
             "status": self.status,
             "played": [card_str(c) for c in sorted_cards(self.played)],  # the notation's order

@@ -232,6 +232,14 @@ SWAPS = [
         [(0, "8H", 2, "JK=6S", False), (1, "4D", 2, "JK=7S", True)],
     ),
     (
+        "a: three swapped jokers build one new run, each laid with the hand cards its stretch needs",
+        "2S AS 2D 8H KH QC 4S",
+        "AD JK=2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD | AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC JK=QC KC | "
+        "AH 2H 3H 4H 5H 6H 7H JK=8H 9H TH JH QH KH",
+        True,
+        [(0, "2D", 3, "JK=3S", False), (1, "QC", 3, "JK=5S", True), (2, "8H", 3, "JK=6S", True)],
+    ),
+    (
         "b: opened, the group joker is laid off with 8C onto 9C TC JC",
         "8C 5D 2S",
         "5S 5H JK=5 | 9C TC JC",
@@ -361,14 +369,29 @@ def test_hint_shows_each_swap_as_a_step(
 
 
 def _new_melds_valid_at_every_step(plan: Any) -> None:
-    """A new meld is begun with 3 cards or more and never holds more jokers than naturals (§4.3)."""
+    """A new meld is a valid meld after every step that lays into it (§4.3: jokers never outnumber
+    naturals): read from its final form, the cards laid so far with the wilds whose meanings fit."""
     laid: dict[int, Counter[int]] = {}
     for step in plan.steps:
-        if step.action == "play" and step.target is not None and plan.origin[step.target] is None:
-            have = laid.setdefault(step.target, Counter())
+        target = step.target
+        if step.action == "play" and target is not None and plan.origin[target] is None:
+            have = laid.setdefault(target, Counter())
             have.update(step.cards)
-            jokers = have[JOKER]
-            assert sum(have.values()) >= 3 and jokers <= sum(have.values()) - jokers, step.text
+            assert _some_valid_part(plan.new[target], have), step.text
+
+
+def _some_valid_part(final: tuple[Any, ...], cards: Counter[int]) -> bool:
+    """Whether the slots of `final` holding these card kinds (wilds: any choice of its wild
+    slots) make a valid meld."""
+    naturals = [k for k, slot in enumerate(final) if slot.card != JOKER and cards[slot.card]]
+    wild_slots = [k for k, slot in enumerate(final) if slot.card == JOKER]
+    for chosen in combinations(wild_slots, cards[JOKER]):
+        try:
+            analyze_meld(PALACE, tuple(final[k] for k in sorted([*naturals, *chosen])))
+        except RummyError:
+            continue
+        return True
+    return False
 
 
 def test_two_swapped_jokers_starting_a_new_meld_are_laid_with_the_hand_cards_first() -> None:

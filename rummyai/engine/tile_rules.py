@@ -200,7 +200,8 @@ def _start_melds_whole(
         whole = [m for m in fits if exact[m] == need and sum(map(len, free[m].values())) == need.total()]
         if not fits:
             return None
-        m = (whole or fits)[0]
+        same = [m for m in whole if _wild_ranks(deck, final[m]) == _wild_ranks(deck, meld)]
+        m = (same or whole or fits)[0]
         for i in meld.ids:
             ids[m][free[m][deck[i]].pop(0)] = i
     pool: dict[int, list[int]] = {}
@@ -214,6 +215,13 @@ def _start_melds_whole(
             for p in spots:
                 ids[m][p] = copies.pop(0)
     return tuple(TableMeld(tuple(x), meld.meanings) for x, meld in zip(ids, final, strict=True))
+
+
+def _wild_ranks(deck: Sequence[int], meld: TableMeld) -> Counter[tuple[int, int | None]]:
+    """A meld's cards with the rank each stands for: tells `5H 6H JK=7H` from `JK=4H 5H 6H`."""
+    return Counter(
+        (deck[i], None if m is None else m.rank) for i, m in zip(meld.ids, meld.meanings, strict=True)
+    )
 
 
 def _assignments(

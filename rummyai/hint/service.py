@@ -397,18 +397,22 @@ def serve(
 
 def _check_address(host: str, port: int) -> None:
     """Refuse, naming it, an address the service cannot listen on (a port in use or out of range,
-    a host that is not this machine's), bound the way uvicorn binds it: IPv6 where the host holds
-    a colon, else IPv4."""
+    a host that is not this machine's), probed as uvicorn's one-process server binds: every
+    address the host resolves to, IPv6 ones for IPv6 only."""
     import socket
 
-    ipv6 = ":" in host
-    where = f"[{host}]:{port}" if ipv6 else f"{host}:{port}"
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if not 0 <= port <= 65535:
         raise RummyError(f"cannot listen on {where}: a port is 0..65535")
     try:
-        with socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
-            probe.bind((host, port))
+        for family, kind, proto, _, address in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
     except OSError as error:
         raise RummyError(f"cannot listen on {where}: {error.strerror or error}") from None
 

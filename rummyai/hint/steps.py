@@ -598,22 +598,28 @@ def _plan_joker_swaps(
             # meld lays it with the hand cards that make it a meld, the later jokers aside
             into = [n for n, swap in enumerate(swaps) if swap[3] == target]
             rest_cards = Counter(step.cards)
-            piece = None
+            laid = None
             if len(into) > 1 and not swaps[into[0]][5] and variant is not None:
-                piece = _starting_piece(
-                    variant, plan.new[target], swaps[into[0]][4], [swaps[n][4] for n in into[1:]]
-                )
-            for n in into[:-1]:
+                laid = _laid_with_swaps(variant, plan.new[target], [swaps[n][4] for n in into])
+            for i, n in enumerate(into[:-1]):
                 if not rest_cards[JOKER]:
                     break
                 placed = swaps[n][4]
-                if n == into[0] and piece is not None:
-                    cards = _kinds(piece)
-                    naturals = cards_str(sorted_cards((cards - Counter({JOKER: cards[JOKER]})).elements()))
-                    text = (
-                        f"Lay down {meld_str(piece)} (the joker and {naturals} from your hand) "
-                        f"as new meld {labels.new_number[target]}"
-                    )
+                if laid is not None:
+                    # the stretch this joker makes a meld with, less what is down already
+                    before_now = laid[i - 1] if i else set()
+                    adding = tuple(plan.new[target][k] for k in sorted(laid[i] - before_now))
+                    cards = _kinds(adding)
+                    hand = cards - Counter({JOKER: cards[JOKER]})
+                    beside = f" and {cards_str(sorted_cards(hand.elements()))} from your hand" if hand else ""
+                    if i == 0:
+                        piece = tuple(plan.new[target][k] for k in sorted(laid[0]))
+                        text = (
+                            f"Lay down {meld_str(piece)} (the joker{beside}) "
+                            f"as new meld {labels.new_number[target]}"
+                        )
+                    else:
+                        text = f"Add {placed} (the joker){beside} to {labels.new_label(target)}"
                     rest_cards -= cards
                     after[n].append(Step("play", tuple(sorted_cards(cards.elements())), None, target, text))
                     continue
@@ -638,39 +644,44 @@ def _plan_joker_swaps(
     return replace(plan, old=old_melds, steps=(*steps, *rest))
 
 
-def _starting_piece(variant: Variant, meld: Meld, first: Slot, later: Sequence[Slot]) -> Meld | None:
-    """What the swap that starts new meld `meld` lays with its joker `first`, before the `later`
-    swapped jokers join: a group's naturals with it, or the first valid stretch of a run that
-    holds it and none of them (as the solver orders the swaps); None when there is none."""
-    taken: set[int] = set()
-    for joker in later:
-        at = max((k for k, s in enumerate(meld) if s == joker and k not in taken), default=None)
+def _laid_with_swaps(variant: Variant, meld: Meld, jokers: Sequence[Slot]) -> list[set[int]] | None:
+    """For a new meld that swapped `jokers` build in turn, the slots of `meld` on the table once
+    each is laid (growing): a group's naturals from the first, or the first valid stretch of a run
+    holding the jokers laid so far and none of the later ones (as the solver orders the swaps,
+    each lay-off leaves a meld); None when some joker has none."""
+    places: list[int] = []
+    for joker in jokers:  # each joker's slot (a group's alike jokers take theirs in turn)
+        at = next((k for k, s in enumerate(meld) if s == joker and k not in places), None)
         if at is None:
             return None
-        taken.add(at)
-    start = next((k for k, s in enumerate(meld) if s == first and k not in taken), None)
-    if start is None:
-        return None
+        places.append(at)
     try:
         group = analyze_meld(variant, meld).kind == "group"
     except MeldError:
         return None
-    if group:
-        pieces: Iterable[Meld] = [tuple(s for k, s in enumerate(meld) if k not in taken)]
-    else:
-        pieces = (
-            meld[low : high + 1]
-            for low in range(start + 1)
-            for high in range(start, len(meld))
-            if not taken & set(range(low, high + 1))
-        )
-    for piece in pieces:
-        try:
-            analyze_meld(variant, piece)
-        except MeldError:
-            continue
-        return piece
-    return None
+    out: list[set[int]] = []
+    for t in range(len(jokers)):
+        need, later = set(places[: t + 1]) | (out[-1] if out else set()), set(places[t + 1 :])
+        if group:
+            pieces: Iterable[set[int]] = [set(range(len(meld))) - later]
+        else:
+            low, high = min(need), max(need)
+            pieces = (
+                set(range(a, b + 1))
+                for a in range(low + 1)
+                for b in range(high, len(meld))
+                if not later & set(range(a, b + 1))
+            )
+        for piece in pieces:
+            try:
+                analyze_meld(variant, tuple(meld[k] for k in sorted(piece)))
+            except MeldError:
+                continue
+            out.append(piece)
+            break
+        else:
+            return None
+    return out
 
 
 def _joker_out(meld: Meld, slot: int, replacement: int) -> Meld:

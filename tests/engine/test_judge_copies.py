@@ -297,3 +297,13 @@ def test_an_opening_of_many_supersets_of_table_melds_is_the_hands() -> None:
         random.Random(seed).shuffle(new)
         verdict = judge_play(get_variant("rummikub"), hand, table, new, opened=False)
         assert verdict.legal, (seed, verdict.reason)
+    # a start joker meld kept beside a hand meld of the same cards whose joker means another card
+    twin = [["5H", "6H", "JK=7H"]]
+    runs = [m for m in table if m != ["5H", "6H", "7H"]][:10]
+    hand = [card for meld in hand_melds if meld[:3] in runs for card in meld] + ["5H", "6H", "JK"]
+    for seed in range(4):
+        new = [*(m for m in hand_melds if m[:3] in runs), *runs]
+        random.Random(seed).shuffle(new)
+        new = [["JK=4H", "5H", "6H"], *new, *twin]
+        verdict = judge_play(get_variant("rummikub"), hand, [*runs, *twin], new, opened=False)
+        assert verdict.legal, (seed, verdict.reason)
