@@ -212,9 +212,9 @@ def _judge(position: HintPosition, melds: Sequence[Meld]) -> bool | None:
 
 def _opening_parts(position: HintPosition, move: _Move) -> dict[int, Meld]:
     """Where a player qualifies and then plays on in the same turn (Rhine §1.4), the qualifying
-    melds the engine's judge found that are only part of a new meld, by new-meld index: the
-    steps lay them first (`5H 6H 7H`, then `8H JK=9H` beside them; a meld with the joker would not
-    qualify). Empty elsewhere, or without a judge."""
+    melds the engine's judge found, by the index of the new meld holding each: the steps lay them
+    first (`5H 6H 7H`, then `8H JK=9H` beside them; a meld with the joker would not qualify, nor
+    would `6D 6D JK` laid before `7S 7C 7H`). Empty elsewhere, or without a judge."""
     v = position.variant
     if position.opened or not move.played or move.opening_parts or not v.manipulation:
         return move.opening_parts
@@ -237,8 +237,7 @@ def _opening_parts(position: HintPosition, move: _Move) -> dict[int, Meld]:
             have = Counter(s.card for s in meld)
             if j in parts or not need <= have or have in kept:
                 continue
-            if need != have:
-                parts[j] = part
+            parts[j] = part  # laid first, whole or as the part of a larger new meld
             break
     return parts
 

@@ -514,8 +514,9 @@ def _swaps_change(plan: StepPlan, melds: Iterable[int]) -> StepPlan:
 def _opening_parts_first(
     plan: StepPlan, steps: list[Step], parts: Mapping[int, Sequence[Slot]]
 ) -> list[Step]:
-    """`steps` with the hand's step into each new meld of `parts` split in two: the part (the
-    melds that open) laid first, the rest of the hand's cards added where the step stood."""
+    """`steps` with the hand's step into each new meld of `parts` first: split in two where the
+    part (the melds that open) is less than the meld, the rest of the hand's cards added where
+    the step stood."""
     labels = _Labels(plan.old, plan.new, plan.origin)
     first: list[Step] = []
     out: list[Step] = []
@@ -523,13 +524,13 @@ def _opening_parts_first(
         target = step.target
         part = parts.get(target) if target is not None else None
         now = _kinds(tuple(part)) if part else Counter()
-        if (
-            not part
-            or target is None
-            or step.action != "play"
-            or step.source is not None
-            or not now < Counter(step.cards)
-        ):
+        if not part or target is None or step.action != "play" or step.source is not None:
+            out.append(step)
+            continue
+        if now == Counter(step.cards):  # the whole new meld opens
+            first.append(step)
+            continue
+        if not now < Counter(step.cards):
             out.append(step)
             continue
         number = labels.new_number.get(target)

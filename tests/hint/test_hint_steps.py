@@ -328,3 +328,10 @@ def test_a_black_heart_diamond_swap_alone_takes_the_diamond_back_and_does_not_op
     assert [s.action for s in plan.steps] == ["swap"]
     assert plan.to_json()["taken"] == ["JD"] and plan.melds_with("changed") == [2]
     assert "open with" not in advice.best.explanation
+
+
+def test_a_rhine_opening_lays_its_whole_qualifying_meld_before_a_joker_meld() -> None:
+    # §1.4: 6D 6D JK=6 cannot open (a wild, two naturals); the group of sevens can
+    steps = _steps(variant="rhine", hand="7S 7C 7H 6D 6D JK", opened=False)
+    assert steps[0][1].startswith("Lay down 7S 7H 7C from your hand")
+    assert steps[1][1].startswith("Lay down 6D 6D JK=6")
