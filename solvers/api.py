@@ -297,7 +297,7 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
     ``score`` (Black Heart's cumulative score for the opening chart), ``minimize_changes`` (default
     true: among the best plays, one that keeps the most start melds whole), and on draw-and-discard
     turns ``committed`` (cards that must be played, as after taking from the discard row) and
-    ``taken`` (the card taken, which may not be the discard). Output: `solution_json`.
+    ``taken`` (the card taken, which may not be the discard). Output: `Solution.to_json`.
     """
     try:
         if not isinstance(obj, dict):
@@ -325,9 +325,4 @@ def solve_json(obj: dict[str, Any], variant: str | None = None) -> dict[str, Any
         )
     except RummyError as error:
         return {"error": str(error)}
-    return solution_json(solution)
-
-
-def solution_json(solution: Solution) -> dict[str, Any]:
-    """The solve contract's answer (`Solution.to_json`)."""
     return solution.to_json()

@@ -196,8 +196,14 @@ def _feasible(variant: Variant, info: MeldInfo, there: set[int], slots: list[int
 
 
 def _layable(variant: Variant, info: MeldInfo, need: set[int], later: set[int]) -> bool:
-    """Whether some valid meld holds the slots `need` of `info` and none of `later` (a stretch of
-    a run; a group with all the naturals it may have)."""
+    """Whether some valid meld holds the slots `need` of `info` and none of `later`."""
+    return layable_piece(variant, info, need, later) is not None
+
+
+def layable_piece(variant: Variant, info: MeldInfo, need: set[int], later: set[int]) -> list[int] | None:
+    """The slots of `info` of the first valid meld that holds the slots `need` and none of
+    `later` (a stretch of a run; a group with all the naturals it may have), or None: what a
+    swapped joker is laid with, the later ones still to come (the hint's steps read it too)."""
     if info.kind == "run":
         low, high = min(need), max(need)
         pieces = [list(range(a, b + 1)) for a in range(low + 1) for b in range(high, len(info.slots))]
@@ -209,8 +215,8 @@ def _layable(variant: Variant, info: MeldInfo, need: set[int], later: set[int]) 
             analyze_meld(variant, tuple(info.slots[k] for k in piece))
         except MeldError:
             continue
-        return True
-    return False
+        return piece
+    return None
 
 
 Pair = tuple[tuple[int, int, int], tuple[int, int]]  # ((start meld, slot, replacement), (new meld, slot))

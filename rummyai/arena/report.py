@@ -50,15 +50,6 @@ def _ci(low: float, high: float, digits: int = 3) -> str:
     return f"[{_fmt(low, digits)}, {_fmt(high, digits)}]"
 
 
-def _rating_ci(rating: Rating) -> str:
-    """A bootstrap interval, or why there is none: with every resample of the sets alike (one set,
-    or the same result in each) the resamples measure nothing, and an interval of no width would
-    read as certainty."""
-    if rating.degenerate:
-        return NO_INTERVAL
-    return _ci(*rating.interval, digits=1)
-
-
 def disagreements(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[str]:
     """Warnings for every pair the ratings order one way while their head-to-head games say the other."""
     score = {r.agent: r.mu for r in ratings}
@@ -90,7 +81,7 @@ def rating_lines(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[
             "| --- | ---: | --- | ---: |",
         ]
         lines += [
-            f"| `{r.agent}` | {r.mu:+.1f} | {_rating_ci(r)} | {r.sets} |"
+            f"| `{r.agent}` | {r.mu:+.1f} | {_ci(*r.interval, digits=1)} | {r.sets} |"
             if r.agent in played
             else f"| `{r.agent}` | n/a | no games yet | 0 |"
             for r in ratings

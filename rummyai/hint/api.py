@@ -234,7 +234,7 @@ def _opening_parts(position: HintPosition, move: _Move) -> dict[int, Meld]:
         part = tuple(parse_slot(t) for t in tokens)
         need = Counter(s.card for s in part)
         for j, meld in enumerate(move.melds):
-            have = Counter(s.card for s in meld)
+            have = Counter(c for s in meld for c in s.cards())
             if j in parts or not need <= have or have in kept:
                 continue
             parts[j] = part  # laid first, whole or as the part of a larger new meld

@@ -521,33 +521,36 @@ def _opening_parts_first(
     first: list[Step] = []
     out: list[Step] = []
     for step in steps:
-        target = step.target
-        part = parts.get(target) if target is not None else None
+        part = parts.get(step.target) if step.target is not None else None
         now = _kinds(tuple(part)) if part else Counter()
-        if not part or target is None or step.action != "play" or step.source is not None:
+        if not part or step.action != "play" or step.source is not None or not now <= Counter(step.cards):
             out.append(step)
-            continue
-        if now == Counter(step.cards):  # the whole new meld opens
+        elif now == Counter(step.cards):  # the whole new meld opens
             first.append(step)
-            continue
-        if not now < Counter(step.cards):
-            out.append(step)
-            continue
-        number = labels.new_number.get(target)
-        where = f"new meld {number}" if number is not None else "a new meld"
-        first.append(
-            Step(
-                "play",
-                tuple(sorted_cards(now.elements())),
-                None,
-                target,
-                f"Lay down {meld_str(part)} from your hand as {where}",
-            )
-        )
-        later = sorted_cards((Counter(step.cards) - now).elements())
-        text = f"Add {cards_str(later)} from your hand to {labels.new_label(target)}"
-        out.append(Step("play", tuple(later), None, target, text))
+        else:
+            lay, add = _split_lay(labels, step, now, meld_str(part))
+            first.append(lay)
+            out.append(add)
     return [*first, *out]
+
+
+def _split_lay(labels: _Labels, step: Step, now: Counter[int], shown: str) -> tuple[Step, Step]:
+    """A step laying hand cards into a new meld as two: the cards `now` (written `shown`) laid
+    first as that meld, the rest added to it later."""
+    target = step.target
+    assert target is not None
+    number = labels.new_number.get(target)
+    where = f"new meld {number}" if number is not None else "a new meld"
+    lay = Step(
+        "play",
+        tuple(sorted_cards(now.elements())),
+        None,
+        target,
+        f"Lay down {shown} from your hand as {where}",
+    )
+    later = sorted_cards((Counter(step.cards) - now).elements())
+    text = f"Add {cards_str(later)} from your hand to {labels.new_label(target)}"
+    return lay, Step("play", tuple(later), None, target, text)
 
 
 def _plan_joker_swaps(
@@ -587,12 +590,10 @@ def _plan_joker_swaps(
             jokers = Counter({JOKER: sum(1 for _, _, _, to, _, _ in swaps if to == target)})
             part = tuple(parts.get(target, ()))
             now = _kinds(part) if part else Counter(step.cards) - jokers
-            later = sorted_cards((Counter(step.cards) - now).elements())
-            name = f"new meld {labels.new_number[target]}"
-            text = f"Lay down {meld_str(part) if part else cards_str(sorted_cards(now.elements()))} from your hand as {name}"
-            first.append(Step("play", tuple(sorted_cards(now.elements())), None, target, text))
-            text = f"Add {cards_str(later)} from your hand to {labels.new_label(target)}"
-            after[last[target]].append(Step("play", tuple(later), None, target, text))
+            shown = meld_str(part) if part else cards_str(sorted_cards(now.elements()))
+            lay, add = _split_lay(labels, step, now, shown)
+            first.append(lay)
+            after[last[target]].append(add)
         else:
             # every swap into this meld but the last lays its own joker at once; the last lays
             # the rest (its joker and the hand cards beside it). A swap whose joker starts a new
@@ -608,15 +609,12 @@ def _plan_joker_swaps(
                 placed = swaps[n][4]
                 if laid is not None:
                     # the stretch this joker makes a meld with, less what is down already
-                    before_now = laid[i - 1] if i else set()
-                    adding = tuple(plan.new[target][k] for k in sorted(laid[i] - before_now))
-                    cards = _kinds(adding)
+                    cards = _kinds(laid[i]) - (_kinds(laid[i - 1]) if i else Counter())
                     hand = cards - Counter({JOKER: cards[JOKER]})
                     beside = f" and {cards_str(sorted_cards(hand.elements()))} from your hand" if hand else ""
                     if i == 0:
-                        piece = tuple(plan.new[target][k] for k in sorted(laid[0]))
                         text = (
-                            f"Lay down {meld_str(piece)} (the joker{beside}) "
+                            f"Lay down {meld_str(laid[0])} (the joker{beside}) "
                             f"as new meld {labels.new_number[target]}"
                         )
                     else:
@@ -645,43 +643,30 @@ def _plan_joker_swaps(
     return replace(plan, old=old_melds, steps=(*steps, *rest))
 
 
-def _laid_with_swaps(variant: Variant, meld: Meld, jokers: Sequence[Slot]) -> list[set[int]] | None:
-    """For a new meld that swapped `jokers` build in turn, the slots of `meld` on the table once
-    each is laid (growing): a group's naturals from the first, or the first valid stretch of a run
-    holding the jokers laid so far and none of the later ones (as the solver orders the swaps,
-    each lay-off leaves a meld); None when some joker has none."""
+def _laid_with_swaps(variant: Variant, meld: Meld, jokers: Sequence[Slot]) -> list[Meld] | None:
+    """For a new meld that swapped `jokers` build in turn, the meld on the table once each is
+    laid (growing), as the solver orders the swaps (`palace_swaps.layable_piece`: each lay-off
+    leaves a meld); None when some joker has no such piece."""
+    from rummyai.solvers.palace_swaps import layable_piece
+
+    try:
+        info = analyze_meld(variant, meld)
+    except MeldError:
+        return None
     places: list[int] = []
     for joker in jokers:  # each joker's slot (a group's alike jokers take theirs in turn)
-        at = next((k for k, s in enumerate(meld) if s == joker and k not in places), None)
+        at = next((k for k, s in enumerate(info.slots) if s == joker and k not in places), None)
         if at is None:
             return None
         places.append(at)
-    try:
-        group = analyze_meld(variant, meld).kind == "group"
-    except MeldError:
-        return None
-    out: list[set[int]] = []
+    laid: set[int] = set()
+    out: list[Meld] = []
     for t in range(len(jokers)):
-        need, later = set(places[: t + 1]) | (out[-1] if out else set()), set(places[t + 1 :])
-        if group:
-            pieces: Iterable[set[int]] = [set(range(len(meld))) - later]
-        else:
-            low, high = min(need), max(need)
-            pieces = (
-                set(range(a, b + 1))
-                for a in range(low + 1)
-                for b in range(high, len(meld))
-                if not later & set(range(a, b + 1))
-            )
-        for piece in pieces:
-            try:
-                analyze_meld(variant, tuple(meld[k] for k in sorted(piece)))
-            except MeldError:
-                continue
-            out.append(piece)
-            break
-        else:
+        piece = layable_piece(variant, info, set(places[: t + 1]) | laid, set(places[t + 1 :]))
+        if piece is None:
             return None
+        laid |= set(piece)
+        out.append(tuple(info.slots[k] for k in sorted(laid)))
     return out
 
 
