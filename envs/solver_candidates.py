@@ -18,7 +18,8 @@ Five exact shortcuts keep solver calls rare, none of which changes the candidate
 * an unopened seat whose playable cards cannot add up to the opening points has no play
   (`rummyai.solvers.opening_reach`), and neither has an opened seat where jokers are locked
   when the compiled program plays no card under free jokers (`rummyai.solvers.no_play`): no
-  solve is needed there either.
+  solve is needed there either (Tile Rummy's locked-joker program makes that proof its first
+  step, so its positions go to it directly).
 
 Elsewhere (draw-meld-discard variants, until the solver supports them, and the stalemate phases)
 the builder returns the engine's candidates.
@@ -343,10 +344,17 @@ class SolverCandidates:
 
     def _relaxed_zero(self, variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]]) -> bool:
         """Whether the free-joker relaxation proves a locked-joker position has no play (asked only
-        where a joker is in play: without one the solver answers under free jokers anyway)."""
+        where a joker is in play: without one the solver answers under free jokers anyway; and
+        not where Tile Rummy's locked-joker program answers, whose first step is this proof)."""
         from rummyai.solvers.candidate_search import has_joker
+        from rummyai.solvers.locked_dp import locked_dp_rules
 
-        return relaxation_applies(variant) and has_joker(hand, table) and no_play_proven(variant, hand, table)
+        return (
+            relaxation_applies(variant)
+            and not locked_dp_rules(variant)
+            and has_joker(hand, table)
+            and no_play_proven(variant, hand, table)
+        )
 
     def _minimize_changes(
         self, variant: Variant, hand: Sequence[int], table: Sequence[Sequence[Slot]]

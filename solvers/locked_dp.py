@@ -53,23 +53,26 @@ class _Choice:
     final: tuple[Slot, ...] = ()
 
 
-def locked_dp_applies(position: Position, max_cards: int | None) -> bool:
-    """Whether `solve_locked_dp` may answer: an opened turn without a cap under Tile Rummy's
-    locked joker melds (one joker per meld, hand jokers join freely), the rest in the program's
-    encoding."""
-    rules = position.variant
+def locked_dp_rules(rules: Variant) -> bool:
+    """Whether a variant's opened turns are `solve_locked_dp`'s: Tile Rummy's locked joker melds
+    (one joker per meld, hand jokers join freely), no cap on cards per turn, tile-style."""
     jokers = rules.joker_rules
-    if not (
-        position.opened
-        and max_cards is None
-        and rules.tile_style
+    return (
+        rules.tile_style
         and jokers.locked_melds
         and jokers.hand_joker_joins
         and not jokers.accompaniment
         and not jokers.replacement_takes
         and rules.max_wilds_per_meld == 1
         and rules.max_hand_cards_per_turn is None
-    ):
+    )
+
+
+def locked_dp_applies(position: Position, max_cards: int | None) -> bool:
+    """Whether `solve_locked_dp` may answer: an opened turn without a cap under `locked_dp_rules`,
+    the rest in the program's encoding."""
+    rules = position.variant
+    if not (position.opened and max_cards is None and locked_dp_rules(rules)):
         return False
     free = twin(rules, joker_rules=False)
     return dp_supported(free) and fast_path_ok(Position(free, position.hand, (), True), None)
@@ -165,6 +168,8 @@ def _search(
         root = solve(())
         if root is None:
             return None
+        if not root[1][0]:  # no play even with every joker taken: none under the joker rules
+            return [], [tuple(info.slots) for info in position.table]
         heap.append((_neg(root[0]), 0, len(jokered), 0, 0, (), root[1]))
         order = 0
         bound: tuple[int, int] | None = None  # the first full combination's score: no play beats it

@@ -181,27 +181,37 @@ def _start_melds_whole(
     the common turn that lays off and lays down without taking a meld apart is judged without
     the canonical search (the judge's costliest part on large tables)."""
     free: list[dict[int, list[int]]] = []  # per final meld: card kind -> its places not yet given
-    for meld in final:
+    holders: dict[int, list[int]] = {}  # card kind -> the final melds holding it, in order
+    for m, meld in enumerate(final):
         places: dict[int, list[int]] = {}
         for p, i in enumerate(meld.ids):
             places.setdefault(deck[i], []).append(p)
         free.append(places)
+        for kind in places:
+            holders.setdefault(kind, []).append(m)
     ids = [list(meld.ids) for meld in final]
-    needs = [Counter(deck[i] for i in meld.ids) for meld in start]
-    exact = [Counter(deck[i] for i in meld.ids) for meld in final]
+    final_kinds = [_kinds(deck, meld) for meld in final]
+    start_kinds = [_kinds(deck, meld) for meld in start]
+    untouched = [True] * len(final)
     # a start meld goes first into a final meld of exactly its kinds (one kept as it was), then
     # into any that holds them: a larger meld taken first could leave another start meld none
-    order = sorted(range(len(start)), key=lambda u: needs[u] not in exact)
+    exact = set(final_kinds)
+    order = sorted(range(len(start)), key=lambda u: start_kinds[u] not in exact)
     for u in order:
-        meld, need = start[u], needs[u]
+        meld, kinds = start[u], start_kinds[u]
+        need = Counter(kinds)
+        rarest = min(need, key=lambda k: len(holders.get(k, ())))
         fits = [
-            m for m, places in enumerate(free) if all(len(places.get(k, ())) >= n for k, n in need.items())
+            m for m in holders.get(rarest, ()) if all(len(free[m].get(k, ())) >= n for k, n in need.items())
         ]
-        whole = [m for m in fits if exact[m] == need and sum(map(len, free[m].values())) == need.total()]
         if not fits:
             return None
-        same = [m for m in whole if _wild_ranks(deck, final[m]) == _wild_ranks(deck, meld)]
-        m = (same or whole or fits)[0]
+        whole = [m for m in fits if untouched[m] and final_kinds[m] == kinds]
+        if len(whole) > 1:  # tell kept melds apart by what their wilds stand for
+            ranks = _wild_ranks(deck, meld)
+            whole = [m for m in whole if _wild_ranks(deck, final[m]) == ranks] or whole
+        m = (whole or fits)[0]
+        untouched[m] = False
         for i in meld.ids:
             ids[m][free[m][deck[i]].pop(0)] = i
     pool: dict[int, list[int]] = {}
@@ -215,6 +225,11 @@ def _start_melds_whole(
             for p in spots:
                 ids[m][p] = copies.pop(0)
     return tuple(TableMeld(tuple(x), meld.meanings) for x, meld in zip(ids, final, strict=True))
+
+
+def _kinds(deck: Sequence[int], meld: TableMeld) -> tuple[int, ...]:
+    """A meld's card kinds, sorted: equal for melds of the same cards in any order."""
+    return tuple(sorted(deck[i] for i in meld.ids))
 
 
 def _wild_ranks(deck: Sequence[int], meld: TableMeld) -> Counter[tuple[int, int | None]]:
