@@ -39,8 +39,26 @@ class _UsageError(SystemExit):
         self.message = message
 
 
+class _HelpWithDefaults(argparse.HelpFormatter):
+    """Help lines that end with the option's default where it has one to say (not None, off or
+    empty) and the text does not name it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        unsaid = default is None or default is False or default in ("", [], argparse.SUPPRESS)
+        if not action.option_strings or unsaid or "default" in text:
+            return action.help
+        return f"{text} (default {str(default).replace('%', '%%')})"
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr with status 2 (no usage dump)."""
+    """An argument parser whose usage errors are one line on stderr with status 2 (no usage dump),
+    and whose help names each option's default."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpWithDefaults)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -337,10 +355,16 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     """Print the best move with the steps to carry it out, and alternatives."""
     from rummyai.hint.api import format_hint, hint_json
 
-    extra = {"objective": args.objective, "alternatives": args.alternatives, "time_limit": args.time_limit}
-    for name in ("score", "committed", "taken"):
-        if getattr(args, name) is not None:
-            extra[name] = getattr(args, name)
+    extra = {
+        "objective": args.objective,
+        "alternatives": args.alternatives,
+        "time_limit": args.time_limit,
+        "score": args.score,
+        "committed": args.committed,
+        "taken": args.taken,
+    }
+    if args.jsonl is not None:
+        return _run_lines(hint_json, _line_defaults(args, extra), args.jsonl, out)
     request = _position_from_args(args, {k: v for k, v in extra.items() if v is not None})
     answer = hint_json(request)
     _fail(answer)
@@ -397,6 +421,23 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--variant", required=required, help=f"one of {', '.join(VARIANT_IDS)}")
         p.add_argument("--option", action="append", help="variant option name[=value]; repeatable")
 
+    def position_args(p: argparse.ArgumentParser, json_help: str) -> None:
+        """The position's arguments, and --json or --jsonl (then each line's keys win over them)."""
+        variant_args(p, required=False)
+        p.add_argument("--hand", help='hand cards, e.g. "7H 8H 9H JK"')
+        p.add_argument("--table", help='table melds separated by |, e.g. "3C 4C 5C | 8S 8D 8H"')
+        p.add_argument("--not-opened", action="store_true", help="the player has not opened yet")
+        mode = p.add_mutually_exclusive_group()
+        mode.add_argument("--json", action="store_true", help=json_help)
+        mode.add_argument(
+            "--jsonl",
+            nargs="?",
+            const=STDIN,
+            default=None,
+            metavar="FILE",
+            help="answer one JSON position per line of FILE (standard input without FILE or with -)",
+        )
+
     p = sub.add_parser("play", help="play one whole match")
     variant_args(p)
     p.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
@@ -417,20 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("solve", cmd_solve, "find the best move"),
     ):
         p = sub.add_parser(name, help=help_text)
-        variant_args(p, required=False)
-        p.add_argument("--hand", help='hand cards, e.g. "7H 8H 9H JK"')
-        p.add_argument("--table", help='table melds separated by |, e.g. "3C 4C 5C | 8S 8D 8H"')
-        p.add_argument("--not-opened", action="store_true", help="the player has not opened yet")
-        mode = p.add_mutually_exclusive_group()
-        mode.add_argument("--json", action="store_true", help="print the answer as one JSON object")
-        mode.add_argument(
-            "--jsonl",
-            nargs="?",
-            const=STDIN,
-            default=None,
-            metavar="FILE",
-            help="answer one JSON position per line of FILE (standard input without FILE or with -)",
-        )
+        position_args(p, "print the answer as one JSON object")
         p.set_defaults(run=run)
         if name == "validate":
             p.add_argument("--new-table", help="the table after the play")
@@ -441,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
                 choices=("cards", "points", "penalty", "opening"),
                 help=OBJECTIVE_HELP + "; opening: the fewest hand cards that meet the opening requirement",
             )
-            p.add_argument("--time-limit", type=float, default=None, help="seconds")
+            p.add_argument("--time-limit", type=float, default=None, help="seconds (default: no limit)")
             p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
             p.add_argument("--committed", default=None, help=COMMITTED_HELP)
             p.add_argument("--taken", default=None, help=TAKEN_HELP)
@@ -452,21 +480,19 @@ def build_parser() -> argparse.ArgumentParser:
                 help="among the best plays, keep the most table melds whole (default: on; off is faster)",
             )
     p = sub.add_parser("hint", help="best move with steps a person can follow")
-    variant_args(p)
-    p.add_argument("--hand", required=True, help='hand cards, e.g. "7H 8H 9H JK"')
-    p.add_argument("--table", default="", help='table melds separated by |, e.g. "3C 4C 5C | 8S 8D 8H"')
-    p.add_argument("--not-opened", action="store_true", help="the player has not opened yet")
+    position_args(p, "print the hint as JSON")
     p.add_argument(
         "--objective", default="cards", choices=("cards", "points", "penalty"), help=OBJECTIVE_HELP
     )
     p.add_argument(
         "--alternatives", type=int, default=3, help="other good moves to show besides the best (0-5)"
     )
-    p.add_argument("--time-limit", type=float, default=None, help="seconds for the whole hint")
+    p.add_argument(
+        "--time-limit", type=float, default=None, help="seconds for the whole hint (default: no limit)"
+    )
     p.add_argument("--score", type=int, default=None, help=SCORE_HELP)
     p.add_argument("--committed", default=None, help=COMMITTED_HELP)
     p.add_argument("--taken", default=None, help=TAKEN_HELP)
-    p.add_argument("--json", action="store_true", help="print the hint as JSON")
     p.set_defaults(run=cmd_hint)
 
     p = sub.add_parser("serve", help="HTTP hint service (FastAPI)")
@@ -502,7 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_variant_given(args: argparse.Namespace) -> None:
-    needs_variant = args.command in ("validate", "solve") and getattr(args, "jsonl", None) is None
+    needs_variant = args.command in ("validate", "solve", "hint") and getattr(args, "jsonl", None) is None
     if needs_variant and not args.variant:
         raise RummyError("--variant is required (one of " + ", ".join(VARIANT_IDS) + ")")
     if args.command == "tournament" and not args.out.strip():

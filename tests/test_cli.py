@@ -295,6 +295,53 @@ def test_jsonl_lines_take_the_command_lines_flags_for_keys_they_leave_out(
     assert legal["legal"] is True
 
 
+def test_hint_jsonl_answers_every_line_with_the_command_lines_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = lines(
+        {"hand": "7H 8H 9H 5C", "table": "5D 5S 5H"},
+        "",
+        {"hand": "7H QQ"},
+        {"hand": "7H 8H 9H", "alternatives": 1, "objective": "points"},
+    )
+    status, text = run(
+        "hint",
+        "--jsonl",
+        "--variant",
+        "rummikub",
+        "--alternatives",
+        "0",
+        stdin=stdin,
+        monkeypatch=monkeypatch,
+    )
+    best, empty, bad, asked = answers(text)
+    assert status == 0
+    assert best["best"]["played"] == ["5C", "7H", "8H", "9H"] and best["alternatives"] == []
+    assert "empty line" in empty["error"]
+    assert "QQ" in bad["error"]
+    assert asked["best"]["title"] == "Most points" and asked["best"]["played"] == ["7H", "8H", "9H"]
+    with pytest.raises(SystemExit) as usage:  # one output form at a time
+        run("hint", "--variant", "rummikub", "--json", "--jsonl", stdin="", monkeypatch=monkeypatch)
+    assert usage.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        (["hint"], ["(default cards)", "(default 3)", "(default: no limit)"]),
+        (["solve"], ["(default cards)", "(default: no limit)"]),
+        (["serve"], ["(default 127.0.0.1)", "(default 8000)", "(default 2.0)"]),
+        (["tournament"], ["(default 0)", "(default local)"]),
+    ],
+)
+def test_help_names_the_defaults(
+    command: list[str], shown: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines anywhere
+    for default in shown:
+        assert default in text
+
+
 # ------------------------------------------------------------------------------ --jsonl lines
 def test_jsonl_answers_every_line_in_order_including_empty_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     stdin = lines(
