@@ -14,7 +14,9 @@ choices of the first melds and relaxes the others as taken, which bounds every c
 A complete combination's play (or a partial one's, when it happens to keep every joker meld)
 is the answer when it is legal: by its shape when every joker meld lies whole in a new meld of
 one joker and no other start meld holds a copy of its naturals (the copy reading of §7.1 cannot
-differ then, see `_legal`), else by the engine's judge. When no play at the bound passes,
+differ then, see `_legal`), else by the engine's judge. When no play at the bound passes, the
+refused plays are tried with one joker laid elsewhere (the relaxation may put a taken joker
+into a start meld, or two jokers into one meld); when none of those passes either,
 `solve_locked_dp` returns None and the CP-SAT model answers.
 
 The primary objective is proven; ties are broken towards the start table's shape by the
@@ -30,8 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from rummyai.cards import JOKER, Slot
-from rummyai.melds import MeldInfo
+from rummyai.cards import JOKER, Meaning, Slot
+from rummyai.melds import MeldInfo, is_valid_meld
 from rummyai.solvers.candidate_search import twin
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.fast import fast_path_ok
@@ -42,6 +44,8 @@ from rummyai.variants import Variant
 SUITS = 4
 RANKS = 13
 EXTENSION = 2  # naturals a locked run may gain at one end (three more make a run of their own)
+JOKER_MOVES = 8  # tables judged with one joker moved, per play at the bound the rules refused
+REFUSED_TRIED = 2  # refused plays at the bound tried so
 
 
 @dataclass(frozen=True)
@@ -173,12 +177,14 @@ def _search(
         heap.append((_neg(root[0]), 0, len(jokered), 0, 0, (), root[1]))
         order = 0
         bound: tuple[int, int] | None = None  # the first full combination's score: no play beats it
+        refused: list[_Play] = []  # the full combinations' plays at the bound the rules refused
         while heap:
             if deadline is not None and time.perf_counter() > deadline:
                 return None
             score, depth, takes, _, _, combo, play = heapq.heappop(heap)
             if bound is not None and score != bound:
-                return None  # the plays at the bound broke the joker rules: not proven here
+                # every play at the bound broke the joker rules: one with a joker laid elsewhere
+                return _joker_moved(position, locked, refused, deadline)
             if play is None:
                 found = solve(combo)
                 if found is not None:
@@ -192,6 +198,7 @@ def _search(
                     return chosen
                 if full:
                     bound = score
+                    refused.append(play)
                     continue
             here = choices[-depth]
             seen = _observed(locked[-depth], here, play[1])
@@ -203,7 +210,7 @@ def _search(
                 heapq.heappush(heap, (score, depth - 1, taken, known is None, order, child, known))
     except _Overflow:
         return None
-    return None
+    return _joker_moved(position, locked, refused, deadline)
 
 
 def _settle(
@@ -233,6 +240,86 @@ def _settle(
     if found is not None and same and _legal(position, locked, found[1], judge=not whole, deadline=deadline):
         return found[1]
     return play if tidy and (whole or _legal(position, locked, play, deadline=deadline)) else None
+
+
+def _joker_moved(
+    position: Position, locked: list[MeldInfo], refused: list[_Play], deadline: float | None = None
+) -> _Play | None:
+    """One of the `refused` plays (the first `REFUSED_TRIED`) with the same cards and one joker
+    laid elsewhere, the first such table the judge accepts (at most `JOKER_MOVES` judged per
+    play, those whose joker meld holds a played card first); None if none.
+
+    The relaxation places a taken or hand joker anywhere, and many plays it finds at the bound
+    are refused for that joker alone: two jokers in one meld (T2), or a retrieved joker added to
+    an old meld or laid without a rack tile beside its replacement (T4 c-d). The same cards with
+    the joker's run split around it, or the joker moved to another meld's end, often make a
+    legal play, which is then proven best (it scores the bound)."""
+    for play in refused[:REFUSED_TRIED]:
+        moved = _one_joker_moved(position, locked, play, deadline)
+        if moved is not None:
+            return moved
+    return None
+
+
+def _one_joker_moved(
+    position: Position, locked: list[MeldInfo], play: _Play, deadline: float | None
+) -> _Play | None:
+    """`_joker_moved` for one refused play."""
+    played, melds = play
+    hand_kinds = set(played) - {JOKER}
+    options: list[tuple[bool, int, list[tuple[Slot, ...]]]] = []
+    for k, meld in enumerate(melds):
+        for i, slot in enumerate(meld):
+            if slot.card != JOKER:
+                continue
+            others = [*melds[:k], *melds[k + 1 :]]
+            for cut in range(3, len(meld) - 2):  # a long run split in two: the joker's part is new
+                left, right = meld[:cut], meld[cut:]
+                if _valid(position, left, right):
+                    own = right if cut <= i else left
+                    options.append((not _holds(own, hand_kinds), 0, [*others, left, right]))
+            rest = meld[:i] + meld[i + 1 :]
+            if not _valid(position, rest):
+                continue
+            for m, other in enumerate(melds):
+                if m == k or any(s.card == JOKER for s in other):
+                    continue
+                for placed in _joker_places(other):
+                    if _valid(position, placed):
+                        table = list(melds)
+                        table[k], table[m] = rest, placed
+                        options.append((not _holds(placed, hand_kinds), 1, table))
+    options.sort(key=lambda option: option[:2])
+    for _, _, table in options[:JOKER_MOVES]:
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        if _legal(position, locked, (played, table), deadline=deadline):
+            return played, table
+    return None
+
+
+def _valid(position: Position, *melds: tuple[Slot, ...]) -> bool:
+    return all(is_valid_meld(position.variant, meld) for meld in melds)
+
+
+def _holds(meld: tuple[Slot, ...], kinds: set[int]) -> bool:
+    """Whether a meld holds a card of one of these kinds."""
+    return any(s.card in kinds for s in meld)
+
+
+def _joker_places(meld: tuple[Slot, ...]) -> list[tuple[Slot, ...]]:
+    """A meld of naturals with a joker added at each place it could take: either end of a run,
+    or the rank of a group."""
+    if not _is_run(meld):
+        return [(*meld, Slot(JOKER, Meaning(meld[0].card % RANKS + 1)))]
+    suit = meld[0].card // RANKS
+    low, high = meld[0].card % RANKS + 1, meld[-1].card % RANKS + 1
+    out = []
+    if high < RANKS:
+        out.append((*meld, Slot(JOKER, Meaning(high + 1, suit))))
+    if low > 1:
+        out.append((Slot(JOKER, Meaning(low - 1, suit)), *meld))
+    return out
 
 
 class _Overflow(Exception):

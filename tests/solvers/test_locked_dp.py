@@ -99,6 +99,24 @@ def test_a_joker_is_taken_with_its_natural_from_the_rack() -> None:
     assert len(found.played) == len(reference_solve(TILES, hand, table).played) == 3
 
 
+@pytest.mark.parametrize(
+    ("hand", "table"),
+    [
+        ("TS JS QD 3C", "QS QH JK=Q QC"),  # the relaxation adds the taken joker to a start meld
+        ("9H 6D 9D 6C", "JK=6C 7C 8C 9C"),
+        ("2S 8S JS KS 7D 5C", "TS JK=JS QS | AC 2C 3C"),
+        ("AH 2H 2H 9C JK JK", "7S 8S 9S | 8S 8H 8C"),  # and lays both hand jokers in one meld
+    ],
+)
+def test_a_joker_the_relaxation_lays_where_the_rules_refuse_it_is_laid_elsewhere(
+    hand: str, table: str
+) -> None:
+    # T2 and T4 c-d: the same cards with the joker moved make a legal play at the bound
+    found = _checked(hand, table)
+    assert len(found.played) == len(reference_solve(TILES, hand, table).played)
+    assert found.status == "optimal"
+
+
 def test_a_locked_run_grows_at_both_ends() -> None:
     hand, table = "2S 3S 7S 8S KD", "4S 5S JK=6S"
     position = make_position(TILES, hand, table)
