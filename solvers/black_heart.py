@@ -39,8 +39,9 @@ from rummyai.solvers.position import Position, Solution, time_left
 from rummyai.variants import Variant
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-#: seconds past the time limit allowed to find any play that places a committed card
-COMMITTED_GRACE = 0.1
+#: seconds past the time limit allowed to find any play that places a committed card (within
+#: the limit plus 0.3 s a caller may count on); past them the search goes on until it finds one
+COMMITTED_GRACE = 0.25
 
 
 @dataclass(frozen=True)
@@ -646,13 +647,17 @@ def solve_black_heart(
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
         # card in hand, which is no legal turn; any play that places it is (the first one found,
-        # within what is left of the time limit plus a grace of COMMITTED_GRACE seconds)
-        solver = cp_solver()
-        solver.parameters.stop_after_first_solution = True
+        # within what is left of the time limit plus a grace of COMMITTED_GRACE seconds, else
+        # however long it takes: a late legal move rather than an illegal one)
         left = time_left(start_time, time_limit)
-        if left is not None:
-            solver.parameters.max_time_in_seconds = left + COMMITTED_GRACE
-        status = solver.solve(model.m)
+        for grace in (None,) if left is None else (left + COMMITTED_GRACE, None):
+            solver = cp_solver()
+            solver.parameters.stop_after_first_solution = True
+            if grace is not None:
+                solver.parameters.max_time_in_seconds = grace
+            status = solver.solve(model.m)
+            if status != cp_model.UNKNOWN:
+                break
     if status == cp_model.INFEASIBLE:  # only a committed card can make the empty play illegal
         raise IllegalMoveError("5.2", "the committed card cannot be placed on the table this turn")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -10,6 +10,7 @@ exponential: use it on positions of a dozen or so cards, to check the fast solve
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -59,9 +60,17 @@ def _wild_fillings(variant: Variant, avail: list[int], count: int) -> list[tuple
     return sorted(set(permutations(pool, count)))
 
 
+def _wild_room(variant: Variant, avail: list[int]) -> int:
+    """The most wilds one meld can hold: those available, at most the variant's cap per meld
+    (a meld with more would be refused anyway, and Rhine's wild twos make thousands of them)."""
+    wilds = sum(avail[c] for c in range(53) if variant.always_wild(c))
+    cap = variant.max_wilds_per_meld
+    return wilds if cap is None else min(wilds, cap)
+
+
 def _runs(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
     free = [avail[c] if not variant.always_wild(c) else 0 for c in range(53)]
-    wilds = sum(avail[c] for c in range(53) if variant.always_wild(c))
+    wilds = _wild_room(variant, avail)
     for suit in range(4):
         for ranks in _rank_sequences():
             length = len(ranks)
@@ -82,7 +91,7 @@ def _runs(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
 
 
 def _groups(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
-    wilds = sum(avail[c] for c in range(53) if variant.always_wild(c))
+    wilds = _wild_room(variant, avail)
     for rank in range(1, 14):
         cards = [make_card(rank, s) for s in range(4)]
         ranges = [range(1) if variant.always_wild(c) else range(avail[c] + 1) for c in cards]
@@ -99,11 +108,14 @@ def _groups(variant: Variant, avail: list[int]) -> Iterator[tuple[Slot, ...]]:
                     yield tuple(Slot(c) for c in naturals) + tuple(Slot(w, Meaning(rank)) for w in filling)
 
 
-def candidate_melds(variant: Variant, avail: list[int]) -> list[_Candidate]:
-    """Every valid meld (by `analyze_meld`) that the available cards can form."""
+def candidate_melds(variant: Variant, avail: list[int], deadline: float | None = None) -> list[_Candidate]:
+    """Every valid meld (by `analyze_meld`) that the available cards can form; `ReferenceTimeout`
+    once `deadline` (a `time.perf_counter` instant) has passed."""
     seen: set[tuple[int, ...]] = set()
     out: list[_Candidate] = []
-    for slots in list(_runs(variant, avail)) + list(_groups(variant, avail)):
+    for n, slots in enumerate(itertools.chain(_runs(variant, avail), _groups(variant, avail))):
+        if deadline is not None and n % 256 == 0 and time.perf_counter() > deadline:
+            raise ReferenceTimeout
         try:
             info = analyze_meld(variant, slots)
         except MeldError:
@@ -206,7 +218,7 @@ def reference_solve(
     avail = [h + t for h, t in zip(hand, table_counts, strict=True)]
     if exclusive and rules.opening_wild_value == "forbidden":
         avail[JOKER] = 0
-    candidates = candidate_melds(rules, avail)
+    candidates = candidate_melds(rules, avail, deadline)
     found: list[tuple[tuple[int, int], list[int], list[MeldInfo]]] = []
     found_key = (0, 0)
 

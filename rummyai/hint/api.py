@@ -201,12 +201,15 @@ def judge_function() -> Callable[..., dict[str, Any]] | None:
     return function
 
 
-def _judge(position: HintPosition, melds: Sequence[Meld]) -> bool | None:
-    """Whether the engine's judge finds this new table legal (None when no judge is installed)."""
+def _judge(position: HintPosition, melds: Sequence[Meld], deadline: float | None = None) -> bool | None:
+    """Whether the engine's judge finds this new table legal (None when no judge is installed);
+    False when it cannot tell by `deadline` (a `time.perf_counter` instant)."""
     judge_json = judge_function()
     if judge_json is None:
         return None
-    answer = judge_json({**position_json(position), "new_table": [[str(s) for s in m] for m in melds]})
+    answer = judge_json(
+        {**position_json(position), "new_table": [[str(s) for s in m] for m in melds]}, deadline
+    )
     return bool(answer.get("legal"))
 
 
@@ -466,7 +469,13 @@ def _alternatives(
         move = make()
         if move is None:
             continue
-        if label in _BUILT_HERE and not _plainly_safe(position) and _judge(position, move.melds) is not True:
+        if (
+            label in _BUILT_HERE
+            and not _plainly_safe(position)
+            and _judge(position, move.melds, deadline) is not True
+        ):
+            if deadline is not None and time.perf_counter() >= deadline:
+                notes.append(f"time limit reached before the {label} alternative was judged")
             continue
         held = (
             sorted_cards((Counter(best.played) - Counter(move.played)).elements())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import replace
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from rummyai.cards import card_str, parse_cards
 from rummyai.engine.judge import judge_json
 from rummyai.errors import CardError, DeckError, MeldError, RummyError, VariantError
-from rummyai.hint import Hint, format_hint, hint, hint_json
+from rummyai.hint import Hint, api, format_hint, hint, hint_json
 from rummyai.hint.api import Suggestion, position_json
 from rummyai.hint.position import read_position
 from rummyai.melds import analyze_meld
@@ -79,6 +80,22 @@ def test_hold_back_keeps_the_fourth_king() -> None:
     assert len(held.held_back) == 1 and card_str(held.held_back[0])[0] == "K"
     assert held.cards_played == 6
     assert "keep" in held.explanation and "for later" in held.explanation
+
+
+def test_alternatives_are_judged_within_the_hints_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rummikub's official jokers need the judge for a hold-back; it gets the hint's deadline,
+    # past which it refuses to decide (a large position's judgement could outrun the limit)
+    seen: list[float | None] = []
+
+    def judge(obj: object, deadline: float | None = None) -> dict[str, object]:
+        seen.append(deadline)
+        return judge_json(obj, deadline)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "judge_function", lambda: judge)
+    start = time.perf_counter()
+    result = hint("rummikub", HAND, TABLE, options=["official_jokers"], time_limit=30)
+    assert any(a.label == "hold_back" for a in result.alternatives)
+    assert seen and all(d is not None and start + 29 < d < start + 31 for d in seen)
 
 
 def test_points_objective_puts_the_most_points_first() -> None:

@@ -17,7 +17,7 @@ from rummyai.engine.game import apply, validate
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import IllegalMoveError
 from rummyai.melds import analyze_meld
-from rummyai.solvers import Position, Solution, make_position, solve
+from rummyai.solvers import Position, Solution, black_heart, make_position, solve
 from rummyai.solvers.black_heart import swap_states
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.reference import reference_solve
@@ -178,6 +178,22 @@ def test_chart_lines_and_black_heart_out() -> None:
     assert solve(BH, hand, opened=False, score=400).cards_played == 0
     # the whole hand played on the first play needs no chart line
     assert solve(BH, "4S 5S 6S 7S", opened=False, score=500).cards_played == 4
+
+
+def test_a_cut_search_still_plays_the_committed_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 22 cards in hand: a limit this short stops the search before any play; playing nothing
+    # would leave the committed JS in hand, so the first play that places it is the answer,
+    # even when the grace past the limit (none here, as on a loaded machine) runs out first
+    monkeypatch.setattr(black_heart, "COMMITTED_GRACE", 0.0)
+    hand = "5S 5S 6S 9S TS JS JS QS QS 2H 8H 8H 9H 9H TH QD KD JC JC QC QC KC"
+    table = (
+        "2S 3S 4S | 6C 7C 8C 9C TC | AC 2C 3C | AS 2S 3S 4S | 4C 5C 6C | 3H 4H 5H 6H 7H | 7S 8S 9S | "
+        "5H 6H 7H | AH 2H 3H 4H | 2C 3C 4C 5C | TC TH TS | 7C 8C 9C | 6S 7S 8S | AH AC AS"
+    )
+    for limit in (0.001, 0.05):
+        solution = solve(BH, hand, table, opened=True, committed="JS", objective="penalty", time_limit=limit)
+        assert parse_cards("JS")[0] in solution.played
+        check_solution(make_position(BH, hand, table), solution)
 
 
 def test_committed_card_must_be_played() -> None:

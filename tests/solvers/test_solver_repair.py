@@ -17,7 +17,7 @@ from rummyai.engine import judge_play
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution
-from rummyai.solvers.reference import ReferenceTimeout, reference_solve
+from rummyai.solvers.reference import ReferenceTimeout, candidate_melds, reference_solve
 from rummyai.solvers.rhine_repair import cut
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, solve_model
@@ -225,6 +225,19 @@ def test_certification_stops_at_its_deadline_or_step_budget() -> None:
     sol = solve(variant, hand, table, work_limit=0.005)
     assert sol.status == "feasible" and sol.cards_played < cards
     check_solution(make_position(variant, hand, table), sol)
+
+
+def test_the_references_meld_list_holds_no_meld_past_the_wild_cap_and_stops_at_its_deadline() -> None:
+    """Rhine's wild twos and jokers make thousands of melds with two wilds or more, which the
+    rules refuse (R2): the list leaves them out, and a passed deadline stops it at once."""
+    rules = get_variant("rhine", ["rhine.wild_twos"])
+    position = make_position(rules, "3S TH 2D", "JK=Q QC QD | 9C TC JC QC | JK=5S 6S 7S 8S | 2C 3C 4C 5C")
+    avail = [h + t for h, t in zip(position.hand_counts(), position.table_counts(), strict=True)]
+    melds = candidate_melds(rules, avail)
+    assert melds and all(sum(info.as_wild) <= 1 for info in (c.info for c in melds))
+    assert any(sum(c.info.as_wild) == 1 for c in melds)
+    with pytest.raises(ReferenceTimeout):
+        candidate_melds(rules, avail, deadline=time.perf_counter())
 
 
 def test_a_play_whose_wilds_the_cuts_kept_refusing_is_found_by_the_spread_model() -> None:
