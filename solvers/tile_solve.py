@@ -50,7 +50,7 @@ SWAP_CUTS = 20
 # judgement ends this long after the limit (within the limit plus 0.3 s that a caller may count
 # on); the hand's own solve ends this long before that, to leave the judge time (a few
 # milliseconds when no start meld is taken apart), and gets at least the last figure
-LAY_OFFS_GRACE = 0.25
+LAY_OFFS_GRACE = 0.2
 LAY_OFFS_JUDGE = 0.04
 LAY_OFFS_SOLVE = 0.01
 
