@@ -1,5 +1,5 @@
-"""A quick play for an opened tile-style turn: new melds from the hand alone, then natural cards
-laid off onto the table's melds, none taken apart.
+"""A quick play for a tile-style turn: new melds from the hand alone (an opening, on an opening
+turn), then natural cards laid off onto the table's melds, none taken apart.
 
 The exact search can run out of time or work on a large position whose joker rules it only
 relaxes (Rhine, Tile Rummy, official Rummikub's table jokers) before it finds a play the judge
@@ -32,7 +32,7 @@ def lay_offs_play(
     """(cards played, new table, status of the hand's own solve): the best new melds from the
     hand alone (the solver, under the limits given), then the most valuable natural cards left
     laid off one at a time where a meld takes them; None when nothing is played or the turn is
-    not an opened tile-style one with a table. Not judged: `judged_lay_offs` asks the judge."""
+    not a tile-style one with a table. Not judged: `judged_lay_offs` asks the judge."""
     own = _hand_melds(position, objective, time_limit, max_cards, work_limit)
     if own is None:
         return None
@@ -79,9 +79,10 @@ def _hand_melds(
     max_cards: int | None,
     work_limit: float | None,
 ) -> tuple[list[int], Melds, str] | None:
-    """The solver's best new melds from the hand alone (played, melds, status); None where the
-    turn is not an opened tile-style one with a table."""
-    if not (position.variant.tile_style and position.opened and position.table):
+    """The solver's best new melds from the hand alone (played, melds, status), meeting the
+    opening's requirement on an opening turn; None where the turn is not a tile-style one with
+    a table."""
+    if not (position.variant.tile_style and position.table):
         return None
     from rummyai.solvers.api import solve  # the solver's entry point answers the hand alone
 
@@ -89,6 +90,7 @@ def _hand_melds(
         position.variant,
         list(position.hand),
         (),
+        opened=position.opened,
         objective=objective,
         time_limit=time_limit,
         work_limit=work_limit,

@@ -135,7 +135,7 @@ def solve_tile(
         swapping = rules.joker_rules.exact_swaps and position.opened and played
         if swapping and not swaps_in_order(position, _played_from_table(position, melds), melds):
             played, melds, label = _swaps_in_order(position, tm, solver, label, start, time_limit, work_limit)
-    if label == "feasible" and rules.tile_style and position.opened and position.table and not committed:
+    if label == "feasible" and rules.tile_style and position.table and not committed:
         played, melds = _with_lay_offs(
             position, objective, max_cards, played, melds, start, time_limit, work_limit
         )

@@ -17,6 +17,7 @@ from rummyai.engine import judge_play
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution
+from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import ReferenceTimeout, candidate_melds, reference_solve
 from rummyai.solvers.rhine_repair import cut
 from rummyai.solvers.tile_decode import decode
@@ -238,6 +239,17 @@ def test_the_references_meld_list_holds_no_meld_past_the_wild_cap_and_stops_at_i
     assert any(sum(c.info.as_wild) == 1 for c in melds)
     with pytest.raises(ReferenceTimeout):
         candidate_melds(rules, avail, deadline=time.perf_counter())
+
+
+@pytest.mark.parametrize("seed", [6, 8, 11])
+def test_a_cut_opening_turn_still_plays_the_hands_own_melds(seed: int) -> None:
+    """An unopened Rhine seat with 22 cards on a 45-card table: a work limit this small cuts the
+    search before it finds a qualifying table, and the hand's own melds (a qualifying one among
+    them) plus lay-offs are the answer instead of a pass, judged legal, the same on any machine."""
+    hand, table = random_position("rhine", seed, 45, 22, 0.2, 0.7)
+    sol = solve("rhine", hand, table, opened=False, work_limit=0.005)
+    assert sol.status == "feasible" and sol.cards_played >= 13
+    check_solution(make_position("rhine", hand, table, False), sol)
 
 
 def test_a_play_whose_wilds_the_cuts_kept_refusing_is_found_by_the_spread_model() -> None:
