@@ -234,8 +234,15 @@ def reference_solve(
         if deadline is not None and steps % 256 < count and time.perf_counter() > deadline:
             raise ReferenceTimeout
 
-    def search(index: int, used: list[int], chosen: list[_Candidate]) -> None:
-        if all(u >= t for u, t in zip(used, table_counts, strict=True)):
+    # each candidate's cards as (kind, copies) pairs; `used` is updated in place and `deficit`
+    # counts the table copies not yet placed (the table is whole when it reaches 0)
+    parts = [tuple((card, n) for card, n in enumerate(cand.counts) if n) for cand in candidates]
+    used = [0] * 53
+    deficit = sum(table_counts)
+
+    def search(index: int, chosen: list[_Candidate]) -> None:
+        nonlocal deficit
+        if not deficit:
             played = [c for c in range(53) for _ in range(used[c] - table_counts[c])]
             ok = 0 < len(played) <= cap and accept(played)
             if ok and exclusive:
@@ -244,15 +251,22 @@ def reference_solve(
                 found.append((score_key(position, objective, played), played, [c.info for c in chosen]))
         for k in range(index, len(candidates)):
             step()
-            cand = candidates[k]
-            new = [u + c for u, c in zip(used, cand.counts, strict=True)]
-            if any(n > a for n, a in zip(new, avail, strict=True)):
+            cards = parts[k]
+            if any(used[c] + n > avail[c] for c, n in cards):
                 continue
-            chosen.append(cand)
-            search(k, new, chosen)
+            placed = 0
+            for c, n in cards:
+                placed += min(n, max(table_counts[c] - used[c], 0))
+                used[c] += n
+            deficit -= placed
+            chosen.append(candidates[k])
+            search(k, chosen)
             chosen.pop()
+            for c, n in cards:
+                used[c] -= n
+            deficit += placed
 
-    search(0, [0] * 53, [])
+    search(0, [])
     found.sort(key=lambda f: f[0], reverse=True)
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []

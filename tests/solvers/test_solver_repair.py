@@ -16,7 +16,7 @@ from rummyai.cards import parse_cards
 from rummyai.engine import judge_play
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
-from rummyai.solvers.position import Solution
+from rummyai.solvers.position import Solution, score_key
 from rummyai.solvers.random_positions import random_position
 from rummyai.solvers.reference import ReferenceTimeout, candidate_melds, reference_solve
 from rummyai.solvers.rhine_repair import cut
@@ -250,6 +250,40 @@ def test_a_cut_opening_turn_still_plays_the_hands_own_melds(seed: int) -> None:
     sol = solve("rhine", hand, table, opened=False, work_limit=0.005)
     assert sol.status == "feasible" and sol.cards_played >= 13
     check_solution(make_position("rhine", hand, table, False), sol)
+
+
+# 16-20-card positions whose repair ran out of cuts below the best play (the hand jokers and
+# joker retrievals of R5 and T4): the exhaustive reference settles them within its step budget.
+# The last field is a legal play scoring the best, found by an independent search and judged.
+SETTLED_BY_THE_REFERENCE = [
+    ("rummy-tiles", "AS 2S JK=3S 4S | JK=2C 3C 4C | 3S 4S 5S 6S | 2H 2D 2C", "2C 3S", "cards",
+     "2C JK=3C 4C | 2H 2D 2C | AS 2S 3S 4S | 3S 3C JK=3 | 4S 5S 6S"),
+    ("rummy-tiles", "JK=9S TS JS QS | JH JK=QH KH | TS JS QS | 8H 9H TH JH QH", "QH TD 9S 8H", "cards",
+     "8H 9H TH JH QH | JH JK=QH KH | QS QH JK=Q | 9S TS JS | TS JS QS"),
+    ("rummy-tiles", "3H JK=4H 5H | 3D 4D JK=5D | 5D 6D 7D 8D | 7H 7D 7S", "4H 8D 6H 5D", "points",
+     "3D 4D 5D | JK=2H 3H 4H | JK=4H 5H 6H | 5D 6D 7D 8D | 7S 7H 7D"),
+    ("rhine", "2S 3S 4S | 2D 2D 2H | 2C 3C 4C JK=5C 6C | AS AD AS", "JK JK", "cards",
+     "2H 2D 2D 2C JK=2 | 2S 3S 4S | 3C 4C JK=5C 6C | AS AS AD"),
+    ("rhine", "JK=6H 7H 8H | 6H 7H 8H | 6D 7D 8D 9D TD | JK=7D 8D 9D", "9H 7D", "cards",
+     "JK=5D 6D 7D 8D 9D | 6H 7H 8H | JK=6H 7H 8H 9H | 7D 8D 9D TD"),
+    ("rhine", "4H JK=5H 6H 7H | 3H 4H 5H 6H | 3H 3S 3S | 7S JK=7 7S", "JK JK 7D", "cards",
+     "3S 3S 3H 3H JK=3 | 4H 5H 6H | 4H JK=5H 6H | 7H 7D JK=7 | 7S 7S JK=7"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("variant", "table", "hand", "objective", "legal"), SETTLED_BY_THE_REFERENCE)
+def test_a_repair_short_of_the_best_is_settled_by_the_reference(
+    variant: str, table: str, hand: str, objective: str, legal: str
+) -> None:
+    verdict = judge_play(variant, hand, table, legal)
+    assert verdict.legal, verdict.reason
+    position = make_position(variant, hand, table)
+    sol = solve(variant, hand, table, objective=objective)
+    assert sol.status == "optimal"
+    assert score_key(position, objective, sol.played) >= score_key(
+        position, objective, parse_cards(" ".join(verdict.played))
+    )
+    check_solution(position, sol)
 
 
 def test_a_play_whose_wilds_the_cuts_kept_refusing_is_found_by_the_spread_model() -> None:
