@@ -652,7 +652,13 @@ def opening_value(variant: Variant, info: MeldInfo) -> int:
 
 def card_count(info: MeldInfo) -> int:
     """Cards in the meld, escorts included (Black Heart's opening chart counts these)."""
-    return len(info.cards)
+    count = 0
+    for slot in info.slots:
+        part: Slot | None = slot
+        while part is not None:  # a card, then its escort, and so on
+            count += 1
+            part = part.escort
+    return count
 
 
 def played_value(variant: Variant, info: MeldInfo) -> int:

@@ -7,6 +7,7 @@ opening bundles of up to three melds. Every candidate returned is a valid meld i
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -396,16 +397,18 @@ def opening_bundles(
     seen: set[tuple[int, ...]] = set()
 
     def add(bundle: Sequence[Candidate]) -> bool:
-        """Record the bundle if the hand holds it and it qualifies; True once the limit is reached."""
+        """Record the bundle if it qualifies and the hand holds it; True once the limit is reached
+        (the requirement reads the melds alone, so it is asked before the hand's copies are)."""
+        if not requirement.met_by(variant, [info for _, info in bundle]):
+            return False
         melds = _with_own_copies([m for m, _ in bundle], hand, variant, must)
         if melds is None:
             return False
         key = tuple(sorted(deck[i] for m in melds for i in m.all_ids()))
         if key in seen or (must is not None and not any(must in m.all_ids() for m in melds)):
-            return len(out) >= limit
-        if requirement.met_by(variant, [info for _, info in bundle]):
-            seen.add(key)
-            out.append(melds)
+            return False
+        seen.add(key)
+        out.append(melds)
         return len(out) >= limit
 
     for c in ranked:
@@ -438,6 +441,9 @@ def _with_own_copies(
     (a heart one meld needs as a natural may be another's escort, a diamond a wild in one and
     itself in another: whichever is served first takes it)."""
 
+    if not _may_serve(melds, hand, variant.deck):
+        return None
+
     def order(k: int) -> tuple[bool, bool]:
         meld = melds[k]
         flexible = any(e is not None for e in meld.escorts) or any(m is not None for m in meld.meanings)
@@ -458,6 +464,22 @@ def _with_own_copies(
         else:
             return tuple(out)
     return None
+
+
+def _may_serve(melds: Sequence[TableMeld], hand: Sequence[int], deck: Sequence[int]) -> bool:
+    """A quick necessary test for `_with_own_copies`: the hand holds a card for every place, and
+    a copy of its own kind for every place no other kind may take (a natural, a group wild)."""
+    places = sum(len(m.ids) + sum(e is not None for e in m.escorts) for m in melds)
+    if places > len(hand):
+        return False
+    have = Counter(deck[i] for i in hand)
+    need = Counter(
+        deck[i]
+        for m in melds
+        for i, meaning in zip(m.ids, m.meanings, strict=True)
+        if meaning is None or meaning.suit is None
+    )
+    return all(have[kind] >= n for kind, n in need.items())
 
 
 def copies_from(meld: TableMeld, free: Collection[int], variant: Variant) -> TableMeld | None:

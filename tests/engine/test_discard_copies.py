@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from rummyai.cards import Meaning
+from rummyai.engine import discard_search
 from rummyai.engine.discard import DiamondSwap, Discard, JokerSwap, LayOff, MeldCards, TakeDiscard
 from rummyai.engine.discard_setup import build_state, hand_ids, hand_layoff
-from rummyai.engine.game import apply, legal_moves, validate
+from rummyai.engine.game import apply, legal_moves, new_match, validate
 from rummyai.engine.state import GameState, TableMeld
 
 
@@ -160,3 +162,24 @@ def test_black_heart_new_escort_may_be_either_copy_of_the_committed_heart() -> N
         swap = DiamondSwap(0, diamond, jack, copy)
         assert validate(taken, swap) is None
         assert not apply(taken, swap).round.family_data.committed  # the laid 5H was the committed one
+
+
+@pytest.mark.parametrize("variant", ["rummy-palace", "black-heart", "standard"])
+def test_the_quick_copy_count_refuses_only_bundles_no_serving_order_holds(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `_may_serve` spares the serving orders of bundles the hand cannot hold; the legal moves
+    # along random matches are the same with the full search over orders alone
+    rng = np.random.default_rng(5)
+    state = new_match(variant, 2, seed=5, max_turns=120)
+    for _ in range(120):
+        if state.match_over:
+            break
+        state.variant.__dict__.pop("_dmd_place_cache", None)  # take checks are cached per position
+        quick = legal_moves(state)
+        state.variant.__dict__.pop("_dmd_place_cache", None)
+        with monkeypatch.context() as m:
+            m.setattr(discard_search, "_may_serve", lambda *args: True)
+            full = legal_moves(state)
+        assert quick == full
+        state = apply(state, quick[int(rng.integers(len(quick)))])
