@@ -29,13 +29,13 @@ This page is generated from the classes' docstrings: `python -m rummyai.envs.doc
 SPEED_TABLE = """
 | variant | one core, per CPU second | one core, per second | AsyncVectorEnv x2, per second | AsyncVectorEnv x2, per CPU second | target (one core) |
 | --- | --- | --- | --- | --- | --- |
-| rummikub | 640 / 456 | 632 / 452 | 661 / 526 | 484 / 375 | 2,000: not met |
-| rummy-board | 556 / 430 | 551 / 428 | 642 / 479 | 465 / 340 | 300: met |
-| rummy-tiles | 119 / 82 | 119 / 81 | 144 / 105 | 112 / 86 | 300: not met |
-| rhine | 32 / 32 | 32 / 32 | 44 / 23 | 39 / 20 | 300: not met |
-| rummy-palace | 1,360 / 1,003 | 1,359 / 1,002 | 1,187 / 974 | 832 / 686 | 300: met |
-| standard | 1,244 / 1,021 | 1,232 / 1,011 | 1,144 / 1,067 | 783 / 735 | 300: met |
-| black-heart | 782 / 811 | 781 / 810 | 847 / 759 | 614 / 548 | 300: met |
+| rummikub | 518 / 352 | 513 / 302 | 315 / 242 | 317 / 243 | 2,000: not met |
+| rummy-board | 391 / 272 | 389 / 271 | 280 / 214 | 281 / 214 | 300: met |
+| rummy-tiles | 117 / 83 | 117 / 82 | 122 / 93 | 122 / 94 | 300: not met |
+| rhine | 31 / 21 | 30 / 21 | 38 / 19 | 38 / 19 | 300: not met |
+| rummy-palace | 874 / 643 | 870 / 640 | 676 / 544 | 678 / 546 | 300: met |
+| standard | 1,203 / 1,138 | 1,198 / 1,134 | 672 / 654 | 674 / 657 | 300: met |
+| black-heart | 582 / 602 | 580 / 599 | 424 / 378 | 425 / 380 | 300: met |
 """
 
 SELF_PLAY = """
@@ -80,8 +80,8 @@ Learner steps per second, measured by `experiments/benchmarks/env_bench.py`: a l
 uniformly among the masked candidates, 2 players, one-round matches, default candidates
 (`auto`), after one untimed episode (loading the compiled solver, building its tables). A
 single environment runs pinned to one CPU; the `AsyncVectorEnv` rows run 2 worker processes
-(both cores). The machine is 2 cores shared with other jobs (load average 2.6-3.6 during these
-runs: two study processes at the lowest priority beside them), so the rate per second of wall
+(both cores). The machine is 2 cores shared with other jobs (load average 1.6-3.1 during these
+runs: an audit process at low priority beside them), so the rate per second of wall
 time partly measures the load; the comparable figure is
 steps per CPU second (the environment process's own CPU time; for `AsyncVectorEnv`, the
 workers' and the main process's together, so two idle cores give at most twice it per second
@@ -96,16 +96,17 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --se
     --variants rummy-palace,standard,black-heart
 ```
 
-rummyai 0.1.0 (commit fe36f35), Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1,
+rummyai 0.1.0 (commit a75b766), Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1,
 ortools 9.15.6755; one run of each command above. Steps per CPU second and per second of wall
 time, learner against `random` / `greedy` opponents:
 
 {table}
 
 Rhine's rows cover 10-25 episodes, some positions taking CP-SAT and the judge's repair a
-second or more, so they vary widely with the seeds. For the fast draw-and-discard variants, the observations
-the two workers send to the main process cost more than the second core brings on this shared
-machine.
+second or more, so they vary widely with the seeds. In these runs the audit process kept one
+of the two cores partly busy, so the two workers had little more than one core between them and
+the vector rows show what sending observations between processes costs more than what a second
+core brings.
 
 Even steps per CPU second move by a quarter from one run to the next on this shared machine:
 the same 60 seeded rummikub episodes against random (`--episodes 60`, which plays a fixed set of
@@ -113,7 +114,7 @@ seeded episodes, the way to compare two versions of the code) ran at 279, 291 an
 CPU second in three runs of the same code.
 
 Where a step's time goes (`--breakdown`, CPU time per learner step with timers around each part,
-60 seeded episodes; the same commit, load average 3.2):
+60 seeded episodes; the same commit, load average 1.4-1.6):
 
 ```sh
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --episodes 60 \\
@@ -122,14 +123,14 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --ep
 
 | part (CPU ms per learner step, share) | rummikub, random | rummikub, greedy | rummy-board, random | rummy-board, greedy |
 | --- | --- | --- | --- | --- |
-| the learner's candidates | 1.31 (81%) | 1.17 (54%) | 1.44 (82%) | 1.22 (51%) |
-| - solver calls | 0.84 (52%) | 0.63 (29%) | 0.77 (44%) | 0.72 (30%) |
-| - answers to engine plays | 0.18 (11%) | 0.21 (9%) | 0.36 (20%) | 0.16 (7%) |
-| - legal moves | 0.06 (4%) | 0.12 (6%) | 0.08 (4%) | 0.09 (4%) |
-| - ranking and features | 0.13 (8%) | 0.12 (5%) | 0.13 (7%) | 0.14 (6%) |
-| opponents' turns | 0.14 (9%) | 0.84 (39%) | 0.15 (8%) | 1.01 (42%) |
-| observation | 0.07 (4%) | 0.07 (3%) | 0.07 (4%) | 0.07 (3%) |
-| whole step | 1.52 | 2.09 | 1.66 | 2.31 |
+| the learner's candidates | 1.54 (79%) | 1.27 (50%) | 1.64 (80%) | 1.43 (50%) |
+| - solver calls | 1.01 (52%) | 0.71 (28%) | 0.85 (42%) | 0.82 (28%) |
+| - answers to engine plays | 0.19 (10%) | 0.21 (8%) | 0.42 (21%) | 0.19 (7%) |
+| - legal moves | 0.08 (4%) | 0.09 (4%) | 0.09 (4%) | 0.11 (4%) |
+| - ranking and features | 0.14 (7%) | 0.14 (5%) | 0.15 (7%) | 0.16 (6%) |
+| opponents' turns | 0.20 (10%) | 1.06 (42%) | 0.19 (9%) | 1.21 (42%) |
+| observation | 0.08 (4%) | 0.08 (3%) | 0.08 (4%) | 0.10 (3%) |
+| whole step | 1.94 | 2.54 | 2.04 | 2.88 |
 
 Against `random`, the learner's candidate list is four fifths of the time and the solver calls
 half of it: about one fresh position per step, answered by the compiled dynamic program (plus
@@ -141,7 +142,8 @@ that is exact, so the candidates and observations are those of a fresh solve (ch
 step against seeded episodes recorded in `tests/envs/env_digests.json`): answers cached by
 playable hand and table, and no call where no hand card fits any meld, where the seat's last
 play was already the proven best, where an unopened seat's playable cards cannot reach the
-opening points, or (rummy-tiles) where the dynamic program finds no play even with free jokers.
+opening points, or (official-jokers Rummikub) where the dynamic program finds no play even with
+free jokers (Tile Rummy's own program makes that proof its first step).
 The positions left are new ones, so the targets wait on cheaper solver calls and engine checks.
 Rhine spends nearly all its time in CP-SAT: its melds (groups with repeated suits, aces high)
 and its joker rules are outside the dynamic program; most of it goes to opened turns with a
