@@ -36,12 +36,12 @@ from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 # (about 60 positions each), 0.09 s at most at 12.
 CERTIFY_CARDS = 15
 # Up to this many cards the reference is tried too, within `CERTIFY_STEPS` of its steps (about
-# 0.7 s on an idle core, 0.7 microseconds a step on 16-card Rhine positions with two jokers): a
-# repair can run out of cuts on a small table and answer a pass or a short play while a longer
-# one is legal (on 16-20-card Rhine and Tile Rummy positions rich in hand jokers, 98 of 109
-# such answers were settled within these steps, in 0.3 s median)
+# 3 s at most, 0.6-0.7 microseconds a step on 16-22-card Rhine positions with jokers in hand): a
+# repair can run out of cuts on such a table and answer a pass or a short play while a longer
+# one is legal, mostly with two jokers in hand (of 13 unproven answers on fresh 16-22-card
+# Rhine positions, 12 below the best, these steps settle 9; a million settle none)
 CERTIFY_CARDS_BOUNDED = 22
-CERTIFY_STEPS = 1_000_000
+CERTIFY_STEPS = 5_000_000
 # Under a work limit w the reference gets w times this many steps (`reference_solve(max_steps=)`):
 # a bound that does not depend on the machine's load (about a seventh of w seconds of its search
 # on an idle core).

@@ -268,6 +268,9 @@ SETTLED_BY_THE_REFERENCE = [
      "JK=5D 6D 7D 8D 9D | 6H 7H 8H | JK=6H 7H 8H 9H | 7D 8D 9D TD"),
     ("rhine", "4H JK=5H 6H 7H | 3H 4H 5H 6H | 3H 3S 3S | 7S JK=7 7S", "JK JK 7D", "cards",
      "3S 3S 3H 3H JK=3 | 4H 5H 6H | 4H JK=5H 6H | 7H 7D JK=7 | 7S 7S JK=7"),
+    # past a million steps of the exhaustive search
+    ("rhine", "4C 5C 6C 7C | AC 2C 3C 4C 5C | AH 2H 3H 4H | 2D 2D 2C", "JK JK", "cards",
+     "2D 2D 2C 2C JK=2 | 2H 3H 4H | 3C 4C 5C | 4C 5C 6C 7C | AH AC JK=A"),
 ]  # fmt: skip
 
 
