@@ -45,7 +45,7 @@ SUITS = 4
 RANKS = 13
 EXTENSION = 2  # naturals a locked run may gain at one end (three more make a run of their own)
 JOKER_MOVES = 8  # tables judged with one joker moved, per play at the bound the rules refused
-REFUSED_TRIED = 2  # refused plays at the bound tried so
+REFUSED_TRIED = 2  # refused plays at the bound tried with a joker laid elsewhere
 
 
 @dataclass(frozen=True)
