@@ -268,14 +268,34 @@ def _fail(answer: dict[str, Any]) -> None:
         raise RummyError(answer["error"])
 
 
+def _answer_one(
+    handle: Callable[[dict[str, Any]], dict[str, Any]], args: argparse.Namespace, extra: dict[str, Any]
+) -> dict[str, Any]:
+    """`handle`'s answer to the command line's own position (keys left unset are left out);
+    `RummyError` for an ``{"error": ...}`` answer."""
+    answer = handle(_position_from_args(args, {k: v for k, v in extra.items() if v is not None}))
+    _fail(answer)
+    return answer
+
+
+def _turn_keys(args: argparse.Namespace) -> dict[str, Any]:
+    """The keys `solve` and `hint` both read from their flags (None where unset)."""
+    return {
+        "objective": args.objective,
+        "time_limit": args.time_limit,
+        "score": args.score,
+        "committed": args.committed,
+        "taken": args.taken,
+    }
+
+
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     """Judge a tile-style PLAY: is the new table a legal result of playing from hand onto table?"""
     if args.jsonl is not None:
         return _run_lines(_validate_answer, _line_defaults(args, {}), args.jsonl, out)
     if args.new_table is None:
         raise RummyError("--new-table is required: the table after the play (melds separated by '|')")
-    answer = _validate_answer(_position_from_args(args, {"new_table": args.new_table}))
-    _fail(answer)
+    answer = _answer_one(_validate_answer, args, {"new_table": args.new_table})
     if args.json:
         out.write(json.dumps(answer) + "\n")
     elif answer["legal"]:
@@ -289,19 +309,10 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     """Find the best move from hand and table under the variant's rules."""
     from rummyai.solvers import solve_json
 
-    extra = {
-        "objective": args.objective,
-        "time_limit": args.time_limit,
-        "score": args.score,
-        "committed": args.committed,
-        "taken": args.taken,
-        "minimize_changes": args.minimize_changes,
-    }
+    extra = {**_turn_keys(args), "minimize_changes": args.minimize_changes}
     if args.jsonl is not None:
         return _run_lines(solve_json, _line_defaults(args, extra), args.jsonl, out)
-    given = {k: v for k, v in extra.items() if v is not None}
-    answer = solve_json(_position_from_args(args, given))
-    _fail(answer)
+    answer = _answer_one(solve_json, args, extra)
     if args.json:
         out.write(json.dumps(answer) + "\n")
         return 0
@@ -355,19 +366,10 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
     """Print the best move with the steps to carry it out, and alternatives."""
     from rummyai.hint.api import format_hint, hint_json
 
-    extra = {
-        "objective": args.objective,
-        "alternatives": args.alternatives,
-        "time_limit": args.time_limit,
-        "score": args.score,
-        "committed": args.committed,
-        "taken": args.taken,
-    }
+    extra = {**_turn_keys(args), "alternatives": args.alternatives}
     if args.jsonl is not None:
         return _run_lines(hint_json, _line_defaults(args, extra), args.jsonl, out)
-    request = _position_from_args(args, {k: v for k, v in extra.items() if v is not None})
-    answer = hint_json(request)
-    _fail(answer)
+    answer = _answer_one(hint_json, args, extra)
     out.write(json.dumps(answer) + "\n" if args.json else format_hint(answer))
     return 0
 
