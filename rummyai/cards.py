@@ -339,7 +339,9 @@ def read_cards(cards: CardsInput, what: str = "the hand") -> list[int]:
         raise CardError(f"{what} must be a string of cards or a list of cards, got {cards!r}")
     kinds: list[int] = []
     for item in cards:
-        if isinstance(item, str):
+        if type(item) is int and 0 <= item < NUM_KINDS:  # the common case, checked first
+            kinds.append(item)
+        elif isinstance(item, str):
             kinds.extend(parse_cards(item))
         elif is_kind(item):
             card = int(item)

@@ -184,6 +184,8 @@ def _check_deck(variant: Variant, slots: tuple[Slot, ...]) -> None:
     over = False
     for slot in slots:
         for card in (slot.card,) if slot.escort is None else slot.cards():
+            if not (is_kind(card) and 0 <= card < NUM_KINDS):  # a `Slot` built by hand
+                raise MeldError(f"not a valid meld: card kind {card!r} is out of range 0..52")
             n = seen.get(card, 0) + 1
             seen[card] = n
             over = over or n > copies[card]

@@ -143,15 +143,17 @@ def make_position(
     kinds = sorted(read_cards(hand))
     melds = analyze_table(rules, read_table(table))
     position = Position(rules, tuple(kinds), tuple(melds), opened)
-    every = [*kinds, *(card for info in melds for slot in info.slots for card in slot.cards())]
-    counts = [0] * NUM_KINDS
-    try:
-        for card in every:
-            counts[card] += 1
-        fits = min(every, default=0) >= 0 and all(n <= c for n, c in zip(counts, rules.copies, strict=True))
-    except (IndexError, TypeError):
-        fits = False
-    if not fits:  # names the card with too many copies
+    counts = [0] * NUM_KINDS  # read_cards and analyze_table checked every kind's range
+    for card in kinds:
+        counts[card] += 1
+    for info in melds:
+        for slot in info.slots:
+            counts[slot.card] += 1
+            if slot.escort is not None:
+                for card in slot.escort.cards():
+                    counts[card] += 1
+    if any(n > c for n, c in zip(counts, rules.copies, strict=True)):  # name the card
+        every = [*kinds, *(card for info in melds for slot in info.slots for card in slot.cards())]
         check_copies(rules, every, "hand and table")
     return position
 

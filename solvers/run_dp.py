@@ -78,6 +78,7 @@ I64 = npt.NDArray[np.int64]
 _NATURAL = tuple(Slot(card) for card in range(JOKER))
 _RUN_JOKER = tuple(tuple(Slot(JOKER, Meaning(rank, suit)) for suit in range(SUITS)) for rank in range(1, 14))
 _GROUP_JOKER = tuple(Slot(JOKER, Meaning(rank)) for rank in range(1, 14))
+_SLOT_MOVES = tuple(divmod(code, 3) for code in range(9))  # a cell's code: what each run slot does
 
 
 Template = tuple[tuple[tuple[int, ...], int], ...]  # groups: (colour places, jokers) each
@@ -673,22 +674,24 @@ def _replay(tables: Tables, path: I32, on_table: I32) -> tuple[list[int], list[t
                         slot.clear()
                 continue
             card = c * 13 + v
-            code, k = code_of[cell], sent_of[cell]
+            k = sent_of[cell]
             if len(colour[1]) > len(colour[0]) and len(colour[0]) < length:
                 colour.reverse()  # the longer slot first, as in the state's pair
             n = k
-            for slot, d in zip(colour, divmod(code, 3), strict=True):
-                if d == 0 and slot:
-                    melds.append(tuple(slot))
-                    slot.clear()
+            for slot, d in zip(colour, _SLOT_MOVES[code_of[cell]], strict=True):
+                if d == 0:
+                    if slot:
+                        melds.append(tuple(slot))
+                        slot.clear()
                 elif d == 1:
                     slot.append(_NATURAL[card])
                     n += 1
-                elif d == 2:
+                else:
                     slot.append(_RUN_JOKER[v][c])
                     jokers_used += 1
             to_groups[c] = k
-            played.extend([card] * (n - table[card]))
+            if n > table[card]:
+                played.extend([card] * (n - table[card]))
         jokers_used += x  # the groups' jokers, chosen on the last colour
         if any(to_groups):
             places = [c for c in range(SUITS) if to_groups[c] == 2] + [
@@ -731,7 +734,9 @@ def _solution(
 def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
     """`count_broken` made faster for this program's variants (no escorts, no natural twice in a
     meld): start melds whose cards do not all lie in one new meld (`fast.holds`)."""
-    if not position.table:
+    kept = {id(meld) for meld in melds}  # `as_written` hands back a whole start meld's own slots
+    rest = [info for info in position.table if id(info.slots) not in kept]
+    if not rest:
         return 0
     bags = [bag(meld) for meld in melds]
     holding: dict[int, list[Bag]] = {}  # card kind -> the new melds holding it
@@ -739,7 +744,7 @@ def _broken(position: Position, melds: list[tuple[Slot, ...]]) -> int:
         for card in have[0]:
             holding.setdefault(card, []).append(have)
     broken = 0
-    for info in position.table:
+    for info in rest:
         need = bag(info.slots)
         # a new meld holding the start meld holds its first card kind: only those are looked at
         near = holding.get(min(need[0]), ()) if need[0] else bags
