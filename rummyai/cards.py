@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from numbers import Integral
 from typing import Protocol
@@ -101,10 +101,16 @@ class Meaning:
 
     rank: int
     suit: int | None = None
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13 or self.suit not in (None, 0, 1, 2, 3):
             raise CardError(f"no meaning with rank {self.rank} and suit {self.suit}")
+        # kept: meanings are hashed again and again inside table melds and memo keys
+        object.__setattr__(self, "_hash", hash((self.rank, -1 if self.suit is None else self.suit)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return rank_str(self.rank) + ("" if self.suit is None else SUITS[self.suit])
@@ -137,6 +143,17 @@ class Slot:
     card: int
     meaning: Meaning | None = None
     escort: Slot | None = None
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        """Worked out once per slot (melds of slots are the keys of the meld caches), from the
+        fields' values alone, so a slot sent to another process hashes there as it did here."""
+        h = self._hash
+        if h is None:
+            meaning = -1 if self.meaning is None else hash(self.meaning)
+            h = hash((self.card, meaning, -1 if self.escort is None else hash(self.escort)))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def __str__(self) -> str:
         text = card_str(self.card)

@@ -129,19 +129,27 @@ class _Kept:
     answers: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], _Answer] = field(default_factory=dict)
 
 
-_KEPT: dict[Variant, _Kept] = {}
-_LAST: list[_Kept] = []  # the variant asked last: found by identity (hashing one hashes every rule)
+_KEPT: dict[Variant, _Kept] = {}  # equal rules share tables and answers
+# Variant objects seen, by identity: hashing a variant hashes every rule, and equal variants are
+# often distinct objects (an environment's and the solver's)
+_BY_ID: dict[int, tuple[Variant, _Kept]] = {}
+_LAST: list[tuple[Variant, _Kept]] = []  # the variant asked last
 
 
 def _kept(variant: Variant) -> _Kept:
-    if _LAST and _LAST[0].variant is variant:
-        return _LAST[0]
-    kept = _KEPT.get(variant)
-    if kept is None:
-        values = np.array(variant.hand_values[: JOKER + 1], dtype=np.int64)
-        kept = _KEPT[variant] = _Kept(variant, _covers(variant), values)
-    _LAST[:] = [kept]
-    return kept
+    if _LAST and _LAST[0][0] is variant:
+        return _LAST[0][1]
+    known = _BY_ID.get(id(variant))
+    if known is None or known[0] is not variant:
+        kept = _KEPT.get(variant)
+        if kept is None:
+            values = np.array(variant.hand_values[: JOKER + 1], dtype=np.int64)
+            kept = _KEPT[variant] = _Kept(variant, _covers(variant), values)
+        if len(_BY_ID) > 1_000:
+            _BY_ID.clear()
+        known = _BY_ID[id(variant)] = (variant, kept)
+    _LAST[:] = [known]
+    return known[1]
 
 
 def _covers(variant: Variant) -> bool:

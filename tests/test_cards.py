@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -291,3 +294,19 @@ def test_tile_colours_map_to_suits() -> None:
     assert BOARD_COLOURS == {"blue": "C", "red": "H", "green": "S", "yellow": "D"}
     assert RUMMIKUB_COLOURS == {"black": "S", "red": "H", "orange": "D", "blue": "C"}
     assert sorted(BOARD_COLOURS.values()) == sorted(RUMMIKUB_COLOURS.values()) == sorted(SUITS)
+
+
+def test_slots_from_another_process_find_their_equals() -> None:
+    """Slots keep their hash once worked out; one unpickled from another process (a tournament
+    or vector-environment worker) must still find the equal slot built here in a dict."""
+    code = (
+        "import pickle, sys\n"
+        "from rummyai.cards import Meaning, Slot\n"
+        "slots = [Slot(5), Slot(52, Meaning(7, 1)), Slot(52, Meaning(9)), Slot(3, None, Slot(40))]\n"
+        "[hash(s) for s in slots]\n"
+        "sys.stdout.buffer.write(pickle.dumps(slots))\n"
+    )
+    sent = pickle.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout)
+    here = {Slot(5): 0, Slot(52, Meaning(7, 1)): 1, Slot(52, Meaning(9)): 2, Slot(3, None, Slot(40)): 3}
+    assert [here[slot] for slot in sent] == [0, 1, 2, 3]
+    assert Slot(52, Meaning(7, 1)) != Slot(52, Meaning(7, 2)) and str(sent[1]) == "JK=7H"
