@@ -18,7 +18,14 @@ from pettingzoo import AECEnv
 
 from rummyai.engine.game import apply, new_match
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import NUM_FEATURES, Candidate, CandidateBuilder, feature_version, make_builder
+from rummyai.envs.candidates import (
+    NUM_FEATURES,
+    Candidate,
+    CandidateBuilder,
+    feature_version,
+    make_builder,
+    offered,
+)
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     DEFAULT_MAX_TURNS,
@@ -184,7 +191,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
     # ------------------------------------------------------------------ internals
     def _require_state(self) -> GameState:
         if self.state is None:
-            raise RummyError("call reset() before step()")
+            raise RummyError("call reset() first: no match is under way")
         return self.state
 
     def _refresh(self) -> None:
@@ -196,9 +203,7 @@ class RummyAECEnv(AECEnv[str, dict[str, Any], int]):
             return
         self.agent_selection = self.possible_agents[state.to_act]
         # at most one per slot, whatever a custom builder returns
-        self.candidates = self.builder.build(state, self.slots)[: self.slots]
-        if not self.candidates:
-            raise RummyError(f"no candidate move for seat {state.to_act} (engine offered none)")
+        self.candidates = offered(self.builder, state, self.slots)
 
     def _info(self, agent: str, *, illegal: bool) -> dict[str, Any]:
         state = self._require_state()

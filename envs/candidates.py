@@ -427,11 +427,12 @@ def pick_fallback(state: GameState, moves: Sequence[Move]) -> int:
 
 
 class EngineCandidates:
-    """Candidates from the engine's legal moves, ranked by cards played then points, deduplicated.
-
-    This is the builder in use until the solver provides stronger moves (full rearrangements);
-    it keeps the fallback at slot 0 and the `limit - 1` best other moves after it.
+    """Candidates from the engine's legal moves, ranked by cards played then points, deduplicated
+    (the ``engine`` builder: no whole-table rearrangements); the fallback at slot 0 and the
+    `limit - 1` best other moves after it.
     """
+
+    builtin = True  # its rows are checked by the tests, not at every step
 
     def build(self, state: GameState, limit: int) -> list[Candidate]:
         """At most `limit` candidates for the seat to act, the fallback first."""
@@ -544,6 +545,28 @@ def most_points_index(state: GameState, moves: Sequence[Move], ctx: _Context | N
 
 #: Candidate builders by name, for the environments' ``candidates=`` argument.
 BUILDERS: tuple[str, ...] = ("auto", "engine", "solver")
+
+
+def offered(builder: CandidateBuilder, state: GameState, limit: int) -> list[Candidate]:
+    """The builder's candidates for the seat to act, at most `limit` of them; a builder of the
+    caller's own gets its list checked (at least one move, one finite row of `NUM_FEATURES`
+    features per move), so that a mistake there is named rather than met later in numpy."""
+    candidates = builder.build(state, limit)[:limit]
+    if getattr(builder, "builtin", False):
+        if not candidates:
+            raise RummyError(f"no candidate move for seat {state.to_act} (the engine offered none)")
+        return candidates
+    name = type(builder).__name__
+    if not candidates:
+        raise RummyError(f"candidate builder {name} offered no move for seat {state.to_act}")
+    for k, candidate in enumerate(candidates):
+        features = np.asarray(candidate.features)
+        if features.shape != (NUM_FEATURES,) or not np.isfinite(features).all():
+            raise RummyError(
+                f"candidate builder {name}: slot {k} needs {NUM_FEATURES} finite features, got "
+                f"shape {features.shape}{'' if np.isfinite(features).all() else ' with NaN or inf'}"
+            )
+    return candidates
 
 
 def make_builder(spec: str | CandidateBuilder, tile_style: bool = True) -> CandidateBuilder:

@@ -255,8 +255,11 @@ def _check_mix(opponents: Mapping[str, float]) -> list[tuple[str, float]]:
         if not (value >= 0 and np.isfinite(value)):
             raise RummyError(f"opponent weight for {name!r} must be finite and >= 0, got {weight!r}")
         mix.append((name, value))
-    if not mix or sum(w for _, w in mix) <= 0:
+    total = sum(w for _, w in mix)
+    if not mix or total <= 0:
         raise RummyError("an opponent mix needs at least one agent with a positive weight")
+    if not np.isfinite(total):
+        raise RummyError(f"opponent weights must add up to a finite number, got {total!r}")
     return mix
 
 

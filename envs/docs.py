@@ -21,6 +21,10 @@ gives the PettingZoo AEC view (every seat an agent, for self-play); `rummyai.env
 turns any trained policy into an agent for `rummyai tournament` (the registered `policy` agent).
 This page is generated from the classes' docstrings: `python -m rummyai.envs.docs`.
 
+Worker processes started by *spawn* or *forkserver* (the default on macOS and Windows, and
+`AsyncVectorEnv(..., context="spawn")`) have not imported `rummyai.envs`; name the module in the
+id so that `gym.make` imports it there: `gym.make("rummyai.envs:rummyai/Rummikub-v2")`.
+
 | id | variant | class |
 | --- | --- | --- |
 """

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from rummyai.agents.base import check_agent_fits
 from rummyai.engine.game import apply, check_whole, legal_moves, new_match
 from rummyai.engine.state import GameState
-from rummyai.envs.candidates import NUM_FEATURES, Candidate, CandidateBuilder, make_builder
+from rummyai.envs.candidates import NUM_FEATURES, Candidate, CandidateBuilder, make_builder, offered
 from rummyai.envs.core import (
     DEFAULT_CANDIDATES,
     DEFAULT_MAX_TURNS,
@@ -169,7 +169,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
     # ------------------------------------------------------------------ internals
     def _require_state(self) -> GameState:
         if self.state is None:
-            raise RummyError("call reset() before step()")
+            raise RummyError("call reset() first: no match is under way")
         return self.state
 
     def _play_opponents(self) -> float:
@@ -193,9 +193,7 @@ class RummyEnv(gym.Env[Observation, np.int64]):
     def _refresh(self) -> None:
         state = self._require_state()
         # at most one per slot, whatever a custom builder returns
-        self.candidates = [] if state.match_over else self.builder.build(state, self.slots)[: self.slots]
-        if not state.match_over and not self.candidates:
-            raise RummyError(f"no candidate move for seat {self.seat} (engine offered none)")
+        self.candidates = [] if state.match_over else offered(self.builder, state, self.slots)
 
     def _observation(self) -> Observation:
         state = self._require_state()

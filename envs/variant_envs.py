@@ -54,7 +54,10 @@ _SHARED = """
     ## Starting State
     `reset(seed=...)` draws the engine's deal seed, the learner's seat (when `seat=None`) and
     every opponent's seed from `env.np_random`, so one seed fixes the whole game, opponents
-    included. The opponents then play until the learner is to act.
+    included. The opponents then play until the learner is to act. With a very small `max_turns`
+    the match may end before the learner ever acts: `reset` then returns the finished match (no
+    candidate, only slot 0 in the mask) and the first `step` ends the episode with the reward
+    held back.
 
     ## Rewards
     `reward="score"`: the change of the learner's match total during the step (opponents' moves
@@ -96,7 +99,9 @@ _SHARED = """
     * `render_mode`: ``"ansi"`` (text) or ``"rgb_array"`` (matplotlib, 640x400).
     * `seat`: the learner's seat, or None to draw it each episode.
     * `max_candidates`: K, the number of action slots (2 to 4,096).
-    * `candidates`: ``"auto"``, ``"engine"``, ``"solver"`` or a `CandidateBuilder`.
+    * `candidates`: ``"auto"``, ``"engine"``, ``"solver"`` or a `CandidateBuilder` of your own
+      (its lists are checked at every step: at least one candidate, each a finite row of the
+      matrix's width).
 
     ## Version History
     * v2: candidate columns `card_rank`, `card_is_wild`, `card_links`, `card_fits_table`,

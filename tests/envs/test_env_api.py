@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -128,3 +130,10 @@ def test_aec_returns_are_the_final_totals(variant_id: str) -> None:
     assert not env.agents  # every agent finished
     sign = -1 if env.variant.low_score_wins else 1
     assert [returns[a] for a in env.possible_agents] == [sign * s for s in final]
+
+
+def test_an_id_naming_its_module_makes_the_environment_in_a_fresh_process() -> None:
+    """What a spawned vector-environment worker does: nothing imported beforehand."""
+    code = "import gymnasium as gym; print(gym.make('rummyai.envs:rummyai/Rummikub-v2').reset(seed=0)[1]['seat'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() in ("0", "1"), done.stderr

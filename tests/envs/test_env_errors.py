@@ -110,3 +110,42 @@ def test_a_numpy_integer_seed_deals_what_the_same_int_deals() -> None:
 def test_an_opponent_weight_that_is_not_a_number_is_refused(weight: Any) -> None:
     with pytest.raises(RummyError, match="opponent weight for 'greedy' must be a number"):
         gym.make("rummyai/Rummikub-v2", opponents={"greedy": weight, "random": 1.0})
+
+
+def test_mix_weights_that_add_up_past_the_float_range_are_refused_at_once() -> None:
+    with pytest.raises(RummyError, match="add up to a finite number"):
+        gym.make("rummyai/Rummikub-v2", opponents={"greedy": 1e308, "random": 1e308})
+
+
+def test_observing_before_reset_says_to_reset() -> None:
+    with pytest.raises(RummyError, match=r"call reset\(\) first"):
+        aec_env("rummikub").observe("player_0")
+
+
+class _Builder:
+    """A caller's candidate builder returning whatever it was given (a fallback draw first)."""
+
+    def __init__(self, rows: list[np.ndarray] | None) -> None:
+        self.rows = rows
+
+    def build(self, state: Any, limit: int) -> list[Any]:
+        from rummyai.engine.game import legal_moves
+        from rummyai.envs.candidates import Candidate
+
+        if self.rows is None:
+            return []
+        return [Candidate(legal_moves(state)[0], "fallback", row) for row in self.rows]
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (None, "candidate builder _Builder offered no move for seat 0"),
+        ([np.zeros(10, np.float32)], r"slot 0 needs 35 finite features, got shape \(10,\)"),
+        ([np.full(35, np.nan, np.float32)], r"slot 0 needs 35 finite features, got shape \(35,\) with NaN"),
+    ],
+)
+def test_a_callers_candidate_builder_is_checked_and_named(rows: Any, message: str) -> None:
+    env = gym.make("rummyai/Rummikub-v2", candidates=_Builder(rows))
+    with pytest.raises(RummyError, match=message):
+        env.reset(seed=0)
