@@ -16,6 +16,8 @@ TRAINING = Path(__file__).resolve().parents[1] / "experiments" / "training"
     [
         ("decision_time.py", ["--agent", "nope", "--games", "1"], "unknown agent 'nope'"),
         ("ppo_selfplay.py", ["--env", "rummyai/Nope-v1", "--out", "run"], "rummyai/StandardRummy-v1"),
+        ("departures.py", ["--variant", "nope", "--deals", "1"], "unknown variant 'nope'"),
+        ("departures.py", ["--agent", "nope", "--deals", "1"], "unknown agent 'nope'"),
     ],
 )
 def test_bad_input_is_one_line(script: str, args: list[str], message: str, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from importlib.metadata import version
 from pathlib import Path
 
 import matplotlib
@@ -99,9 +100,12 @@ def main(argv: list[str] | None = None) -> int:
         epochs, rates, yerr=[np.subtract(rates, lows), np.subtract(highs, rates)], fmt="o-", capsize=3
     )
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("training epoch")
+    ax.set_xlabel("saved weights: train_bc.py epoch or ppo_selfplay.py update")
     ax.set_ylabel("win rate vs greedy")
     ax.set_title(f"learned vs greedy, 2-player {args.variant}, {args.sets} sets per point", fontsize=10)
+    fig.text(
+        0.99, 0.01, f"experiments/training/curve.py, rummyai {version('rummyai')}", ha="right", fontsize=6
+    )
     fig.tight_layout()
     fig.savefig(out / "curve.png", dpi=120)
     for e, r, lo, hi in zip(epochs, rates, lows, highs, strict=True):

@@ -7,7 +7,9 @@ Writes ``<study>/report.md`` and ``<study>/forest.png`` (each cell's three endpo
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 from rummyai.arena.batch_ratings import fit_ratings
@@ -227,12 +229,13 @@ def _null(endpoint: str) -> float:
     return 0.5 if endpoint == "placement" else 0.0
 
 
-def plot_forest(reports: list[CellReport], path: Path) -> None:
-    """One panel per endpoint: each cell's estimate with its 95% interval, the null value dashed."""
+def plot_forest(reports: list[CellReport], path: Path, source: str = "") -> None:
+    """One panel per endpoint: each cell's estimate with its 95% interval, the null value dashed;
+    `source` (the command and version that drew it) is written under the panels."""
     shown = [r for r in reports if r.result is not None]
     from matplotlib.figure import Figure  # loaded only to draw: the CLI imports this module
 
-    fig = Figure(figsize=(14, 1.4 + 0.45 * max(1, len(shown))))
+    fig = Figure(figsize=(14, 1.4 + 0.45 * max(1, len(shown))), layout="constrained")
     axes = fig.subplots(1, 3, sharey=True)
     ys = list(range(len(shown)))[::-1]
     for ax, name in zip(axes, ("margin", "placement", "deal_win"), strict=True):
@@ -247,7 +250,9 @@ def plot_forest(reports: list[CellReport], path: Path) -> None:
         ax.set_title(LABELS[name], fontsize=9)
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(ys, [f"{r.cell.id} ({r.result.sets if r.result else 0} sets)" for r in shown])
-    fig.suptitle("95% intervals over duplicate sets (grey: still running)", fontsize=10, y=1.04)
+    fig.suptitle("95% intervals over duplicate sets (grey: still running)", fontsize=10)
+    if source:
+        fig.supxlabel(source, fontsize=7, ha="right", x=0.99)
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
@@ -255,7 +260,10 @@ def write_study_report(plan: Plan, packed_only: bool = False) -> Path:
     """Recompute and write the study's report and plot; return the report's path. `packed_only`
     reads only the compressed copies, what a fresh checkout holds, even beside raw records."""
     reports = analyse(plan, packed_only)
-    plot_forest(reports, plan.folder / FOREST_PNG)
+    folder = os.path.relpath(plan.folder)
+    command = f"rummyai study report {plan.folder if folder.startswith('..') else folder}"
+    source = f"{command}{' --packed' if packed_only else ''}, rummyai {version('rummyai')}"
+    plot_forest(reports, plan.folder / FOREST_PNG, source)
     path = plan.folder / REPORT_FILE
     path.write_text(markdown(plan, reports))
     return path
