@@ -27,6 +27,18 @@ from rummyai.engine.discard_moves import TakeDiscard
 from rummyai.engine.moves import Draw
 from rummyai.variants import ONE_ROUND
 
+#: What the script counts, in the order it prints them.
+FIGURES = (
+    "games",
+    "wins",
+    "wins_going_out",
+    "decisions",
+    "differ",
+    "draw_where_greedy_plays",
+    "takes_offered",
+    "taken",
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Play the deals and print the counts."""
@@ -39,19 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", default="learned", help="the agent spec compared with greedy")
     args = parser.parse_args(argv)
     check_variant(parser, args.variant)
-    counts = dict.fromkeys(
-        (
-            "games",
-            "wins",
-            "wins_going_out",
-            "decisions",
-            "differ",
-            "draw_where_greedy_plays",
-            "takes_offered",
-            "taken",
-        ),
-        0.0,
-    )
+    counts = dict.fromkeys(FIGURES, 0.0)
     for deal in tqdm(range(args.deals), desc="deals"):
         seed = args.seed + deal
         for learner_seat in (0, 1):
