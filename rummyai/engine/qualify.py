@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from rummyai.cards import Slot, sort_key
+from rummyai.cards import Meaning, Slot, sort_key
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_moves import Candidate, candidate_melds, opening_combos, to_meld
@@ -128,12 +128,54 @@ def _qualifying_sets(
                 continue
             yield (meld,)
         return
-    cands = _hand_parts(variant, played, new) + candidate_melds(variant, played)
+    hand_melds = candidate_melds(variant, played)
+    cands = _hand_parts(variant, played, new) + hand_melds + _stand_ins(variant, played, hand_melds)
     for combo in opening_combos(variant, played, cands):
         pools: dict[int, list[int]] = defaultdict(list)
         for i in reversed(played):
             pools[deck[i]].append(i)
         yield tuple(to_meld(c, pools) for c in combo)
+
+
+def _stand_ins(variant: Variant, played: list[int], melds: list[Candidate]) -> list[Candidate]:
+    """Runs of the hand with one more wild standing for a natural the run holds, the natural
+    left for another qualifying meld (``3S 4S JK=5S`` beside ``5S 6S 7S``): a qualifying meld's
+    wild may mean what it never means on the final table, once released in the same turn.
+    (`candidate_melds` puts wilds only where the hand lacks the card, and leaves naturals out
+    of groups already.)"""
+    deck = variant.deck
+    wild_kinds = sorted({deck[i] for i in played if variant.is_wild(deck[i])})
+    if not wild_kinds:
+        return []
+    held = sum(1 for i in played if variant.is_wild(deck[i]))
+    cap = held if variant.max_wilds_per_meld is None else min(held, variant.max_wilds_per_meld)
+    out: list[Candidate] = []
+    for meld in melds:
+        if meld.wilds >= cap:
+            continue
+        try:
+            info = analyze_meld(
+                variant, tuple(Slot(c, m) for c, m in zip(meld.cards, meld.meanings, strict=True))
+            )
+        except MeldError:
+            continue
+        if info.kind != "run" or info.suit is None:
+            continue
+        for k, meaning in enumerate(meld.meanings):
+            if meaning is not None:
+                continue
+            stands_for = Meaning(info.positions[k] if info.positions[k] <= 13 else 1, info.suit)
+            for wild in wild_kinds:
+                cards = (*meld.cards[:k], wild, *meld.cards[k + 1 :])
+                meanings = (*meld.meanings[:k], stands_for, *meld.meanings[k + 1 :])
+                try:
+                    shown = analyze_meld(
+                        variant, tuple(Slot(c, m) for c, m in zip(cards, meanings, strict=True))
+                    )
+                except MeldError:
+                    continue
+                out.append(Candidate(cards, meanings, meld.wilds + 1, opening_value(variant, shown)))
+    return out
 
 
 def _hand_parts(variant: Variant, played: list[int], new: tuple[TableMeld, ...]) -> list[Candidate]:

@@ -589,6 +589,17 @@ def test_rhine_1_7_points_qualify() -> None:
     legal("2S 3S 4S 9D 9C 9H", "", "2S 3S 4S | 9D 9C 9H", opened=False, options=opts)
 
 
+def test_rhine_1_7_points_qualifying_wild_may_take_another_meaning_once_released() -> None:
+    """Qualifying with 3S 4S JK=5S (12) and 5S 6S 7S (18), then merging them with the joker
+    released (the second 5S replaces it, R4) and laid as 2S: the final run alone would be worth
+    27, but the qualifying melds are counted as laid (§1.4 engine form)."""
+    opts = {"rhine.points_qualify": True}
+    legal("3S 4S JK 5S 6S 7S", "", "JK=2S 3S 4S 5S 6S 7S", opened=False, options=opts)
+    twos = {"rhine.points_qualify": True, "rhine.wild_twos": True}
+    legal("3S 4S 2C 5S 6S 7S", "", "2C=2S 3S 4S 5S 6S 7S", opened=False, options=twos)
+    illegal("1.4", "3S 4S JK 5S", "", "JK=2S 3S 4S 5S", opened=False, options=opts)  # 14 at most
+
+
 def test_rhine_1_7_wild_twos() -> None:
     opts = {"rhine.wild_twos": True}
     legal("AS 2H 3S", "", "AS 2H=2S 3S", opened=True, options=opts)
