@@ -90,7 +90,11 @@ def batch_ratings(
     alpha = (1 - CONFIDENCE) / 2
     low, high = np.quantile(draws, [alpha, 1 - alpha], axis=0)
     spread = draws.std(axis=0)
-    played = (count.sum(axis=1) > 0).sum(axis=-1)  # per agent, the sets with a comparison
+    seen: dict[str, set[Any]] = {name: set() for name in names}  # per agent, the sets it sat in
+    for record in records:
+        for name in set(record["seats"]) & seen.keys():
+            seen[name].add(record["set"])
+    played = [len(seen[name]) for name in names]
     ratings = [
         Rating(
             name,

@@ -17,6 +17,7 @@ its P cyclic rotations (``"rotations"``, for big tables).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -69,6 +70,16 @@ def lineup(agents: tuple[str, ...], players: int, set_index: int) -> tuple[str, 
         combos = list(itertools.combinations(range(k), players))
         return tuple(agents[i] for i in combos[set_index % len(combos)])
     return tuple(agents[(set_index + i) % k] for i in range(players))
+
+
+def planned_games(agents: tuple[str, ...], players: int, sets: int, mode: Seating = "permutations") -> int:
+    """Games in `sets` duplicate sets: lineups repeat with a period (a repeated agent spec makes
+    some lineups seat fewer distinct ways), so one period is counted, not every set."""
+    k = len(agents)
+    period = math.comb(k, players) if k > players else (k if k < players else 1)
+    per_set = [len(seatings(lineup(agents, players, s), mode)) for s in range(min(period, sets))]
+    whole, rest = divmod(sets, len(per_set))
+    return whole * sum(per_set) + sum(per_set[:rest])
 
 
 def seatings(table: tuple[str, ...], mode: Seating = "permutations") -> list[tuple[str, ...]]:

@@ -177,7 +177,7 @@ def command_line(manifest: dict[str, Any], ratings: str = "bradley-terry", recor
 
 
 def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
-    """Horizontal error bars: each agent's rating with its 95% interval."""
+    """Each agent's rating with its 95% interval (error bars)."""
     from matplotlib.figure import Figure  # loaded only to draw: the CLI imports this module
 
     fig = Figure(figsize=(6, 0.6 * len(ratings) + 1.5))
@@ -185,11 +185,15 @@ def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
     ordered = list(reversed(ratings))
     ys = np.arange(len(ordered))
     mus = np.array([r.mu for r in ordered])
-    # never below zero: an agent that has not played yet sits at 0 with the interval [0, 0],
-    # and its centring leaves rounding noise of either sign
+    # never below zero (the centring leaves rounding noise of either sign); an interval of no
+    # width is left out, as the report leaves it out: it would read as certainty
     half = np.maximum([r.mu - r.interval[0] for r in ordered], 0.0)
     upper = np.maximum([r.interval[1] - r.mu for r in ordered], 0.0)
-    ax.errorbar(mus, ys, xerr=np.vstack([half, upper]), fmt="o", capsize=4)
+    wide = half + upper >= 1e-9
+    ax.plot(mus, ys, "o", color="tab:blue")
+    if wide.any():
+        errors = np.vstack([half[wide], upper[wide]])
+        ax.errorbar(mus[wide], ys[wide], xerr=errors, fmt="none", capsize=4, color="tab:blue")
     ax.set_yticks(ys, [r.agent for r in ordered])
     ax.set_ylim(-0.7, len(ordered) - 0.3)
     batch = bool(ratings) and ratings[0].method == "bradley-terry"
@@ -208,9 +212,14 @@ def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) 
     grid = np.full((len(names), len(names)), np.nan)
     labels: dict[tuple[int, int], str] = {}
     for p in pairs:
+        if p.a not in index or p.b not in index:
+            continue  # an agent left out of the plot
         i, j = index[p.a], index[p.b]
         grid[i, j] = p.win_rate
-        labels[i, j] = f"{p.win_rate:.2f}\n[{_fmt(p.win_ci[0], 2)}, {_fmt(p.win_ci[1], 2)}]\nn={p.sets} sets"
+        interval = (
+            "" if p.win_ci[1] - p.win_ci[0] < 1e-9 else f"\n[{_fmt(p.win_ci[0], 2)}, {_fmt(p.win_ci[1], 2)}]"
+        )
+        labels[i, j] = f"{p.win_rate:.2f}{interval}\nn={p.sets} sets"
     size = 1.0 + 1.3 * len(names)
     from matplotlib.figure import Figure
 
@@ -233,7 +242,7 @@ def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
 
     fig = Figure(figsize=(1.5 + 1.2 * len(agents), 4))
     ax = fig.add_subplot()
-    ax.boxplot([list(a.scores) or [0] for a in agents], showmeans=True)
+    ax.boxplot([list(a.scores) for a in agents], showmeans=True)
     ax.set_xticks(range(1, len(agents) + 1), [a.agent for a in agents], rotation=20, ha="right")
     ax.set_ylabel("final match score")
     ax.set_title("Score distributions")
@@ -243,10 +252,13 @@ def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
 
 def write_report(summary: Summary, out_dir: Path) -> Path:
     """Write report.md and the three plots into `out_dir`; return the report's path."""
-    names = [a.agent for a in summary.agents]
-    plot_ratings(summary.ratings, out_dir / RATINGS_PNG)
+    # the plots show the agents with games, as the report's tables do (a short run's lineups
+    # may leave an agent out)
+    played = {p.a for p in summary.pairs if p.comparisons} | {a.agent for a in summary.agents if a.scores}
+    names = [a.agent for a in summary.agents if a.agent in played]
+    plot_ratings([r for r in summary.ratings if r.agent in played], out_dir / RATINGS_PNG)
     plot_winrates(summary.pairs, names, out_dir / WINRATE_PNG)
-    plot_scores(summary.agents, out_dir / SCORES_PNG)
+    plot_scores([a for a in summary.agents if a.agent in played], out_dir / SCORES_PNG)
     path = out_dir / "report.md"
     path.write_text(markdown(summary))
     return path

@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from rummyai.arena.batch_ratings import RatingMethod, fit_ratings
-from rummyai.arena.duplicate import GameTask, Seating, lineup, seatings, set_tasks
+from rummyai.arena.batch_ratings import RATING_METHODS, RatingMethod, fit_ratings
+from rummyai.arena.duplicate import GameTask, Seating, planned_games, set_tasks
 from rummyai.arena.play import GameFn, GameRecord, play_game, play_recorded_game
 from rummyai.arena.report import Summary, write_report
 from rummyai.arena.stats import agent_stats, pairwise
@@ -72,6 +72,8 @@ def run_tournament(
     `record_moves` keeps every move in the game records (for `rummyai serve --runs`' replays);
     `on_record` hears every newly written record.
     """
+    if isinstance(agents, Iterator):  # read once: a generator checked below would be spent
+        agents = tuple(agents)
     if options is None or isinstance(options, Mapping):  # as the other entry points take them
         options = sorted(get_variant(variant, options or None).options)
         if isinstance(variant, Variant):
@@ -91,6 +93,8 @@ def run_tournament(
     agents = tuple(agents)
     options = tuple(options)
     _check_arguments(variant, agents, games, players, seed, workers, backend, options, max_turns, game_fn)
+    if ratings not in RATING_METHODS:  # before any game, not after the last
+        raise RummyError(f"unknown rating method {ratings!r} (known: {', '.join(RATING_METHODS)})")
     rules = get_variant(variant, list(options))
     out = output_folder(out_dir)
     manifest: dict[str, Any] = {
@@ -125,7 +129,7 @@ def run_tournament(
     records = planned_records(stored, games, tasks_of, path)
     done = {record_key(r) for r in records}
     todo = (task for s in range(games) for task in tasks_of(s) if task.key not in done)
-    total = games * len(seatings(lineup(agents, players, 0), seating))
+    total = planned_games(agents, players, games, seating)
     if not allow_mixed_versions and len(done) < total:  # games to add: never to another version's
         check_versions(stored, stamp, path)
     play = game_fn or (play_recorded_game if record_moves else play_game)
@@ -147,6 +151,8 @@ def run_tournament(
 
 def output_folder(out_dir: str | Path) -> Path:
     """The results folder, created if missing; a clear error when it is a file or cannot be made."""
+    if not isinstance(out_dir, str | os.PathLike) or not str(out_dir).strip():
+        raise RummyError(f"the output folder must be a path, got {out_dir!r}")
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise RummyError(f"--out {out} is a file, not a folder")

@@ -31,6 +31,8 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     before its first game ended (a bad agent, an early kill) left nothing to protect.
     """
     path = out_dir / MANIFEST_FILE
+    if path.exists() and not path.is_file():
+        raise RummyError(f"{path} is not a file: the folder cannot hold this tournament (use another --out)")
     if path.exists() and holds_games(out_dir):
         old = read_manifest(path)
         old_rules = _rules(old)

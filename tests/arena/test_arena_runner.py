@@ -191,3 +191,75 @@ def test_the_ratings_plot_takes_an_agent_that_has_not_played(tmp_path: Path) -> 
     ]
     plot_ratings(ratings, tmp_path / "ratings.png")
     assert (tmp_path / "ratings.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    ("agents", "players", "seating"),
+    [
+        (("strong", "strong", "weak"), 2, "permutations"),
+        (("strong", "mid", "weak", "strong"), 3, "permutations"),
+        (("strong", "mid"), 3, "rotations"),
+        (("strong", "mid", "weak", "mid", "weak"), 4, "rotations"),
+        (("strong", "mid", "weak"), 3, "permutations"),
+    ],
+)
+def test_planned_games_count_every_sets_seatings(agents: tuple[str, ...], players: int, seating: Any) -> None:
+    from rummyai.arena.duplicate import lineup, planned_games, seatings
+
+    for sets in (1, 2, 5, 11):
+        every = sum(len(seatings(lineup(agents, players, s), seating)) for s in range(sets))
+        assert planned_games(agents, players, sets, seating) == every
+
+
+def test_a_repeated_agent_spec_keeps_the_version_check(tmp_path: Path) -> None:
+    """With `strong` twice, set 0 seats (strong, strong) one way only: the count of planned games
+    must not take set 0's seatings for every set's, or a resume on other code slips through."""
+    from rummyai.arena.version import CodeVersion
+
+    agents = ["strong", "strong", "weak"]
+    out = tmp_path / "t"
+    run(out, agents=agents, players=2, games=3, version=CodeVersion("0.1.0", "a" * 40, False))
+    path = out / "games.jsonl"
+    lines = path.read_text().splitlines()
+    assert len(lines) == 5  # 1 + 2 + 2 seatings
+    path.write_text("\n".join(lines[:3]) + "\n")
+    with pytest.raises(RummyError, match="holds games played with code"):
+        run(out, agents=agents, players=2, games=3, version=CodeVersion("0.1.0", "b" * 40, False))
+    run(out, agents=agents, players=2, games=3, version=CodeVersion("0.1.0", "a" * 40, False))
+    # finished: other code only writes the report again
+    run(out, agents=agents, players=2, games=3, version=CodeVersion("0.1.0", "b" * 40, False))
+    assert len(records(out)) == 5
+
+
+def test_the_ratings_count_the_sets_an_agent_sat_in(tmp_path: Path) -> None:
+    summary = run(tmp_path / "t", agents=["strong", "strong", "weak"], players=2, games=3)
+    sets = {r.agent: r.sets for r in summary.ratings}
+    assert sets == {"strong": 3, "weak": 2}
+
+
+def test_bad_python_arguments_are_refused_before_any_game(tmp_path: Path) -> None:
+    with pytest.raises(RummyError, match="unknown rating method 'foo'"):
+        run(tmp_path / "r", ratings="foo")
+    assert not (tmp_path / "r" / "games.jsonl").exists()
+    for out in (None, "", "  "):
+        with pytest.raises(RummyError, match="output folder must be a path"):
+            run(out)
+    summary = run(tmp_path / "g", agents=(name for name in ["strong", "weak"]), players=2, games=1)
+    assert {a.agent for a in summary.agents} == {"strong", "weak"}
+    (tmp_path / "d" / "tournament.json").mkdir(parents=True)
+    with pytest.raises(RummyError, match=r"tournament\.json is not a file"):
+        run(tmp_path / "d")
+
+
+def test_plots_leave_out_agents_without_games(tmp_path: Path) -> None:
+    from rummyai.arena import report
+
+    drawn: dict[str, Any] = {}
+    original = (report.plot_ratings, report.plot_scores)
+    report.plot_ratings = lambda ratings, path: drawn.update(ratings=[r.agent for r in ratings])  # type: ignore[assignment]
+    report.plot_scores = lambda agents, path: drawn.update(scores=[a.agent for a in agents])  # type: ignore[assignment]
+    try:
+        run(tmp_path / "t", agents=["strong", "mid", "weak", "other"], players=2, games=1, report=True)
+    finally:
+        report.plot_ratings, report.plot_scores = original
+    assert sorted(drawn["ratings"]) == sorted(drawn["scores"]) == ["mid", "strong"]
