@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rummyai.errors import RummyError
-from rummyai.variants import get_variant
+from rummyai.variants import Variant, get_variant
 
 GAMES_FILE = "games.jsonl"
 MANIFEST_FILE = "tournament.json"
@@ -38,7 +39,7 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
         old_rules = _rules(old)
         for key in sorted(set(old) | set(manifest)):
             if key == "options" and old_rules is not None and old_rules == _rules(manifest):
-                continue  # the same options written in another order or form
+                continue  # options that make the same rules (another order or form, a default named)
             if key not in EXTENDABLE and old.get(key) != manifest.get(key):
                 raise RummyError(
                     f"{out_dir} holds a different tournament: {key} was {old.get(key)!r}, "
@@ -54,11 +55,13 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _rules(manifest: dict[str, Any]) -> tuple[str, ...] | None:
-    """A manifest's variant options as the variant reads them (sorted, values written one way);
-    None when they do not read."""
+def _rules(manifest: dict[str, Any]) -> Variant | None:
+    """The rules a manifest's variant and options make, whatever names them (an option set to
+    the variant's default changes nothing); None when they do not read."""
     try:
-        return tuple(sorted(get_variant(str(manifest.get("variant")), manifest.get("options")).options))
+        return replace(
+            get_variant(str(manifest.get("variant")), manifest.get("options")), options=frozenset()
+        )
     except RummyError:
         return None
 

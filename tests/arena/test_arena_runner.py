@@ -109,6 +109,10 @@ def test_resume_takes_the_same_options_written_in_another_order_or_form(tmp_path
     assert run(out, games=3, options=["official_jokers=true", "rounds=1"]).games == 18
     with pytest.raises(RummyError, match="options"):
         run(out, games=3, options=["rounds=2", "official_jokers"])
+    # naming an option at the variant's default makes the same rules
+    plain = tmp_path / "plain"
+    run(plain, games=2)
+    assert run(plain, games=3, options=["rounds=1"]).games == 18
 
 
 def test_report_and_plots_are_written(tmp_path: Path) -> None:
