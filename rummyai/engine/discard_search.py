@@ -441,7 +441,7 @@ def _with_own_copies(
     (a heart one meld needs as a natural may be another's escort, a diamond a wild in one and
     itself in another: whichever is served first takes it)."""
 
-    if not _may_serve(melds, hand, variant.deck):
+    if not _may_serve(melds, hand, variant):
         return None
 
     def order(k: int) -> tuple[bool, bool]:
@@ -466,11 +466,16 @@ def _with_own_copies(
     return None
 
 
-def _may_serve(melds: Sequence[TableMeld], hand: Sequence[int], deck: Sequence[int]) -> bool:
-    """A quick necessary test for `_with_own_copies`: the hand holds a card for every place, and
-    a copy of its own kind for every place no other kind may take (a natural, a group wild)."""
+def _may_serve(melds: Sequence[TableMeld], hand: Sequence[int], variant: Variant) -> bool:
+    """A quick necessary test for `_with_own_copies`: the hand holds a card for every place, a
+    wild for every place a wild stands in (only wilds serve there), and a copy of its own kind for
+    every place no other kind may take (a natural, a group wild)."""
+    deck = variant.deck
     places = sum(len(m.ids) + sum(e is not None for e in m.escorts) for m in melds)
     if places > len(hand):
+        return False
+    wild_places = sum(meaning is not None for m in melds for meaning in m.meanings)
+    if wild_places and wild_places > sum(1 for i in hand if deck[i] in variant.wild_map):
         return False
     have = Counter(deck[i] for i in hand)
     need = Counter(
