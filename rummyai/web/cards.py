@@ -28,14 +28,18 @@ def table_ids(state: GameState) -> set[int]:
 
 
 def describe_move(state: GameState, move: Move) -> str:
-    """A move in words, its cards as tokens: "Draw", "Play 7H 8H 9H", "Discard KS" ..."""
+    """A move in words, its cards as tokens: "Draw", "Play JK into 5H 6H JK=7H", "Discard KS" ..."""
     deck = state.variant.deck
     if isinstance(move, Draw):
         return "Draw"
     if isinstance(move, Play):
         before = table_ids(state)
         new = [i for meld in move.table for i in meld.all_ids() if i not in before]
-        return "Play " + " ".join(card_str(deck[i]) for i in sorted(new, key=lambda i: deck[i]))
+        played = " ".join(card_str(deck[i]) for i in sorted(new, key=lambda i: deck[i]))
+        # where they go: plays of the same cards differ in the melds they make
+        kinds = tuple(deck)
+        made = [m for m in move.table if any(i not in before for i in m.all_ids())]
+        return f"Play {played} into " + " | ".join(" ".join(str(s) for s in m.slots(kinds)) for m in made)
     data = move_to_json(move)
     if not isinstance(data, dict):
         return str(data)

@@ -28,7 +28,7 @@ MAX_GAMES = 64
 #: Agent decisions played in one request at most (far above any real stretch of agents' turns).
 MAX_AGENT_TURNS = 5_000
 #: Legal moves listed for the person at most (tile variants list many plays).
-MAX_LISTED = 40
+MAX_LISTED = 2_000
 HUMAN = 0
 
 

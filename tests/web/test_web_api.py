@@ -44,6 +44,7 @@ def test_a_game_is_played_to_its_end_through_the_listed_moves(client: TestClient
         if state["match_over"]:
             break
         assert state["your_turn"] and state["legal"], state
+        assert len(state["legal"]) == state["legal_count"]  # every move can be chosen
         state = client.post(f"/v1/games/{state['id']}/choose", json={"index": len(state["legal"]) - 1}).json()
     assert state["match_over"] and state["winners"]
     assert any(entry["who"] == "you" for entry in state["log"])
@@ -152,3 +153,30 @@ def test_a_draw_and_discard_hint_position_is_the_play_after_the_draw(
     if key == "score":
         assert state["position"]["score"] == state["scores"][0]
     assert client.post("/v1/hint", json=state["position"]).status_code == 200
+
+
+def test_plays_of_the_same_cards_are_told_apart_by_where_they_go(client: TestClient) -> None:
+    state = client.post("/v1/games", json={"variant": "rummikub", "opponents": ["greedy"], "seed": 7}).json()
+    for step in range(40):
+        if state["match_over"]:
+            break
+        labels = [move["label"] for move in state["legal"]]
+        plays = [label for label in labels if label.startswith("Play ")]
+        assert all(" into " in label for label in plays)
+        assert len(set(plays)) == len(plays), plays
+        index = 0 if step % 2 == 0 else len(labels) - 1
+        state = client.post(f"/v1/games/{state['id']}/choose", json={"index": index}).json()
+
+
+def test_every_legal_move_is_listed_even_past_forty(client: TestClient) -> None:
+    body = {"variant": "black-heart", "opponents": ["greedy", "random", "random"], "seed": 5}
+    state = client.post("/v1/games", json=body).json()
+    most = 0
+    for step in range(30):
+        if state["match_over"]:
+            break
+        assert len(state["legal"]) == state["legal_count"]
+        most = max(most, state["legal_count"])
+        index = 0 if step % 2 == 0 else len(state["legal"]) - 1
+        state = client.post(f"/v1/games/{state['id']}/choose", json={"index": index}).json()
+    assert most > 40

@@ -3,6 +3,7 @@ with a hint every turn, a move laid down by hand, Explain, and a replay stepped 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from selenium.common.exceptions import JavascriptException
@@ -122,7 +123,7 @@ def test_a_meld_laid_down_by_hand(browser: WebDriver, web_url: str) -> None:
     driver.find_element(By.ID, "end-turn").click()
     _wait(driver, lambda d: _shown(d) > before)
     log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")]
-    assert "you: Play QH QD QC" in log
+    assert "you: Play QH QD QC into QH QD QC" in log
     after = driver.execute_script("return play.game.hand")
     assert len(after) == len(hand) - 3
     # a table that breaks the rules is refused with the engine's reason, the game unchanged
@@ -180,3 +181,18 @@ def test_a_draw_and_discard_replay_shows_its_table_and_discard_pile(
     after = frames[k + 1]
     top = driver.find_element(By.CSS_SELECTOR, "#replay-discard .card").get_attribute("data-token")
     assert top == after["discard"][-1]
+
+
+def test_a_double_click_plays_one_move(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=4)
+    hand = len(driver.execute_script("return play.game.hand"))
+    Select(driver.find_element(By.ID, "legal")).select_by_index(0)  # the draw
+    button = driver.find_element(By.ID, "play-legal")
+    before = _shown(driver)
+    driver.execute_script("arguments[0].click(); arguments[0].click();", button)  # before any answer
+    _wait(driver, lambda d: _shown(d) > before)
+    time.sleep(1.0)  # time for a second answer, if a second move was sent
+    log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert [entry for entry in log if entry.startswith("you:")] == ["you: Draw"]
+    assert len(driver.execute_script("return play.game.hand")) == hand + 1

@@ -197,10 +197,17 @@ function newMeld() {
   renderDraft();
 }
 
+// one move at a time: a second click before the answer would send a list number or a table
+// meant for the position the first move leaves behind
+let submitting = false;
+
 async function submit(path, body) {
+  if (submitting) return;
+  submitting = true;
   showError("");
   try { showGame(await call("POST", `/v1/games/${play.game.id}/${path}`, body)); }
   catch (error) { showError(error.message); }
+  finally { submitting = false; }
 }
 
 async function askHint() {
