@@ -196,3 +196,15 @@ def test_a_double_click_plays_one_move(browser: WebDriver, web_url: str) -> None
     log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")]
     assert [entry for entry in log if entry.startswith("you:")] == ["you: Draw"]
     assert len(driver.execute_script("return play.game.hand")) == hand + 1
+
+
+def test_reset_clears_the_refusal_of_a_table(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=3)
+    first = driver.find_elements(By.CSS_SELECTOR, "#hand .card")[0]
+    first.click()
+    driver.find_element(By.ID, "new-meld").click()  # one card: no meld
+    driver.find_element(By.ID, "end-turn").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "error").text != "")
+    driver.find_element(By.ID, "reset-draft").click()
+    assert driver.find_element(By.ID, "error").text == ""

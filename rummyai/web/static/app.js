@@ -117,7 +117,7 @@ function showGame(game) {
     if (seat === 0) return;
     const el = document.createElement("div");
     el.className = "seat" + (game.to_act === seat ? " to-act" : "");
-    el.innerHTML = `<span>${name}: ${game.hand_sizes[seat]} cards, score ${game.scores[seat]}</span>`;
+    el.innerHTML = `<span>${name}: ${cardCount(game.hand_sizes[seat])}, score ${game.scores[seat]}</span>`;
     el.appendChild(backs(Math.min(game.hand_sizes[seat], 20)));
     seats.appendChild(el);
   });
@@ -200,6 +200,8 @@ function newMeld() {
 // one move at a time: a second click before the answer would send a list number or a table
 // meant for the position the first move leaves behind
 let submitting = false;
+
+function cardCount(n) { return n === 1 ? "1 card" : `${n} cards`; }
 
 async function submit(path, body) {
   if (submitting) return;
@@ -378,7 +380,7 @@ function showFrame(k) {
   frame.hands.forEach((cards, seat) => {
     const row = document.createElement("div");
     row.className = "replay-seat" + (frame.to_act === seat ? " to-act" : "");
-    row.innerHTML = `<span class="who">${replay.game.seats[seat]} (${cards.length} cards, score ${frame.scores[seat]})</span>`;
+    row.innerHTML = `<span class="who">${replay.game.seats[seat]} (${cardCount(cards.length)}, score ${frame.scores[seat]})</span>`;
     if (open) cards.forEach((c) => row.appendChild(cardElement(c)));
     else row.appendChild(backs(cards.length));
     hands.appendChild(row);
@@ -423,7 +425,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("hint").addEventListener("click", showHint);
   $("explain").addEventListener("click", explain);
   $("new-meld").addEventListener("click", newMeld);
-  $("reset-draft").addEventListener("click", () => showGame(play.game));
+  $("reset-draft").addEventListener("click", () => { showError(""); showGame(play.game); });
   $("end-turn").addEventListener("click", () => submit("table", { melds: play.draft }));
   $("play-legal").addEventListener("click", () => {
     const value = $("legal").value;
