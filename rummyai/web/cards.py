@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from rummyai.cards import card_str
+from rummyai.engine.discard_moves import LayOff, MeldCards, Opening
 from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.replay import move_to_json
-from rummyai.engine.state import GameState
+from rummyai.engine.state import GameState, TableMeld
 
 _CARD_KEYS = ("card", "joker", "replacement", "diamond", "escort")
 
@@ -40,6 +41,11 @@ def describe_move(state: GameState, move: Move) -> str:
         kinds = tuple(deck)
         made = [m for m in move.table if any(i not in before for i in m.all_ids())]
         return f"Play {played} into " + " | ".join(" ".join(str(s) for s in m.slots(kinds)) for m in made)
+    melds = _melds(move)
+    if melds:  # a meld's wilds and escorts as written: two melds of the same cards may differ there
+        kinds = tuple(deck)
+        name = type(move).__name__.replace("MeldCards", "Meld").replace("LayOff", "Layoff")
+        return f"{name} " + " | ".join(" ".join(str(s) for s in m.slots(kinds)) for m in melds)
     data = move_to_json(move)
     if not isinstance(data, dict):
         return str(data)
@@ -52,6 +58,15 @@ def describe_move(state: GameState, move: Move) -> str:
             "the top discard" if data["index"] == 0 else f"the discards down to number {data['index'] + 1}"
         )
     return " ".join(words)
+
+
+def _melds(move: Move) -> list[TableMeld]:
+    """The melds a draw-and-discard move lays down or lays off onto (an opening's, in order)."""
+    if isinstance(move, MeldCards | LayOff):
+        return [move.meld]
+    if isinstance(move, Opening):
+        return [meld for play in move.plays for meld in _melds(play)]
+    return []
 
 
 def _collect(data: Any, out: list[int]) -> None:

@@ -180,3 +180,15 @@ def test_every_legal_move_is_listed_even_past_forty(client: TestClient) -> None:
         index = 0 if step % 2 == 0 else len(state["legal"]) - 1
         state = client.post(f"/v1/games/{state['id']}/choose", json={"index": index}).json()
     assert most > 40
+
+
+def test_draw_and_discard_melds_are_listed_with_their_wilds_and_escorts(client: TestClient) -> None:
+    body = {"variant": "black-heart", "opponents": ["greedy", "random", "random"], "seed": 1}
+    state = client.post("/v1/games", json=body).json()
+    for step in range(30):
+        if state["match_over"]:
+            break
+        labels = [move["label"] for move in state["legal"]]
+        assert len(set(labels)) == len(labels), labels
+        index = 0 if step % 2 == 0 else len(labels) - 1
+        state = client.post(f"/v1/games/{state['id']}/choose", json={"index": index}).json()

@@ -208,3 +208,13 @@ def test_reset_clears_the_refusal_of_a_table(browser: WebDriver, web_url: str) -
     _wait(driver, lambda d: d.find_element(By.ID, "error").text != "")
     driver.find_element(By.ID, "reset-draft").click()
     assert driver.find_element(By.ID, "error").text == ""
+
+
+def test_a_refresh_comes_back_to_the_game(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=4)
+    game = driver.execute_script("return play.game.id")
+    hand = driver.execute_script("return play.game.hand")
+    driver.refresh()
+    _wait(driver, lambda d: d.execute_script("return play.game !== null && play.game.id") == game)
+    assert driver.execute_script("return play.game.hand") == hand

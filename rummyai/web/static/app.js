@@ -100,6 +100,7 @@ async function deal(event) {
 
 function showGame(game) {
   play.game = game;
+  sessionStorage.setItem(SAVED_GAME, game.id);  // a refresh of the page comes back to it
   play.shown += 1;  // how many game states the page has shown (tests wait on it)
   play.hint = null;
   play.draft = game.table.map((m) => [...m]);
@@ -419,8 +420,17 @@ function showTab(name) {
   if (name === "replay" && !replay.run) { replay.run = true; openReplays(); }
 }
 
+const SAVED_GAME = "rummyai-game";
+
+async function resume() {
+  const id = sessionStorage.getItem(SAVED_GAME);
+  if (!id) return;
+  try { showGame(await call("GET", `/v1/games/${encodeURIComponent(id)}`)); }
+  catch (error) { sessionStorage.removeItem(SAVED_GAME); }  // the service forgot it (a restart)
+}
+
 document.addEventListener("DOMContentLoaded", () => {
-  setUp().catch((error) => showError(error.message));
+  setUp().then(resume).catch((error) => showError(error.message));
   $("new-game").addEventListener("submit", deal);
   $("hint").addEventListener("click", showHint);
   $("explain").addEventListener("click", explain);
