@@ -218,3 +218,14 @@ def test_a_refresh_comes_back_to_the_game(browser: WebDriver, web_url: str) -> N
     driver.refresh()
     _wait(driver, lambda d: d.execute_script("return play.game !== null && play.game.id") == game)
     assert driver.execute_script("return play.game.hand") == hand
+
+
+def test_a_service_that_does_not_answer_is_named(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    driver.get(f"{web_url}/")
+    _wait(driver, lambda d: d.execute_script("return typeof call === 'function'"))
+    message = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "call('GET', 'http://127.0.0.1:9/v1/games/x').then(() => done('answered'), (e) => done(e.message));"
+    )
+    assert message == "the service did not answer: is rummyai serve still running?"

@@ -61,7 +61,9 @@ async function call(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try { response = await fetch(path, options); }
+  catch (error) { throw new Error("the service did not answer: is rummyai serve still running?"); }
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
@@ -345,7 +347,7 @@ const replay = { run: null, game: null, frame: 0 };
 async function openReplays() {
   let listing;
   try { listing = await call("GET", "/v1/runs"); }
-  catch (error) { $("runs-info").textContent = error.message; return; }
+  catch (error) { $("runs-info").textContent = error.message; replay.run = null; return; }  // asked again next time
   $("runs-info").textContent = `${listing.folder}: ${listing.variant}, agents ${listing.agents.join(", ")}`;
   const select = $("replay-game");
   select.innerHTML = "";
