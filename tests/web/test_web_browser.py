@@ -23,6 +23,8 @@ def _wait(driver: WebDriver, condition: Any) -> Any:
 
 def _deal(driver: WebDriver, url: str, seed: int, turns: int | None = None) -> None:
     driver.get(f"{url}/?step_ms=20")
+    driver.execute_script("sessionStorage.clear()")  # no game of an earlier test comes back
+    driver.get(f"{url}/?step_ms=20")
     _wait(driver, lambda d: len(Select(d.find_element(By.ID, "opponent-1")).options) > 1)
     Select(driver.find_element(By.ID, "variant")).select_by_value("rummikub")
     Select(driver.find_element(By.ID, "opponent-1")).select_by_value("greedy")

@@ -427,8 +427,10 @@ const SAVED_GAME = "rummyai-game";
 async function resume() {
   const id = sessionStorage.getItem(SAVED_GAME);
   if (!id) return;
-  try { showGame(await call("GET", `/v1/games/${encodeURIComponent(id)}`)); }
-  catch (error) { sessionStorage.removeItem(SAVED_GAME); }  // the service forgot it (a restart)
+  let game;
+  try { game = await call("GET", `/v1/games/${encodeURIComponent(id)}`); }
+  catch (error) { sessionStorage.removeItem(SAVED_GAME); return; }  // the service forgot it (a restart)
+  if (!play.game) showGame(game);  // unless a new deal came first
 }
 
 document.addEventListener("DOMContentLoaded", () => {
