@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from rummyai.cards import card_str
+from rummyai.cards import card_str, cards_str, meld_str
 from rummyai.engine.discard_moves import LayOff, MeldCards, Opening
 from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.replay import move_to_json
@@ -36,16 +37,13 @@ def describe_move(state: GameState, move: Move) -> str:
     if isinstance(move, Play):
         before = table_ids(state)
         new = [i for meld in move.table for i in meld.all_ids() if i not in before]
-        played = " ".join(card_str(deck[i]) for i in sorted(new, key=lambda i: deck[i]))
         # where they go: plays of the same cards differ in the melds they make
-        kinds = tuple(deck)
         made = [m for m in move.table if any(i not in before for i in m.all_ids())]
-        return f"Play {played} into " + " | ".join(" ".join(str(s) for s in m.slots(kinds)) for m in made)
+        return f"Play {cards_str(sorted(deck[i] for i in new))} into {_written(made, deck)}"
     melds = _melds(move)
     if melds:  # a meld's wilds and escorts as written: two melds of the same cards may differ there
-        kinds = tuple(deck)
         name = type(move).__name__.replace("MeldCards", "Meld").replace("LayOff", "Layoff")
-        return f"{name} " + " | ".join(" ".join(str(s) for s in m.slots(kinds)) for m in melds)
+        return f"{name} {_written(melds, deck)}"
     data = move_to_json(move)
     if not isinstance(data, dict):
         return str(data)
@@ -58,6 +56,12 @@ def describe_move(state: GameState, move: Move) -> str:
             "the top discard" if data["index"] == 0 else f"the discards down to number {data['index'] + 1}"
         )
     return " ".join(words)
+
+
+def _written(melds: list[TableMeld], deck: Sequence[int]) -> str:
+    """Melds as written (wilds with their meanings, escorts), ``|`` between them."""
+    kinds = tuple(deck)
+    return " | ".join(meld_str(m.slots(kinds)) for m in melds)
 
 
 def _melds(move: Move) -> list[TableMeld]:
