@@ -16,7 +16,7 @@ from itertools import combinations
 from rummyai.cards import Meaning, Slot, sort_key
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_moves import Candidate, candidate_melds, opening_combos, to_meld
+from rummyai.engine.tile_moves import Candidate, candidate_melds, candidate_value, opening_combos, to_meld
 from rummyai.engine.tile_rules import PlayCheck, check_play, sections
 from rummyai.errors import MeldError
 from rummyai.melds import analyze_meld, opening_value
@@ -144,11 +144,11 @@ def _stand_ins(variant: Variant, played: list[int], melds: list[Candidate]) -> l
     (`candidate_melds` puts wilds only where the hand lacks the card, and leaves naturals out
     of groups already.)"""
     deck = variant.deck
-    wild_kinds = sorted({deck[i] for i in played if variant.is_wild(deck[i])})
-    if not wild_kinds:
+    wilds = [deck[i] for i in played if variant.is_wild(deck[i])]
+    if not wilds:
         return []
-    held = sum(1 for i in played if variant.is_wild(deck[i]))
-    cap = held if variant.max_wilds_per_meld is None else min(held, variant.max_wilds_per_meld)
+    wild_kinds = sorted(set(wilds))
+    cap = len(wilds) if variant.max_wilds_per_meld is None else min(len(wilds), variant.max_wilds_per_meld)
     out: list[Candidate] = []
     for meld in melds:
         if meld.wilds >= cap:
@@ -168,13 +168,9 @@ def _stand_ins(variant: Variant, played: list[int], melds: list[Candidate]) -> l
             for wild in wild_kinds:
                 cards = (*meld.cards[:k], wild, *meld.cards[k + 1 :])
                 meanings = (*meld.meanings[:k], stands_for, *meld.meanings[k + 1 :])
-                try:
-                    shown = analyze_meld(
-                        variant, tuple(Slot(c, m) for c, m in zip(cards, meanings, strict=True))
-                    )
-                except MeldError:
-                    continue
-                out.append(Candidate(cards, meanings, meld.wilds + 1, opening_value(variant, shown)))
+                value = candidate_value(variant, cards, meanings)
+                if value is not None:
+                    out.append(Candidate(cards, meanings, meld.wilds + 1, value))
     return out
 
 

@@ -50,7 +50,9 @@ def _split_hand(variant: Variant, hand: Sequence[int]) -> tuple[dict[int, list[i
     return naturals, wilds
 
 
-def _value(variant: Variant, cards: tuple[int, ...], meanings: tuple[Meaning | None, ...]) -> int | None:
+def candidate_value(
+    variant: Variant, cards: tuple[int, ...], meanings: tuple[Meaning | None, ...]
+) -> int | None:
     """Opening value of a candidate, or None when it is not a valid meld after all."""
     cache = variant.__dict__.setdefault("_tile_candidate_value", {})
     key = (cards, meanings)
@@ -87,7 +89,7 @@ def candidate_melds(variant: Variant, hand: Sequence[int]) -> list[Candidate]:
         key = (tuple(cards), tuple(meanings))
         if key in found:
             return
-        value = _value(variant, key[0], key[1])
+        value = candidate_value(variant, key[0], key[1])
         if value is not None:
             found[key] = Candidate(key[0], key[1], wilds, value)
 
