@@ -391,6 +391,7 @@ def opening_bundles(
         return opening_value(variant, c[1]) if requirement.kind == "points" else card_count(c[1])
 
     deck = variant.deck
+    have = Counter(deck[i] for i in hand)  # what every bundle's quick copy count reads
     ranked = sorted(candidates, key=weight, reverse=True)[:24]
     holders = [c for c in candidates if must is None or must in c[0].all_ids()]
     out: list[tuple[TableMeld, ...]] = []
@@ -401,7 +402,7 @@ def opening_bundles(
         (the requirement reads the melds alone, so it is asked before the hand's copies are)."""
         if not requirement.met_by(variant, [info for _, info in bundle]):
             return False
-        melds = _with_own_copies([m for m, _ in bundle], hand, variant, must)
+        melds = _with_own_copies([m for m, _ in bundle], hand, have, variant, must)
         if melds is None:
             return False
         key = tuple(sorted(deck[i] for m in melds for i in m.all_ids()))
@@ -433,15 +434,15 @@ def opening_bundles(
 
 
 def _with_own_copies(
-    melds: Sequence[TableMeld], hand: Sequence[int], variant: Variant, must: int | None
+    melds: Sequence[TableMeld], hand: Sequence[int], have: Counter[int], variant: Variant, must: int | None
 ) -> tuple[TableMeld, ...] | None:
-    """The melds with every card a physical card of its own from `hand`; None when the hand
-    cannot serve them all. The melds holding `must` are served first so that they keep it, then
+    """The melds with every card a physical card of its own from `hand` (`have`: its kinds
+    counted); None when the hand cannot serve them all. The melds holding `must` are served first so that they keep it, then
     those whose escorts or wilds other cards can replace; when that order fails, the others
     (a heart one meld needs as a natural may be another's escort, a diamond a wild in one and
     itself in another: whichever is served first takes it)."""
 
-    if not _may_serve(melds, hand, variant):
+    if not _may_serve(melds, len(hand), have, variant):
         return None
 
     def order(k: int) -> tuple[bool, bool]:
@@ -466,18 +467,18 @@ def _with_own_copies(
     return None
 
 
-def _may_serve(melds: Sequence[TableMeld], hand: Sequence[int], variant: Variant) -> bool:
-    """A quick necessary test for `_with_own_copies`: the hand holds a card for every place, a
-    wild for every place a wild stands in (only wilds serve there), and a copy of its own kind for
-    every place no other kind may take (a natural, a group wild)."""
+def _may_serve(melds: Sequence[TableMeld], held: int, have: Counter[int], variant: Variant) -> bool:
+    """A quick necessary test for `_with_own_copies`: the hand (`held` cards, `have` of each
+    kind) holds a card for every place, a wild for every place a wild stands in (only wilds serve
+    there), and a copy of its own kind for every place no other kind may take (a natural, a group
+    wild)."""
     deck = variant.deck
     places = sum(len(m.ids) + sum(e is not None for e in m.escorts) for m in melds)
-    if places > len(hand):
+    if places > held:
         return False
     wild_places = sum(meaning is not None for m in melds for meaning in m.meanings)
-    if wild_places and wild_places > sum(1 for i in hand if deck[i] in variant.wild_map):
+    if wild_places and wild_places > sum(n for kind, n in have.items() if kind in variant.wild_map):
         return False
-    have = Counter(deck[i] for i in hand)
     need = Counter(
         deck[i]
         for m in melds
