@@ -68,3 +68,20 @@ def test_train_value_data_resumes_game_by_game_and_is_read_only_with_its_setting
     assert all(np.array_equal(whole[k], resumed[k], equal_nan=whole[k].dtype.kind == "f") for k in whole)
     refused = run(3)
     assert refused.returncode != 0 and "holds data made with" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("study", "message"),
+    [("nowhere", "cannot read the plan"), ("studies/value-agent", "sets mcts-pimc's worlds")],
+)
+def test_the_worlds_curve_refuses_a_folder_that_is_not_its_study(study: str, message: str) -> None:
+    root = TRAINING.parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "experiments" / "studies" / "worlds_curve.py"), study],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+    )
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr

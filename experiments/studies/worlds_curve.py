@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 
 from rummyai.arena.study_plan import load_plan
 from rummyai.arena.study_report import analyse
+from rummyai.errors import RummyError
 
 
 def main() -> int:
@@ -26,16 +27,20 @@ def main() -> int:
     )
     parser.add_argument("study", help="the study folder (holding plan.toml)")
     args = parser.parse_args()
-    plan = load_plan(Path(args.study) / "plan.toml")
+    try:
+        plan = load_plan(Path(args.study) / "plan.toml")
+        reports = analyse(plan, packed_only=True)
+    except RummyError as error:
+        parser.error(str(error))
     points = []
-    for report in analyse(plan, packed_only=True):
-        if report.result is None:
-            continue
+    for report in reports:
         focal = report.cell.focal
+        if report.result is None or "worlds=" not in focal:
+            continue
         placement = report.result.endpoints["placement"]
-        points.append((report.result.seconds_per_move[focal], placement, focal.rpartition("=")[2]))
+        points.append((report.result.seconds_per_move[focal], placement, focal.partition("worlds=")[2]))
     if not points:
-        parser.error(f"no finished sets in {args.study}")
+        parser.error(f"no finished cell of {args.study} sets mcts-pimc's worlds")
     points.sort(key=lambda p: p[0])
     fig = Figure(figsize=(6, 3.5), layout="constrained")
     ax = fig.subplots()
