@@ -22,7 +22,7 @@ from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.melds import analyze_meld
 from rummyai.variants import VARIANT_IDS, get_variant
-from rummyai.web.cards import describe_move, meld_cards
+from rummyai.web.cards import describe_move, describe_round, meld_cards
 
 MAX_GAMES = 64
 #: Agent decisions played in one request at most (far above any real stretch of agents' turns).
@@ -97,6 +97,10 @@ def _apply(found: BrowserGame, seat: int, move: Move) -> None:
     round_index = found.state.round_index
     found.state = game.apply(found.state, move)
     found.log.append({"seat": seat, "who": found.seats[seat], "move": text, "round": round_index + 1})
+    if len(found.state.history) > round_index:  # this move ended the round
+        result = found.state.history[round_index]
+        line = describe_round(round_index + 1, result, found.seats)
+        found.log.append({"seat": None, "who": "table", "move": line, "round": round_index + 1})
 
 
 def _play_agents(found: BrowserGame) -> None:
@@ -208,4 +212,21 @@ def snapshot(found: BrowserGame) -> dict[str, Any]:
         # stalled tile round gives cards to its mini-pool
         "position": position if your_turn and view.get("phase") not in ("draw", "knock", "give") else None,
         "log": found.log[-30:],
+        # the last finished round in words (the page announces it once), None before any
+        "last_round": _last_round(found),
+    }
+
+
+def _last_round(found: BrowserGame) -> dict[str, Any] | None:
+    history = found.state.history
+    if not history:
+        return None
+    number = len(history)
+    result = history[-1]
+    return {
+        "round": number,
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "reason": result.reason,
+        "text": describe_round(number, result, found.seats),
     }

@@ -13,10 +13,12 @@ from fastapi.testclient import TestClient
 from rummyai.arena.play import play_game
 from rummyai.arena.runner import run_tournament
 from rummyai.cards import parse_cards, parse_meld
+from rummyai.engine.state import RoundResult
 from rummyai.hint.limits import Limits
 from rummyai.hint.service import create_app
 from rummyai.melds import analyze_meld
 from rummyai.variants import get_variant
+from rummyai.web.cards import describe_round
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +194,42 @@ def test_draw_and_discard_melds_are_listed_with_their_wilds_and_escorts(client: 
         assert len(set(labels)) == len(labels), labels
         index = 0 if step % 2 == 0 else len(labels) - 1
         state = client.post(f"/v1/games/{state['id']}/choose", json={"index": index}).json()
+
+
+def test_every_finished_round_is_told_in_the_log_with_its_scores(client: TestClient) -> None:
+    state = client.post(
+        "/v1/games", json={"variant": "standard", "opponents": ["greedy"], "seed": 4, "max_turns": 30}
+    ).json()
+    assert state["last_round"] is None
+    told: list[str] = []
+    for _ in range(1000):
+        told += [e["move"] for e in state["log"] if e["who"] == "table" and e["move"] not in told]
+        if state["match_over"]:
+            break
+        state = client.post(f"/v1/games/{state['id']}/choose", json={"index": 0}).json()
+    ended = state["last_round"]
+    assert state["match_over"] and ended["round"] == state["round"]
+    assert told[-1] == ended["text"] and len(told) == ended["round"]  # one line per round, in order
+    assert [line.split(":")[0] for line in told] == [f"Round {k} over" for k in range(1, ended["round"] + 1)]
+    scores = ", ".join(
+        f"{name} {score:+d}" for name, score in zip(state["seats"], ended["scores"], strict=True)
+    )
+    assert ended["text"].endswith(f"Round scores: {scores}.")
+
+
+@pytest.mark.parametrize(
+    ("result", "text"),
+    [
+        (RoundResult(1, (-12, 0), "out"), "Round 2 over: greedy went out. Round scores: you -12, greedy +0."),
+        (
+            RoundResult(0, (40, -20), "out", "Going Rummy"),
+            "Round 2 over: you went out (Going Rummy). Round scores: you +40, greedy -20.",
+        ),
+        (
+            RoundResult(0, (7, -7), "stock_exhausted"),
+            "Round 2 over: the stock ran out; lowest hand: you. Round scores: you +7, greedy -7.",
+        ),
+    ],
+)
+def test_a_round_end_in_words(result: RoundResult, text: str) -> None:
+    assert describe_round(2, result, ["you", "greedy"]) == text

@@ -21,12 +21,14 @@ def _wait(driver: WebDriver, condition: Any) -> Any:
     )
 
 
-def _deal(driver: WebDriver, url: str, seed: int, turns: int | None = None) -> None:
+def _deal(
+    driver: WebDriver, url: str, seed: int, turns: int | None = None, variant: str = "rummikub"
+) -> None:
     driver.get(f"{url}/?step_ms=20")
     driver.execute_script("sessionStorage.clear()")  # no game of an earlier test comes back
     driver.get(f"{url}/?step_ms=20")
     _wait(driver, lambda d: len(Select(d.find_element(By.ID, "opponent-1")).options) > 1)
-    Select(driver.find_element(By.ID, "variant")).select_by_value("rummikub")
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
     Select(driver.find_element(By.ID, "opponent-1")).select_by_value("greedy")
     for field, value in (("seed", seed), ("max-turns", turns)):
         box = driver.find_element(By.ID, field)
@@ -231,3 +233,66 @@ def test_a_service_that_does_not_answer_is_named(browser: WebDriver, web_url: st
         "call('GET', 'http://127.0.0.1:9/v1/games/x').then(() => done('answered'), (e) => done(e.message));"
     )
     assert message == "the service did not answer: is rummyai serve still running?"
+
+
+def test_the_end_of_a_round_is_announced_until_the_next_move(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=2, turns=3, variant="standard")  # rounds cut after three turns
+    notice = driver.find_element(By.ID, "round-over")
+    assert not notice.is_displayed()
+    for _ in range(60):  # draw, discard, ... until a round has ended
+        if driver.execute_script("return play.game.last_round !== null"):
+            break
+        before = _shown(driver)
+        Select(driver.find_element(By.ID, "legal")).select_by_index(0)
+        driver.find_element(By.ID, "play-legal").click()
+        _wait(driver, lambda d, n=before: _shown(d) > n)
+    ended = driver.execute_script("return play.game.last_round")
+    assert ended["round"] == 1 and notice.is_displayed()
+    assert notice.text == ended["text"] and notice.text.startswith("Round 1 over: the turn limit was reached")
+    log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert f"table: {ended['text']}" in log
+    driver.execute_script("showGame(play.game)")  # showing the game again keeps the notice
+    assert notice.is_displayed()
+    if not driver.execute_script("return play.game.match_over"):
+        before = _shown(driver)
+        Select(driver.find_element(By.ID, "legal")).select_by_index(0)
+        driver.find_element(By.ID, "play-legal").click()
+        _wait(driver, lambda d, n=before: _shown(d) > n)
+        if driver.execute_script("return play.game.last_round.round") == 1:
+            assert not notice.is_displayed()  # the person has moved on
+
+
+def test_back_and_forward_move_between_the_tabs(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    driver.get("about:blank")  # Back from the page's first tab would leave for here
+    driver.get(f"{web_url}/")
+    _wait(driver, lambda d: d.execute_script("return typeof showTab === 'function'"))
+    driver.execute_script("window.sameDocument = true")
+    driver.find_element(By.ID, "tab-replay").click()
+    _wait(driver, lambda d: d.find_element(By.ID, "replay-view").is_displayed())
+    driver.back()
+    _wait(
+        driver,
+        lambda d: d.current_url.startswith(web_url) and d.find_element(By.ID, "play-view").is_displayed(),
+    )
+    assert not driver.find_element(By.ID, "replay-view").is_displayed()
+    assert driver.execute_script("return window.sameDocument === true")  # the page was not left
+    driver.forward()
+    _wait(driver, lambda d: d.find_element(By.ID, "replay-view").is_displayed())
+
+
+def test_a_narrow_window_shows_a_replay_without_sideways_scrolling(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    size = driver.get_window_size()
+    driver.set_window_size(360, 800)
+    try:
+        driver.get(f"{web_url}/#replays")
+        _wait(driver, lambda d: d.execute_script("return replay.game !== null"))
+        frames = driver.execute_script("return replay.game.frames")
+        longest = max(range(len(frames)), key=lambda k: max((len(m) for m in frames[k]["table"]), default=0))
+        driver.execute_script(f"showFrame({longest})")
+        wide = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert wide[0] <= wide[1], wide
+    finally:
+        driver.set_window_size(size["width"], size["height"])

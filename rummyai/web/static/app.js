@@ -76,7 +76,10 @@ function showError(message) {
 }
 
 // ---------------------------------------------------------------- play
-const play = { game: null, hint: null, draft: null, selected: new Set(), animating: false, shown: 0 };
+// `notice`: the round-end line shown until the person's next move; `announced`: the last round
+// announced, per game, so that a re-render or a refresh does not announce it again
+const play = { game: null, hint: null, draft: null, selected: new Set(), animating: false, shown: 0,
+  notice: "", announced: { id: null, round: 0 } };
 
 async function setUp() {
   const [variants, agents] = await Promise.all([call("GET", "/v1/variants"), call("GET", "/v1/agents")]);
@@ -96,6 +99,7 @@ async function deal(event) {
     const body = { variant: $("variant").value, opponents, seed: Number($("seed").value || 0) };
     if ($("max-turns").value) body.max_turns = Number($("max-turns").value);
     const game = await call("POST", "/v1/games", body);
+    play.notice = "";
     showGame(game);
   } catch (error) { showError(error.message); }
 }
@@ -114,6 +118,13 @@ function showGame(game) {
     ? `Game over. Scores: ${game.scores.join(" / ")}; ${game.winners.includes(0) ? "you win!" : "winner: " + game.winners.map((s) => game.seats[s]).join(", ")}`
     : game.your_turn ? `Round ${game.round}: your turn` : `Round ${game.round}: waiting for ${game.seats[game.to_act]}`;
   $("status").textContent = turn;
+  const ended = game.last_round;
+  if (ended && (play.announced.id !== game.id || play.announced.round < ended.round)) {
+    play.notice = ended.text;  // a round ended since the page last showed this game
+    play.announced = { id: game.id, round: ended.round };
+  }
+  $("round-over").textContent = play.notice;
+  $("round-over").hidden = !play.notice;
   const seats = $("opponents");
   seats.innerHTML = "";
   game.seats.forEach((name, seat) => {
@@ -210,6 +221,7 @@ async function submit(path, body) {
   if (submitting) return;
   submitting = true;
   showError("");
+  play.notice = "";
   try { showGame(await call("POST", `/v1/games/${play.game.id}/${path}`, body)); }
   catch (error) { showError(error.message); }
   finally { submitting = false; }
@@ -414,6 +426,9 @@ function showPiles(frame) {
 }
 
 // ---------------------------------------------------------------- wiring
+// The tabs are addresses (#play, #replays), so the browser's Back and Forward move between them.
+function tabOfAddress() { return location.hash === "#replays" ? "replay" : "play"; }
+
 function showTab(name) {
   $("play-view").hidden = name !== "play";
   $("replay-view").hidden = name !== "replay";
@@ -445,8 +460,9 @@ document.addEventListener("DOMContentLoaded", () => {
     const value = $("legal").value;
     if (value !== "") submit("choose", { index: Number(value) });
   });
-  $("tab-play").addEventListener("click", () => showTab("play"));
-  $("tab-replay").addEventListener("click", () => showTab("replay"));
+  $("tab-play").addEventListener("click", () => { location.hash = "#play"; });
+  $("tab-replay").addEventListener("click", () => { location.hash = "#replays"; });
+  window.addEventListener("hashchange", () => showTab(tabOfAddress()));
   $("replay-game").addEventListener("change", (e) => loadReplay(Number(e.target.value)));
   $("first").addEventListener("click", () => showFrame(0));
   $("prev").addEventListener("click", () => showFrame(replay.frame - 1));
@@ -454,5 +470,5 @@ document.addEventListener("DOMContentLoaded", () => {
   $("last").addEventListener("click", () => showFrame(Infinity));
   $("frame-slider").addEventListener("input", (e) => showFrame(Number(e.target.value)));
   $("show-hands").addEventListener("change", () => showFrame(replay.frame));
-  if (location.hash === "#replays") showTab("replay");
+  showTab(tabOfAddress());
 });
