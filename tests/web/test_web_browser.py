@@ -296,3 +296,20 @@ def test_a_narrow_window_shows_a_replay_without_sideways_scrolling(browser: WebD
         assert wide[0] <= wide[1], wide
     finally:
         driver.set_window_size(size["width"], size["height"])
+
+
+def test_the_replays_tab_asks_again_after_a_failed_listing(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    driver.get(f"{web_url}/")
+    _wait(driver, lambda d: d.execute_script("return typeof showTab === 'function'"))
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/v1/runs"]})  # the listing fails
+    try:
+        driver.find_element(By.ID, "tab-replay").click()
+        _wait(driver, lambda d: "did not answer" in d.find_element(By.ID, "runs-info").text)
+    finally:
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    driver.find_element(By.ID, "tab-play").click()
+    driver.find_element(By.ID, "tab-replay").click()  # opening the tab again asks again
+    _wait(driver, lambda d: d.execute_script("return replay.game !== null"))
+    assert "greedy" in driver.find_element(By.ID, "runs-info").text
