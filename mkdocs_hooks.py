@@ -2,7 +2,7 @@
 
 The results page links each plot where it lives in the repository (`../studies/NAME/forest.png`,
 so the link works when the Markdown is read in the repository too); the site gets a copy of
-every study's `forest.png` under `studies/NAME/` and the page's links point at it.
+every study's plots (`studies/NAME/*.png`) and the page's links point at it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ STUDIES = Path(__file__).resolve().parent / "studies"
 
 
 def on_files(files: Files, config: Any) -> Files:
-    for plot in sorted(STUDIES.glob("*/forest.png")):
+    for plot in sorted(STUDIES.glob("*/*.png")):
         uri = plot.relative_to(STUDIES.parent).as_posix()
         files.append(File(uri, str(STUDIES.parent), config["site_dir"], config["use_directory_urls"]))
     return files

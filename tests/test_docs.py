@@ -48,3 +48,17 @@ def test_rhine_no_displacement_and_identical_copies_are_documented() -> None:
 def test_the_docs_name_no_file_outside_the_repository() -> None:
     for page in (ROOT / "docs").rglob("*.md"):
         assert "../shared" not in page.read_text() and "VARIANTS.md" not in page.read_text(), page
+
+
+def test_every_study_plot_the_results_page_shows_is_copied_into_the_site() -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from mkdocs.structure.files import Files
+
+    import mkdocs_hooks
+
+    config = {"site_dir": "site", "use_directory_urls": True}
+    copied = {f.src_uri for f in mkdocs_hooks.on_files(Files([]), config)}
+    shown = re.findall(r"\]\(\.\./(studies/[^)]+)\)", (ROOT / "docs" / "results.md").read_text())
+    assert shown and set(shown) <= copied, set(shown) - copied
