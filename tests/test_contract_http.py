@@ -129,3 +129,25 @@ def test_a_time_limit_that_is_not_finite_is_422_as_on_the_command_line(
         answer = client.post(endpoint, content=b'{"hand": "7H 8H 9H", "time_limit": ' + limit + b"}")
         assert answer.status_code == 422, (endpoint, answer.text)
         assert "time_limit" in answer.json()["error"]
+
+
+def test_the_hint_example_of_the_http_page_answers_as_shown(client: TestClient) -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "http.md").read_text()
+    body = json.loads(re.search(r"-d '(\{.*?\})'", page).group(1))  # type: ignore[union-attr]
+    answer = client.post("/v1/hint", json=body).json()
+    best, other = answer["best"], answer["alternatives"][0]
+    for shown in (
+        f'"played": {json.dumps(best["played"])}',
+        f'"melds": {json.dumps(best["melds"])}',
+        f'"cards_played": {best["cards_played"]}, "points_played": {best["points_played"]}',
+        json.dumps(best["steps"][0]["text"]),
+        f'"label": "{other["label"]}"',
+        f'"played": {json.dumps(other["played"])}',
+    ):
+        assert shown in page, shown
+    validate = json.loads(re.search(r"`(\{\"variant\": \"rummikub\", \"hand\": \"6C\".*?\})`", page).group(1))  # type: ignore[union-attr]
+    assert client.post("/v1/validate", json=validate).json() == {"legal": True, "played": ["6C"]}
