@@ -63,7 +63,7 @@ class Args:
     hard_nice: int = 10  # steps nicer than the service that hard-lane solves run
     phases: str = "easy,mixed,burst,kill,memory"  # the phases to run, in this order
     hard_file: str = ""  # JSON lines of hard positions (default: the Rhine set under experiments/)
-    out: str = str(HERE / "data" / "load_bench.json")
+    out: str = "runs/bench/load_bench.json"  # the documented figures: experiments/benchmarks/data/
 
 
 def parse_args() -> Args:

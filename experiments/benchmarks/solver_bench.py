@@ -24,6 +24,9 @@ and the end: the machine may be shared. Each section's figures are also appended
     .venv/bin/python experiments/benchmarks/solver_bench.py [--positions 200] [--mid 60] [--seed 0]
         [--time-limit 0.5] [--hard 20] [--no-baseline] [--no-cp-sat] [--sections 1234] [--plot FILE]
         [--out FILE]
+
+The figures go to `runs/bench/` unless `--plot` and `--out` name other files (the documentation's
+plot and data are `docs/images/solver_bench.png` and `experiments/benchmarks/data/solver_bench.jsonl`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import random
 import statistics
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -438,7 +442,13 @@ def plot(path: str, rk: dict[str, Any], mid: dict[str, tuple[list[Case], Timed]]
         ax.set_ylabel("ms per solve")
         ax.set_yscale("log")
         ax.legend()
+    command = " ".join(["experiments/benchmarks/solver_bench.py", *sys.argv[1:]])
+    fig.supxlabel(
+        textwrap.fill(f"{command}, rummyai {version('rummyai')}, load {os.getloadavg()[0]:.1f}", 110),
+        fontsize=7,
+    )
     fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
     print(f"\nplot saved to {path}")
 
@@ -453,8 +463,10 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true", help="skip rummikub-solver (no venv needed)")
     parser.add_argument("--no-cp-sat", action="store_true", help="skip timing the CP-SAT paths in section 1")
     parser.add_argument("--sections", default="1234", help="which sections to run, e.g. 12")
-    parser.add_argument("--plot", default=str(HERE.parents[1] / "docs" / "images" / "solver_bench.png"))
-    parser.add_argument("--out", default=str(HERE / "data" / "solver_bench.jsonl"))
+    # the committed figures are written by naming their files (docs/solver-benchmarks.md); by
+    # default a run writes into runs/ (ignored by git) and leaves the checkout as it is
+    parser.add_argument("--plot", default="runs/bench/solver_bench.png", help="'' for no plot")
+    parser.add_argument("--out", default="runs/bench/solver_bench.jsonl", help="JSON lines, appended")
     ns = parser.parse_args()
     report = Report(Path(ns.out))
     packages = {p: version(p) for p in ("rummyai", "ortools", "numba", "numpy")}
