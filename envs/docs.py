@@ -5,10 +5,10 @@ python -m rummyai.envs.docs > docs/environments.md
 
 from __future__ import annotations
 
-import inspect
+import textwrap
 
-from rummyai.envs.candidates import COLUMN_MEANINGS
-from rummyai.envs.variant_envs import CURRENT_IDS, ENV_CLASSES
+from rummyai.envs.candidates import COLUMN_MEANINGS, FEATURE_WIDTHS, FEATURES
+from rummyai.envs.variant_envs import CURRENT, CURRENT_IDS, DESCRIPTIONS, ENV_CLASSES, reference
 
 INTRO = """# Environments
 
@@ -19,16 +19,39 @@ candidates beside it, so one scoring network with shared weights can rank candid
 `MaskablePPO("MultiInputPolicy", gym.make(id))` trains on it without wrappers. `aec_env(id)`
 gives the PettingZoo AEC view (every seat an agent, for self-play); `rummyai.envs.PolicyAgent`
 turns any trained policy into an agent for `rummyai tournament` (the registered `policy` agent).
-This page is generated from the classes' docstrings: `python -m rummyai.envs.docs`.
+This page is generated from the classes' docstrings: `python -m rummyai.envs.docs` (each class's
+own docstring, `help(RummikubEnv)`, holds the whole reference below for its variant).
+
+```python
+import gymnasium as gym
+import numpy as np
+import rummyai.envs  # registers the seven ids below
+
+env = gym.make("rummyai/Rummikub-v2", opponents="random")
+obs, info = env.reset(seed=0)
+rng, done = np.random.default_rng(0), False
+while not done:  # a learner choosing uniformly among the valid candidates
+    obs, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+    done = terminated or truncated
+print(info["scores"])
+```
 
 Worker processes started by *spawn* or *forkserver* (the default on macOS and Windows, and
 `AsyncVectorEnv(..., context="spawn")`) have not imported `rummyai.envs`; name the module in the
 id so that `gym.make` imports it there: `gym.make("rummyai.envs:rummyai/Rummikub-v2")`.
 
-| id | variant | class |
-| --- | --- | --- |
+| id | class | the game | example `options` |
+| --- | --- | --- | --- |
 """
 
+COMMON = """
+## Every environment
+
+The learner plays one seat of a match against seeded opponents that move inside `step`. Each
+step is one decision of the learner (a whole turn in the tile games; one operation - draw, meld,
+lay-off, swap, discard - in the draw-meld-discard games). The environments differ only in their
+variant; everything below holds for all seven.
+"""
 
 SPEED_TABLE = """
 | variant | one core, per CPU second | one core, per second | AsyncVectorEnv x2, per second | AsyncVectorEnv x2, per CPU second | target (one core) |
@@ -85,7 +108,7 @@ uniformly among the masked candidates, 2 players, one-round matches, default can
 (`auto`), after one untimed episode (loading the compiled solver, building its tables). A
 single environment runs pinned to one CPU; the `AsyncVectorEnv` rows run 2 worker processes
 (both cores). The machine is 2 cores shared with other jobs (load average 1.6-3.1 during these
-runs: an audit process at low priority beside them), so the rate per second of wall
+runs: another job at low priority beside them), so the rate per second of wall
 time partly measures the load; the comparable figure is
 steps per CPU second (the environment process's own CPU time; for `AsyncVectorEnv`, the
 workers' and the main process's together, so two idle cores give at most twice it per second
@@ -107,7 +130,7 @@ time, learner against `random` / `greedy` opponents:
 {table}
 
 Rhine's rows cover 10-25 episodes, some positions taking CP-SAT and the judge's repair a
-second or more, so they vary widely with the seeds. In these runs the audit process kept one
+second or more, so they vary widely with the seeds. In these runs that job kept one
 of the two cores partly busy, so the two workers had little more than one core between them and
 the vector rows show what sending observations between processes costs more than what a second
 core brings.
@@ -159,20 +182,40 @@ against random (`--breakdown --episodes 20 --variants rummy-tiles --vector 0`, l
 """
 
 
+def shapes() -> str:
+    """The observation's arrays with their shapes in 2-player games, from the spaces themselves."""
+    envs = {variant: ENV_CLASSES[env_id]() for variant, env_id in CURRENT_IDS.items()}
+    spaces = {variant: env.observation_space for variant, env in envs.items()}
+    first = next(iter(spaces.values()))
+    lines = ["| array | dtype | shape (2 players) |", "| --- | --- | --- |"]
+    for key, space in first.items():
+        shown = {tuple(s[key].shape) for s in spaces.values()}
+        shape = str(tuple(space.shape)) if len(shown) == 1 else "(M, 105)"
+        lines.append(f"| `{key}` | `{space.dtype}` | {shape} |")
+    rows = ", ".join(f"{variant} {spaces[variant]['melds'].shape[0]}" for variant in spaces)
+    for env in envs.values():
+        env.close()
+    return (
+        "### Shapes\n\n" + "\n".join(lines) + f"\n\nM, the table melds encoded at most: {rows}. "
+        "Per-seat arrays have one row per seat (`num_players`), the candidates K rows (`max_candidates`).\n"
+    )
+
+
 def markdown() -> str:
     """The whole page."""
-    current = {env_id: ENV_CLASSES[env_id] for env_id in CURRENT_IDS.values()}
+    current = {variant: (env_id, ENV_CLASSES[env_id]) for variant, env_id in CURRENT_IDS.items()}
     rows = "".join(
-        f"| `{env_id}` | `{cls.variant_id}` | `{cls.__name__}` |\n" for env_id, cls in current.items()
+        f"| `{env_id}` | `{cls.__name__}` | {DESCRIPTIONS[variant][0]} | {DESCRIPTIONS[variant][1]} |\n"
+        for variant, (env_id, cls) in current.items()
     )
-    sections = []
-    for env_id, cls in current.items():
-        doc = inspect.cleandoc(cls.__doc__ or "")
-        body = doc.replace("\n## ", "\n### ")
-        sections.append(f"## {env_id}\n\n{body}\n")
+    width = FEATURE_WIDTHS[CURRENT]
+    body = textwrap.dedent(reference(width, "one of the table's examples above")).strip()
+    listed = ", ".join(f"`{name}`" for name in FEATURES[:width])
+    body = body.replace(listed, "the columns under [Candidate columns](#candidate-columns)")
+    body = body.replace("## ", "### ").replace("### Starting State", shapes() + "\n### Starting State")
     columns = "".join(f"| `{name}` | {meaning} |\n" for name, meaning in COLUMN_MEANINGS.items())
     speed = SPEED.replace("{table}", SPEED_TABLE.strip())
-    return INTRO + rows + "\n" + "\n".join(sections) + SELF_PLAY + COLUMNS + columns + speed
+    return INTRO + rows + COMMON + "\n" + body + "\n" + SELF_PLAY + COLUMNS + columns + speed
 
 
 if __name__ == "__main__":

@@ -114,7 +114,8 @@ _SHARED = """
     * v0: first version (nested observation, engine candidates by default).
 """
 
-_DESCRIPTIONS = {
+#: Per variant: what the game is, in a sentence, and an example of its options.
+DESCRIPTIONS = {
     "rummikub": (
         "Official Rummikub with 106 tiles: 14 each, open with 30 points of new melds, then "
         "rearrange the whole table freely; the first to empty the rack takes the sum of the "
@@ -164,13 +165,19 @@ _CARD_COLUMNS = """ The last five describe the card a discard gives away or a ta
       cards the take brings (a discard row gives the chosen card and every card after it)."""
 
 
-def _doc(variant_id: str, env_id: str, width: int) -> str:
-    description, opts = _DESCRIPTIONS[variant_id]
+def reference(width: int, opts: str) -> str:
+    """What every environment shares, in Gymnasium's sections (indented as in a docstring), for a
+    candidate matrix of `width` columns; `opts` is the example of the `options` argument."""
     feature_list = ", ".join(f"`{f}`" for f in FEATURES[:width])
     body = _SHARED.replace("{nfeat}", str(width)).replace("{features}", feature_list)
     body = body.replace("{card_columns}", _CARD_COLUMNS if width > FEATURE_WIDTHS[1] else "")
     body = body.replace("{nv1}", str(FEATURE_WIDTHS[1]))
-    body = body.replace("{opts}", opts)
+    return body.replace("{opts}", opts)
+
+
+def _doc(variant_id: str, env_id: str, width: int) -> str:
+    description, opts = DESCRIPTIONS[variant_id]
+    body = reference(width, opts)
     return (
         f"`{env_id}`: {description}\n\n"
         "    ## Description\n"
