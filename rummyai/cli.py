@@ -419,13 +419,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=cmd_variants)
 
-    def variant_args(p: argparse.ArgumentParser, required: bool = True) -> None:
-        p.add_argument("--variant", required=required, help=f"one of {', '.join(VARIANT_IDS)}")
+    def variant_args(p: argparse.ArgumentParser, jsonl_note: str = "") -> None:
+        """--variant (required unless `jsonl_note` says what --jsonl lines do without it) and --option."""
+        known = f"one of {', '.join(VARIANT_IDS)}"
+        note = f" (required without --jsonl; with it, the variant of lines that name none: {jsonl_note})"
+        note = note if jsonl_note else ""
+        p.add_argument("--variant", required=not jsonl_note, help=known + note)
         p.add_argument("--option", action="append", help="variant option name[=value]; repeatable")
 
-    def position_args(p: argparse.ArgumentParser, json_help: str) -> None:
+    def position_args(p: argparse.ArgumentParser, json_help: str, jsonl_variant: str) -> None:
         """The position's arguments, and --json or --jsonl (then each line's keys win over them)."""
-        variant_args(p, required=False)
+        variant_args(p, jsonl_variant)
         p.add_argument("--hand", help='hand cards, e.g. "7H 8H 9H JK"')
         p.add_argument("--table", help='table melds separated by |, e.g. "3C 4C 5C | 8S 8D 8H"')
         p.add_argument("--not-opened", action="store_true", help="the player has not opened yet")
@@ -460,7 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("solve", cmd_solve, "find the best move"),
     ):
         p = sub.add_parser(name, help=help_text)
-        position_args(p, "print the answer as one JSON object")
+        default = "default rummikub" if name == "solve" else "no default"
+        position_args(p, "print the answer as one JSON object", default)
         p.set_defaults(run=run)
         if name == "validate":
             p.add_argument("--new-table", help="the table after the play")
@@ -482,7 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
                 help="among the best plays, keep the most table melds whole (default: on; off is faster)",
             )
     p = sub.add_parser("hint", help="best move with steps a person can follow")
-    position_args(p, "print the hint as JSON")
+    position_args(p, "print the hint as JSON", "default rummikub")
     p.add_argument(
         "--objective", default="cards", choices=("cards", "points", "penalty"), help=OBJECTIVE_HELP
     )
