@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from rummyai.matches import MatchRecord
     from rummyai.solvers.position import HandInput, Solution, TableInput
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 
 def list_variants() -> list[str]:
