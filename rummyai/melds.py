@@ -496,13 +496,12 @@ def _run_reason(
             ranks.append(meaning.rank)
     if any(r > rule.max_rank for r in ranks):
         return _SHAPE, f"runs of {SUIT_NAMES[suit]} end at {rank_str(rule.max_rank)} in {variant.id}"
-    if 1 in ranks and 13 in ranks and not rule.wrap:
-        if not rule.ace_high:
+    if 1 in ranks and not rule.ace_high:
+        high = [14 if r == 1 else r for r in ranks]
+        if max(high) - min(high) < len(slots):  # it would be a run with the ace above the king
             return _SHAPE, f"the ace is low only in {variant.id} runs (A-2-3, not Q-K-A)"
-        if 2 in ranks:
-            return _SHAPE, f"a run may not wrap around from K to A to 2 in {variant.id}"
-    if 1 in ranks and not rule.ace_high and max(ranks) > len(slots):
-        return _SHAPE, f"the ace is low only in {variant.id} runs (A-2-3, not Q-K-A)"
+    if 1 in ranks and 13 in ranks and 2 in ranks and not rule.wrap:
+        return _SHAPE, f"a run may not wrap around from K to A to 2 in {variant.id}"
     return _SHAPE, "its cards do not make consecutive ranks of one suit"
 
 

@@ -246,7 +246,7 @@ def test_rhine_points_qualify_values_use_the_hand_table() -> None:
 def test_tiles_ace_is_always_low() -> None:
     assert meld("rummy-tiles", "AH 2H 3H").positions == (1, 2, 3)
     assert "ace is low only" in error("rummy-tiles", "QH KH AH")
-    assert "ace is low only" in error("rummy-tiles", "KH AH 2H")
+    assert "may not wrap around from K to A to 2" in error("rummy-tiles", "KH AH 2H")
     assert written("rummy-tiles", "JK QH KH") == "JK=JH QH KH"
     assert "ace is low only" in error("rummy-tiles", "QH KH JK=AH")
 
@@ -278,6 +278,13 @@ def test_rummikub_jokers_count_as_represented() -> None:
     assert value(rummikub, "JK JK 5H") == 3 + 4 + 5
     assert value(rummikub, "TS TH JK") == 30
     assert "ace is low only" in error(rummikub, "QH KH AH")
+    assert "ace is low only" in error(rummikub, "AH JK KH")  # JK=QH, the ace above the king
+
+
+@pytest.mark.parametrize("cards", ["AS 3S 4S", "AS 2S 4S", "AS 4S 5S JK"])
+def test_a_run_with_a_gap_is_not_blamed_on_the_ace(cards: str) -> None:
+    # no reading of the ace, low or high, makes these consecutive: a card is missing
+    assert error("rummikub", cards).endswith("its cards do not make consecutive ranks of one suit")
 
 
 # ============================================================================ rummy-palace (§4.3)
