@@ -341,6 +341,11 @@ def _option_pairs(
             name, eq, value = text.partition("=")
             pairs.append((name.strip(), value.strip() if eq else BARE))
     pairs.extend(values.items())
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
+            raise VariantError(f"option {name!r} is given twice: give each option once")
+        seen.add(name)
     return pairs
 
 

@@ -492,3 +492,14 @@ def test_describe_lists_the_summary_fields() -> None:
 
 def test_rank_and_suit_alphabets() -> None:
     assert RANKS == "A23456789TJQK" and SUITS == "SHDC"
+
+
+@pytest.mark.parametrize(
+    "given",
+    [["rounds=2", "rounds=3"], ["official_jokers", "official_jokers=false"], [" rounds=2", "rounds =2"]],
+)
+def test_an_option_given_twice_is_refused(given: list[str]) -> None:
+    with pytest.raises(VariantError, match="is given twice"):
+        get_variant("rummikub", given)
+    with pytest.raises(VariantError, match="'rounds' is given twice"):
+        get_variant("rummikub").with_options({"rounds": 2}, rounds=3)
