@@ -134,8 +134,11 @@ class TileFamily:
         if isinstance(move, Rejected):
             if state.variant.invalid_play_penalty <= 0:
                 return Violation(sec.cap, f"{state.variant.id} rejects invalid plays without a penalty")
-            if self.check(state, move.play).violation is None:
+            found = self.check(state, move.play).violation
+            if found is None:
                 return Violation(sec.cap, "the play is legal; only an illegal play is rejected")
+            if found.rule == "move":  # no player could lay it: refused, never penalized
+                return found
             return None
         if isinstance(move, Play):
             return self.check(state, move).violation
@@ -408,14 +411,15 @@ def apply_or_penalize(state: GameState, play: Play) -> GameState:
     """Apply a legal play, or reject an illegal one under `invalid_play_penalty` (§2.2, §8.2).
 
     The rejected player's table is restored, they draw the penalty cards and the turn counts as
-    a pass. Raises `IllegalMoveError` when the variant has no penalty (it rejects the play).
+    a pass. Raises `IllegalMoveError` when the variant has no penalty (it rejects the play), and
+    for a malformed play (a card id outside the deck), which no player could lay.
     """
     from rummyai.engine.game import apply, validate
 
     violation = validate(state, play)
     if violation is None:
         return apply(state, play)
-    if state.variant.invalid_play_penalty <= 0:
+    if state.variant.invalid_play_penalty <= 0 or violation.rule == "move":  # malformed: no penalty
         raise IllegalMoveError(violation.rule, violation.reason)
     return apply(state, Rejected(play))
 

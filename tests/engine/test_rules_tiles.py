@@ -4,10 +4,13 @@ verdict the rule text gives them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rummyai.cards import parse_card
 from rummyai.engine import Draw, Give, Play, apply, judge_play, legal_moves, new_match, validate
+from rummyai.engine.moves import Rejected
 from rummyai.engine.state import GameState
 from rummyai.engine.tile import apply_or_penalize
 from rummyai.engine.tile_position import play_from_text, position
@@ -75,6 +78,17 @@ def test_tiles_2_2_invalid_play_penalty_draws_three() -> None:
     state = position(V, ["8S 2C", "2C 3C"], "5S 6S 7S", stock="AD")
     after = apply_or_penalize(state, play_from_text(state, "5S 6S 7S 8S"))
     assert len(after.round.hands[0]) == 1 and len(after.round.stock) == 1
+
+
+def test_tiles_2_2_a_malformed_play_is_refused_not_penalized() -> None:
+    state = position(V, ["7H 8H", "2C 3C"], "5S 6S 7S", stock="AD 2D 3D 4D")
+    good = play_from_text(state, "5S 6S 7S 7H 8H")
+    ids = good.table[0].ids
+    malformed = replace(good, table=(replace(good.table[0], ids=(*ids[:-1], 9999)),))
+    with pytest.raises(IllegalMoveError, match="9999 is not in the deck"):
+        apply_or_penalize(state, malformed)
+    with pytest.raises(IllegalMoveError, match="9999 is not in the deck"):
+        apply(state, Rejected(malformed))
 
 
 def test_tiles_2_2_penalty_is_fewer_when_pool_short() -> None:
