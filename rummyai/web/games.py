@@ -21,7 +21,7 @@ from rummyai.engine.moves import Move, Play
 from rummyai.engine.state import GameState, TableMeld
 from rummyai.errors import IllegalMoveError, RummyError
 from rummyai.melds import analyze_meld
-from rummyai.variants import VARIANT_IDS, get_variant
+from rummyai.variants import VARIANT_IDS, Options, get_variant
 from rummyai.web.cards import describe_move, describe_round, meld_cards
 
 MAX_GAMES = 64
@@ -51,12 +51,19 @@ class Games:
         self._games: OrderedDict[str, BrowserGame] = OrderedDict()
         self._lock = threading.Lock()
 
-    def new(self, variant: str, opponents: list[str], seed: int, max_turns: int | None = None) -> BrowserGame:
-        """Deal a new game (ended after `max_turns` turns, if given) and play the agents' turns up
-        to the person's first decision."""
+    def new(
+        self,
+        variant: str,
+        opponents: list[str],
+        seed: int,
+        max_turns: int | None = None,
+        options: Options = None,
+    ) -> BrowserGame:
+        """Deal a new game (its rounds cut after `max_turns` turns, if given; the variant with
+        `options`) and play the agents' turns up to the person's first decision."""
         if variant not in VARIANT_IDS:
             raise RummyError(f"unknown variant {variant!r} (known: {', '.join(VARIANT_IDS)})")
-        rules = get_variant(variant)
+        rules = get_variant(variant, options)
         low, high = rules.min_players, rules.max_players
         if not low - 1 <= len(opponents) <= high - 1:
             raise RummyError(
@@ -178,6 +185,7 @@ def snapshot(found: BrowserGame) -> dict[str, Any]:
     table = [meld_cards(m) for m in view.get("table", [])]
     position: dict[str, Any] = {
         "variant": state.variant.id,
+        "options": sorted(state.variant.options),
         "hand": list(view["hand_cards"]),
         "table": table,
         "opened": bool(view.get("opened", [True])[HUMAN]),
@@ -192,6 +200,7 @@ def snapshot(found: BrowserGame) -> dict[str, Any]:
     return {
         "id": found.id,
         "variant": state.variant.id,
+        "options": sorted(state.variant.options),
         "family": state.variant.family,
         "seats": found.seats,
         "hand": list(view["hand_cards"]),

@@ -30,7 +30,7 @@ STATIC = Path(str(resources.files("rummyai.web") / "static"))
 
 class NewGame(BaseModel):
     """A game to deal: the variant, the opponents' agent names (1 to 3), the deal's seed and
-    optionally a number of turns after which the game ends (shorter games)."""
+    optionally a number of turns after which every round is cut, and the variant's options."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -38,6 +38,9 @@ class NewGame(BaseModel):
     opponents: list[str] = Field(default_factory=lambda: ["greedy"], description="agent names, 1 to 3")
     seed: int = Field(1, ge=0, lt=2**32)
     max_turns: int | None = Field(None, ge=1, le=10_000, description="end the game after this many turns")
+    options: list[str] | dict[str, Any] | None = Field(
+        None, description="the variant's options, e.g. ['official_jokers'] (rummyai variants lists them)"
+    )
 
 
 class Choice(BaseModel):
@@ -91,7 +94,7 @@ def add_web(app: FastAPI, runs: str | Path | None = None) -> None:
     @router.post("/v1/games", summary="deal a game against agents (you are seat 0)")
     async def new_game(body: NewGame) -> JSONResponse:
         return await answer(
-            lambda: snapshot(games.new(body.variant, body.opponents, body.seed, body.max_turns))
+            lambda: snapshot(games.new(body.variant, body.opponents, body.seed, body.max_turns, body.options))
         )
 
     @router.get("/v1/games/{game_id}", summary="the game as seat 0 sees it")

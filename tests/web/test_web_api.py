@@ -233,3 +233,30 @@ def test_every_finished_round_is_told_in_the_log_with_its_scores(client: TestCli
 )
 def test_a_round_end_in_words(result: RoundResult, text: str) -> None:
     assert describe_round(2, result, ["you", "greedy"]) == text
+
+
+def test_a_game_is_dealt_with_the_variants_options_and_its_hints_ask_with_them(client: TestClient) -> None:
+    body = {
+        "variant": "rummikub",
+        "opponents": ["greedy"],
+        "seed": 5,
+        "options": ["official_jokers", "rounds=2"],
+    }
+    state = client.post("/v1/games", json=body).json()
+    assert state["options"] == ["official_jokers", "rounds=2"]
+    assert state["position"]["options"] == ["official_jokers", "rounds=2"]
+    hint = client.post("/v1/hint", json=state["position"])
+    assert hint.status_code == 200, hint.text
+    plain = client.post("/v1/games", json={**body, "options": None}).json()
+    assert plain["options"] == [] and plain["position"]["options"] == []
+
+
+@pytest.mark.parametrize(
+    ("options", "needle"),
+    [(["nope"], "unknown option 'nope'"), (["decks=2"], "unknown option 'decks'"), (["rounds=0"], "rounds")],
+)
+def test_a_game_with_bad_options_is_refused_naming_them(
+    client: TestClient, options: list[str], needle: str
+) -> None:
+    answer = client.post("/v1/games", json={"variant": "rummikub", "options": options})
+    assert answer.status_code == 422 and needle in answer.json()["error"], answer.text

@@ -22,7 +22,12 @@ def _wait(driver: WebDriver, condition: Any) -> Any:
 
 
 def _deal(
-    driver: WebDriver, url: str, seed: int, turns: int | None = None, variant: str = "rummikub"
+    driver: WebDriver,
+    url: str,
+    seed: int,
+    turns: int | None = None,
+    variant: str = "rummikub",
+    options: str = "",
 ) -> None:
     driver.get(f"{url}/?step_ms=20")
     driver.execute_script("sessionStorage.clear()")  # no game of an earlier test comes back
@@ -30,7 +35,7 @@ def _deal(
     _wait(driver, lambda d: len(Select(d.find_element(By.ID, "opponent-1")).options) > 1)
     Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
     Select(driver.find_element(By.ID, "opponent-1")).select_by_value("greedy")
-    for field, value in (("seed", seed), ("max-turns", turns)):
+    for field, value in (("seed", seed), ("max-turns", turns), ("options", options or None)):
         box = driver.find_element(By.ID, field)
         box.clear()
         if value is not None:
@@ -313,3 +318,12 @@ def test_the_replays_tab_asks_again_after_a_failed_listing(browser: WebDriver, w
     driver.find_element(By.ID, "tab-replay").click()  # opening the tab again asks again
     _wait(driver, lambda d: d.execute_script("return replay.game !== null"))
     assert "greedy" in driver.find_element(By.ID, "runs-info").text
+
+
+def test_a_game_is_dealt_with_the_options_typed_in(browser: WebDriver, web_url: str) -> None:
+    driver = browser
+    _deal(driver, web_url, seed=5, options="official_jokers, rounds=2")
+    assert driver.execute_script("return play.game.options") == ["official_jokers", "rounds=2"]
+    driver.find_element(By.ID, "hint").click()  # the hint asks under the same rules
+    _wait(driver, lambda d: d.find_element(By.ID, "hint-panel").get_attribute("data-done") == "true")
+    assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None

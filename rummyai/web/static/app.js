@@ -98,6 +98,8 @@ async function deal(event) {
   try {
     const body = { variant: $("variant").value, opponents, seed: Number($("seed").value || 0) };
     if ($("max-turns").value) body.max_turns = Number($("max-turns").value);
+    const options = $("options").value.split(",").map((o) => o.trim()).filter(Boolean);
+    if (options.length) body.options = options;
     const game = await call("POST", "/v1/games", body);
     play.notice = "";
     showGame(game);
