@@ -1,13 +1,16 @@
 """Solver benchmark: every figure of the solver-speed targets in one run.
 
 1. `rummikub`, 200 deterministic positions (table empty or 3-60 tiles of random runs and groups
-   with jokers anywhere, hand 6-20 tiles), warm solves, side by side with PyPI `rummikub-solver`
+   with jokers anywhere, hand 6-20 tiles), warm solves, in one run with PyPI `rummikub-solver`
    1.0.0 (GLPK_MI, in its own venv created on first use under the cache dir: OR-Tools and its
    MILP back ends ship clashing native libraries): rummyai's default answer (the fewest-melds-broken
    tie-break), cards only (`minimize_changes=False`), the CP-SAT model alone, and the CP-SAT
    fast path's own tie-break phase, with the targets checked (default median and p90 at most half
    of rummikub-solver's, max at most 25 ms; cards-only median at most a fifth of its). Both
    exact methods must agree on every position, and tiles played are compared with rummikub-solver.
+   `--order blocks` (default) runs every position through one solver, then the next, as a caller
+   solving positions one after another would; `--order positions` gives each position to every
+   solver in turn, so each solve follows the others' work on the same core.
 2. Mid-game `rummy-tiles` and `rhine` positions (tables of 15-45 cards holding a joker, hands of
    8-16): median / p90 / max and how many are proven optimal (targets: all, p90 <= 30 ms, max <= 200).
 3. The other variants: `rummy-board`, `rummy-palace`, `standard`, `black-heart`.
@@ -226,30 +229,47 @@ def rummikub_section(ns: argparse.Namespace, report: Report) -> dict[str, Any]:
     print(f"{'solver':48s} {'median':>8s} {'p90':>8s} {'max':>8s}")
     run = [make_position("rummikub", hand, table) for hand, table in cases]
     base = None if ns.no_baseline else Baseline()
+    if base is not None:
+        base.solve(cases[0])  # its process has imported its solver before any solve is timed
     kinds: dict[str, dict[str, Any]] = {"default": {}, "cards only": {"minimize_changes": False}}
     wall: dict[str, list[float]] = {k: [] for k in [*kinds, "rummikub-solver"]}
     cpu: dict[str, list[float]] = {k: [] for k in wall}
     answers: dict[str, Timed] = {k: [] for k in kinds}
     tiles: list[float] = []
-    for warm in (True, False):  # one untimed round on the first position, then every position in turn
-        pairs = list(zip(run, cases, strict=True))
-        for position, case in tqdm(
-            pairs[:1] if warm else pairs, desc="rummikub", leave=False, file=sys.stderr
-        ):
-            table = [info.slots for info in position.table]
-            for kind, kwargs in kinds.items():
-                sol, ms, cpu_ms = clocked(partial(solve, position.variant, position.hand, table, **kwargs))
-                if not warm:
-                    check_solution(position, sol)
-                    wall[kind].append(ms)
-                    cpu[kind].append(cpu_ms)
-                    answers[kind].append((sol, ms))
-            if base is not None:
-                theirs = base.solve(case)
-                if not warm:
-                    wall["rummikub-solver"].append(theirs["ms"])
-                    cpu["rummikub-solver"].append(theirs["cpu_ms"])
-                    tiles.append(theirs["tiles"])
+    table_of = [[info.slots for info in position.table] for position in run]
+
+    def ours(kind: str, k: int, keep: bool) -> None:
+        sol, ms, cpu_ms = clocked(partial(solve, run[k].variant, run[k].hand, table_of[k], **kinds[kind]))
+        if keep:
+            wall[kind].append(ms)
+            cpu[kind].append(cpu_ms)
+            answers[kind].append((sol, ms))
+
+    def theirs(k: int, keep: bool) -> None:
+        assert base is not None
+        answer = base.solve(cases[k])
+        if keep:
+            wall["rummikub-solver"].append(answer["ms"])
+            cpu["rummikub-solver"].append(answer["cpu_ms"])
+            tiles.append(answer["tiles"])
+
+    solvers = [partial(ours, kind) for kind in kinds] + ([theirs] if base is not None else [])
+    every = range(len(run))
+    if ns.order == "positions":
+        # each position by every solver in turn: the same load for all, but each solve follows
+        # the others' work on the same core (their memory in its caches)
+        for i, k in enumerate(tqdm([0, *every], desc="rummikub", leave=False, file=sys.stderr)):
+            for answer in solvers:
+                answer(k, i > 0)  # the first round warms every solver up on position 0
+    else:
+        # every position by one solver, then by the next (after one untimed solve of the first)
+        for answer in solvers:
+            answer(0, False)
+            for k in tqdm(every, desc="rummikub", leave=False, file=sys.stderr):
+                answer(k, True)
+    for kind in kinds:
+        for position, (sol, _) in zip(run, answers[kind], strict=True):
+            check_solution(position, sol)
     if base is not None:
         base.close()
     default, plain = answers["default"], answers["cards only"]
@@ -463,6 +483,13 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true", help="skip rummikub-solver (no venv needed)")
     parser.add_argument("--no-cp-sat", action="store_true", help="skip timing the CP-SAT paths in section 1")
     parser.add_argument("--sections", default="1234", help="which sections to run, e.g. 12")
+    parser.add_argument(
+        "--order",
+        choices=("blocks", "positions"),
+        default="blocks",
+        help="section 1: each solver through every position in turn (blocks), or every solver on each "
+        "position in turn (positions)",
+    )
     # the committed figures are written by naming their files (docs/solver-benchmarks.md); by
     # default a run writes into runs/ (ignored by git) and leaves the checkout as it is
     parser.add_argument("--plot", default="runs/bench/solver_bench.png", help="'' for no plot")
