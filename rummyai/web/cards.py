@@ -69,8 +69,9 @@ _ENDS = {
 }
 
 
-def describe_round(number: int, result: RoundResult, seats: Sequence[str]) -> str:
-    """How a finished round ended and what each seat scored in it, in one line."""
+def describe_round(number: int, result: RoundResult, seats: Sequence[str], low_wins: bool = False) -> str:
+    """How a finished round ended and what each seat scored in it, in one line (`low_wins`: the
+    scores are penalty points, as in Rhine)."""
     if result.reason == "out":
         assert result.winner is not None
         how = f"{seats[result.winner]} went out" + (f" ({result.detail})" if result.detail else "")
@@ -78,8 +79,12 @@ def describe_round(number: int, result: RoundResult, seats: Sequence[str]) -> st
         how = _ENDS.get(result.reason, result.reason)
         if result.winner is not None:
             how += f"; lowest hand: {seats[result.winner]}"
-    scores = ", ".join(f"{name} {score:+d}" for name, score in zip(seats, result.scores, strict=True))
-    return f"Round {number} over: {how}. Round scores: {scores}."
+    scores = ", ".join(
+        f"{name} {score if low_wins else f'{score:+d}'}"
+        for name, score in zip(seats, result.scores, strict=True)
+    )
+    kind = "penalty points (lower is better)" if low_wins else "scores"
+    return f"Round {number} over: {how}. Round {kind}: {scores}."
 
 
 def _written(melds: list[TableMeld], deck: Sequence[int]) -> str:

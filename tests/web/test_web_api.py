@@ -235,6 +235,13 @@ def test_a_round_end_in_words(result: RoundResult, text: str) -> None:
     assert describe_round(2, result, ["you", "greedy"]) == text
 
 
+def test_a_rhine_round_end_gives_penalty_points() -> None:
+    line = describe_round(1, RoundResult(None, (15, 40), "stock_exhausted"), ["you", "greedy"], low_wins=True)
+    assert (
+        line == "Round 1 over: the stock ran out. Round penalty points (lower is better): you 15, greedy 40."
+    )
+
+
 def test_a_game_is_dealt_with_the_variants_options_and_its_hints_ask_with_them(client: TestClient) -> None:
     body = {
         "variant": "rummikub",
