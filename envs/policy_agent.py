@@ -313,6 +313,8 @@ def policy_agent(path: str = "", target: str = "", version: int = 0, seed: int =
     if path:
         return PolicyAgent(path, seed=seed, feature_width=width)
     module, _, attribute = target.rpartition(".")
+    if not module or not attribute:
+        raise RummyError(f"policy target {target!r} must be module.callable, e.g. mypolicy.act")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.append(os.getcwd())  # as `python -m` would: a module beside the user
     try:

@@ -154,7 +154,8 @@ def play_match(
     options: Options = None,
     max_turns: int | None = None,
 ) -> MatchRecord:
-    """Play one whole match, one agent (spec or object) per seat; the same seed replays it."""
+    """Play one whole match, one agent (spec or object) per seat; the same seed replays it (unless an
+    agent searches on a wall-clock budget, `time_per_move`)."""
     from rummyai.matches import play_match as play
 
     return play(variant, agents, seed=seed, options=options, max_turns=max_turns)

@@ -58,7 +58,8 @@ def play_match(
     options: Mapping[str, Any] | Iterable[str] | None = None,
     max_turns: int | None = None,
 ) -> MatchRecord:
-    """Play one match, one agent per seat; the same seed (deals and agent seeds) replays it exactly."""
+    """Play one match, one agent per seat; the same seed (deals and agent seeds) replays it exactly,
+    unless an agent searches on a wall-clock budget (`time_per_move`)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise RummyError(f"seed must be a non-negative integer, got {seed!r}")
     check_max_turns(max_turns)

@@ -101,7 +101,11 @@ def make_agent(name: str, **params: Any) -> Agent:
             raise RummyError(f"agent {name!r} has no parameter {key!r} (parameters: {allowed})")
     _check_types(name, factory, params)
     _check_ranges(name, params)
-    return factory(**params)
+    try:
+        return factory(**params)
+    except RummyError as error:  # the agent's own checks, named after the agent asked for
+        text = str(error)
+        raise RummyError(text if text.startswith(("agent ", name)) else f"agent {name!r}: {text}") from None
 
 
 #: Largest magnitude of a numeric agent parameter: beyond it a run would never end (iterations,

@@ -37,9 +37,9 @@ class GreedyAgent:
 
     def __init__(self, objective: str = "cards", work_limit: float = 5.0, seed: int = 0) -> None:
         if objective not in ("cards", "points"):
-            raise RummyError(f"greedy objective must be cards or points, got {objective!r}")
+            raise RummyError(f"objective must be cards or points, got {objective!r}")
         if not work_limit > 0:
-            raise RummyError(f"greedy work_limit must be positive, got {work_limit}")
+            raise RummyError(f"work_limit must be positive, got {work_limit}")
         self.objective = objective
         self.work_limit = work_limit
         self.name = "greedy" if objective == "cards" else "greedy-points"
@@ -85,7 +85,7 @@ class NoisyGreedyAgent(GreedyAgent):
 
     def __init__(self, noise: float = 0.2, work_limit: float = 5.0, seed: int = 0) -> None:
         if not 0.0 <= noise <= 1.0:
-            raise RummyError(f"noisy-greedy noise must be between 0 and 1, got {noise}")
+            raise RummyError(f"noise must be between 0 and 1, got {noise}")
         super().__init__("cards", work_limit, seed)
         self.name = "noisy-greedy"
         self.noise = noise

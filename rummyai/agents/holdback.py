@@ -42,7 +42,7 @@ class HoldbackAgent(GreedyAgent):
         super().__init__(objective, work_limit, seed)
         if min(danger, hold_turns, hold) < 0:
             raise RummyError(
-                f"holdback needs danger, hold_turns and hold >= 0, got {danger}, {hold_turns}, {hold}"
+                f"danger, hold_turns and hold must be at least 0, got {danger}, {hold_turns}, {hold}"
             )
         self.name = "holdback"
         self.hold_fourth = hold_fourth

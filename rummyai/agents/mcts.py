@@ -98,24 +98,35 @@ class MCTSAgent:
         seed: int = 0,
     ) -> None:
         if iterations < 1:
-            raise RummyError(f"mcts needs iterations >= 1, got {iterations}")
+            raise RummyError(f"iterations must be at least 1, got {iterations}")
         if time_per_move is not None and time_per_move <= 0:
-            raise RummyError(f"mcts time_per_move must be positive, got {time_per_move}")
+            raise RummyError(f"time_per_move must be positive, got {time_per_move}")
         if rollout_turns < 0 or extra_legal < 0 or max_candidates < 1:
             raise RummyError(
-                "mcts needs rollout_turns >= 0, extra_legal >= 0 and max_candidates >= 1, got "
+                "rollout_turns and extra_legal must be at least 0 and max_candidates at least 1, got "
                 f"{rollout_turns}, {extra_legal}, {max_candidates}"
             )
         if moves not in ("wide", "equal"):
-            raise RummyError(f"mcts moves must be wide or equal, got {moves!r}")
+            raise RummyError(f"moves must be wide or equal, got {moves!r}")
         if alternatives < 0:
-            raise RummyError(f"mcts needs alternatives >= 0, got {alternatives}")
+            raise RummyError(f"alternatives must be at least 0, got {alternatives}")
         if worlds < 0:
-            raise RummyError(f"mcts needs worlds >= 0, got {worlds}")
+            raise RummyError(f"worlds must be at least 0, got {worlds}")
         if rollout_policy not in ("cards", "points"):
-            raise RummyError(f"mcts rollout_policy must be cards or points, got {rollout_policy!r}")
+            raise RummyError(f"rollout_policy must be cards or points, got {rollout_policy!r}")
         if leaf not in ("heuristic", "value"):
-            raise RummyError(f"mcts leaf must be heuristic or value, got {leaf!r}")
+            raise RummyError(f"leaf must be heuristic or value, got {leaf!r}")
+        if value_weights is not None and leaf != "value":
+            raise RummyError("value_weights is read only with leaf=value")
+        if not scale > 0 or not solver_work_limit > 0:
+            raise RummyError(
+                f"scale and solver_work_limit must be positive, got {scale} and {solver_work_limit}"
+            )
+        if min(exploration, deviation_z, wide_within, solver_within) < 0:
+            raise RummyError(
+                "exploration, deviation_z, wide_within and solver_within must be at least 0, got "
+                f"{exploration}, {deviation_z}, {wide_within} and {solver_within}"
+            )
         self.name = "mcts"
         self.moves = moves
         self.alternatives = alternatives
@@ -396,9 +407,9 @@ def pimc_agent(
     (README, "Tournament")."""
     policies = {"greedy": "cards", "greedy-points": "points"}
     if worlds < 1:  # worlds=0 would be the UCB1 search of `mcts`, another agent
-        raise RummyError(f"mcts-pimc needs worlds >= 1, got {worlds}")
+        raise RummyError(f"worlds must be at least 1, got {worlds}")
     if rollout not in policies:
-        raise RummyError(f"mcts-pimc rollout must be greedy or greedy-points, got {rollout!r}")
+        raise RummyError(f"rollout must be greedy or greedy-points, got {rollout!r}")
     return MCTSAgent(
         worlds=worlds,
         time_per_move=time_per_move,

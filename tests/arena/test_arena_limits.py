@@ -54,9 +54,20 @@ def test_a_negative_agent_seed_is_refused_in_one_line(tmp_path: Path) -> None:
         ("mcts:time_per_move=inf", "must be a finite number"),
         ("mcts:iterations=1000000000", "must be at most 1,000,000"),
         ("random:seed=4294967296", "seed must be between 0 and 4294967295"),
-        ("mcts-pimc:worlds=0", "mcts-pimc needs worlds >= 1"),
-        ("greedy:work_limit=-1", "greedy work_limit must be positive"),
-        ("greedy-points:work_limit=0", "greedy work_limit must be positive"),
+        ("mcts-pimc:worlds=0", "agent 'mcts-pimc': worlds must be at least 1"),
+        ("greedy:work_limit=-1", "agent 'greedy': work_limit must be positive"),
+        ("greedy-points:work_limit=0", "agent 'greedy-points': work_limit must be positive"),
+        # each refusal names the agent asked for and its own parameter
+        ("holdback:work_limit=0", "agent 'holdback': work_limit must be positive"),
+        ("holdback:objective=foo", "agent 'holdback': objective must be cards or points"),
+        ("value:work_limit=0", "agent 'value': work_limit must be positive"),
+        ("mcts-pimc:moves=foo", "agent 'mcts-pimc': moves must be wide or equal"),
+        ("mcts:scale=0", "agent 'mcts': scale and solver_work_limit must be positive"),
+        ("mcts:solver_work_limit=0", "agent 'mcts': scale and solver_work_limit must be positive"),
+        ("mcts:exploration=-2", "agent 'mcts': exploration, deviation_z, wide_within and solver_within"),
+        ("mcts:solver_within=-3", "agent 'mcts': exploration, deviation_z, wide_within and solver_within"),
+        ("mcts:value_weights=nowhere.npz", "agent 'mcts': value_weights is read only with leaf=value"),
+        ("policy:target=mypolicy", "must be module.callable"),
     ],
 )
 def test_agent_options_out_of_range_are_refused(spec: str, message: str) -> None:
