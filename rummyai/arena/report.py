@@ -72,6 +72,7 @@ def rating_lines(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list[
     """The ratings section: table by method, then any disagreement with the paired results."""
     batch = bool(ratings) and ratings[0].method == "bradley-terry"
     played = {p.a for p in pairs if p.comparisons}  # a short run's lineups may leave an agent out
+    ratings = [r for r in ratings if r.agent in played] + [r for r in ratings if r.agent not in played]
     if batch:
         lines = [
             "## Ratings (Bradley-Terry fit of all pairwise placements; Elo scale, 0 = mean agent; "

@@ -147,3 +147,5 @@ def test_agents_without_games_are_reported_as_such_not_rated() -> None:
     lines = rating_lines(ratings, [pair("greedy", "random", 2), pair("random", "greedy", 2)])
     assert "| `holdback` | n/a | no games yet | 0 |" in lines
     assert "| `greedy` | +139.8 | [120.5, 160.1] | 1 |" in lines
+    rows = [line for line in lines if line.startswith("| `")]
+    assert rows[-1].startswith("| `holdback`")  # after every rated agent, not among them
