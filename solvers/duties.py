@@ -90,5 +90,6 @@ def check_opening_objective(variant: Variant, duties: bool) -> None:
         )
     if duties:
         raise RummyError(
-            "objective 'opening' takes no committed, taken or max_cards: it plays new melds only"
+            "objective 'opening' takes no committed or taken card and no max_cards below the hand's "
+            "size: it plays new melds only"
         )

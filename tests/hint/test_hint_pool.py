@@ -177,7 +177,7 @@ def test_requests_are_sorted_into_lanes(rhine: dict[str, Any]) -> None:
         ("solve", {"score": 40}, "'score' .* applies to black-heart, not rummikub"),
         ("solve", {"variant": "standard", "committed": "KD"}, "committed card KD is not in the hand"),
         ("solve", {"variant": "standard", "objective": "opening"}, "standard's opening is 'none'"),
-        ("solve", {"objective": "opening", "max_cards": 2}, "takes no committed, taken or max_cards"),
+        ("solve", {"objective": "opening", "max_cards": 2}, "no max_cards below the hand"),
         ("solve", {"variant": "standard", "committed": "7H 8H", "max_cards": 1}, "max_cards is 1"),
     ],
 )
