@@ -56,13 +56,13 @@ variant; everything below holds for all seven.
 SPEED_TABLE = """
 | variant | one core, per CPU second | one core, per second | AsyncVectorEnv x2, per second | AsyncVectorEnv x2, per CPU second | target (one core) |
 | --- | --- | --- | --- | --- | --- |
-| rummikub | 518 / 352 | 513 / 302 | 315 / 242 | 317 / 243 | 2,000: not met |
-| rummy-board | 391 / 272 | 389 / 271 | 280 / 214 | 281 / 214 | 300: met |
-| rummy-tiles | 117 / 83 | 117 / 82 | 122 / 93 | 122 / 94 | 300: not met |
-| rhine | 31 / 21 | 30 / 21 | 38 / 19 | 38 / 19 | 300: not met |
-| rummy-palace | 874 / 643 | 870 / 640 | 676 / 544 | 678 / 546 | 300: met |
-| standard | 1,203 / 1,138 | 1,198 / 1,134 | 672 / 654 | 674 / 657 | 300: met |
-| black-heart | 582 / 602 | 580 / 599 | 424 / 378 | 425 / 380 | 300: met |
+| rummikub | 551 / 369 | 547 / 367 | 307 / 268 | 309 / 269 | 2,000: not met |
+| rummy-board | 391 / 289 | 387 / 287 | 258 / 195 | 260 / 196 | 300: met against random |
+| rummy-tiles | 110 / 78 | 109 / 78 | 102 / 82 | 93 / 70 | 300: not met |
+| rhine | 23 / 19 | 23 / 19 | 39 / 21 | 34 / 19 | 300: not met |
+| rummy-palace | 976 / 680 | 976 / 678 | 558 / 385 | 512 / 375 | 300: met |
+| standard | 782 / 842 | 779 / 837 | 541 / 492 | 480 / 423 | 300: met |
+| black-heart | 437 / 445 | 434 / 441 | 468 / 410 | 371 / 326 | 300: met |
 """
 
 SELF_PLAY = """
@@ -107,7 +107,7 @@ Learner steps per second, measured by `experiments/benchmarks/env_bench.py`: a l
 uniformly among the masked candidates, 2 players, one-round matches, default candidates
 (`auto`), after one untimed episode (loading the compiled solver, building its tables). A
 single environment runs pinned to one CPU; the `AsyncVectorEnv` rows run 2 worker processes
-(both cores). The machine is 2 cores shared with other jobs (load average 1.6-3.1 during these
+(both cores). The machine is 2 cores shared with other jobs (load average 1.2-3.7 during these
 runs: another job at low priority beside them), so the rate per second of wall
 time partly measures the load; the comparable figure is
 steps per CPU second (the environment process's own CPU time; for `AsyncVectorEnv`, the
@@ -123,13 +123,13 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --se
     --variants rummy-palace,standard,black-heart
 ```
 
-rummyai 0.1.0 (commit a75b766), Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1,
+rummyai 0.2.0.dev0 (commit 70bded0), Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1,
 ortools 9.15.6755; one run of each command above. Steps per CPU second and per second of wall
 time, learner against `random` / `greedy` opponents:
 
 {table}
 
-Rhine's rows cover 10-25 episodes, some positions taking CP-SAT and the judge's repair a
+Rhine's rows cover 7-21 episodes, some positions taking CP-SAT and the judge's repair a
 second or more, so they vary widely with the seeds. In these runs that job kept one
 of the two cores partly busy, so the two workers had little more than one core between them and
 the vector rows show what sending observations between processes costs more than what a second
@@ -141,7 +141,7 @@ seeded episodes, the way to compare two versions of the code) ran at 279, 291 an
 CPU second in three runs of the same code.
 
 Where a step's time goes (`--breakdown`, CPU time per learner step with timers around each part,
-60 seeded episodes; the same commit, load average 1.4-1.6):
+60 seeded episodes; rummyai 0.1.0 on commit a75b766, load average 1.4-1.6):
 
 ```sh
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --episodes 60 \\
