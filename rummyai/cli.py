@@ -16,10 +16,12 @@ import json
 import math
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from rummyai import __version__
+from rummyai.engine.state import ROUND_END_WORDS
 from rummyai.errors import RummyError
 from rummyai.variants import BUILTINS, OPTIONS, VARIANT_IDS, get_variant
 
@@ -61,8 +63,11 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.help_for} --help)\n")
         raise _UsageError(message)
+
+    #: the command whose --help to point at (a subcommand's own, once it is known)
+    help_for = "rummyai"
 
 
 def _options(values: Sequence[str] | None) -> list[str]:
@@ -86,7 +91,12 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     for row in rows:
         players = "{}-{}".format(*row["players"])
         table.add_row(row["id"], str(row["cards"]), players, row["summary"])
-    Console(file=out, width=120).print(table)
+    console = Console(file=out)  # the terminal's width (80 columns when not a terminal)
+    console.print(table)
+    out.write("Options (--option NAME or NAME=VALUE):\n")
+    for row in rows:
+        named = f"  {row['id']}: {', '.join(row['available_options']) or 'none'}"
+        out.write(textwrap.fill(named, console.width, subsequent_indent="    ") + "\n")
     return 0
 
 
@@ -121,7 +131,10 @@ def _print_match(record: dict[str, Any], out: TextIO) -> None:
     from rich.table import Table
 
     seats = [f"{i}:{name}" for i, name in enumerate(record["agents"])]
-    table = Table(title=f"{record['variant']} · seed {record['seed']} · {record['players']} players")
+    low_wins = get_variant(record["variant"]).scoring == "penalty_low"
+    order = "low score wins" if low_wins else "high score wins"
+    title = f"{record['variant']} · seed {record['seed']} · {record['players']} players · {order}"
+    table = Table(title=title)
     table.add_column("round")
     table.add_column("ended by")
     table.add_column("winner")
@@ -129,12 +142,14 @@ def _print_match(record: dict[str, Any], out: TextIO) -> None:
         table.add_column(seat, justify="right")
     for number, result in enumerate(record["rounds"], start=1):
         winner = "-" if result["winner"] is None else str(result["winner"])
-        table.add_row(str(number), result["reason"], winner, *(str(s) for s in result["scores"]))
+        ended = ROUND_END_WORDS.get(result["reason"], result["reason"])
+        table.add_row(str(number), ended, winner, *(str(s) for s in result["scores"]))
     table.add_row("total", "", "", *(str(s) for s in record["totals"]), style="bold")
     console = Console(file=out)
     console.print(table)
     winners = ", ".join(seats[w] for w in record["winners"])
-    console.print(f"winner: {winners}  ({record['moves']} moves)")
+    label = "winners" if len(record["winners"]) > 1 else "winner"
+    console.print(f"{label}: {winners}, by the match total ({order})  ({record['moves']} moves)")
 
 
 # ------------------------------------------------------------------------------ validate / solve
@@ -349,9 +364,14 @@ def cmd_agents(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         out.write(json.dumps(AGENTS) + "\n")
         return 0
+    import shutil
+
     width = max(len(name) for name in AGENTS)
+    columns = max(shutil.get_terminal_size((100, 24)).columns, width + 40)
     for name, description in AGENTS.items():
-        out.write(f"{name:<{width}}  {description}\n")
+        lines = textwrap.wrap(description, columns - width - 2) or [""]
+        out.write(f"{name:<{width}}  {lines[0]}\n")
+        out.writelines(f"{'':<{width}}  {line}\n" for line in lines[1:])
     return 0
 
 
@@ -411,7 +431,13 @@ SCORE_HELP = "black-heart: the player's cumulative score, which picks the openin
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = _Parser(prog="rummyai", description=__doc__.splitlines()[0])
+    parser = _Parser(
+        prog="rummyai",
+        description=__doc__.splitlines()[0],
+        epilog="Cards: rank A 2-9 T (or 10) J Q K and suit S H D C, e.g. 7H TS AD, the joker JK (JK=7H "
+        "states what it stands for); melds are separated by |. Exit status: 0 done, 1 an illegal play "
+        "(validate) or an internal error, 2 bad input, 130 interrupted.",
+    )
     parser.add_argument("--version", action="version", version=f"rummyai {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -552,8 +578,16 @@ def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     """Entry point of the `rummyai` command; returns the exit status."""
     words = list(argv) if argv is not None else sys.argv[1:]
     stream = out or sys.stdout
+    parser = build_parser()
+    if not words:  # no subcommand: the help, as a usage error
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        args = build_parser().parse_args(words)
+        args, extra = parser.parse_known_args(words)
+        if extra:  # name the subcommand's help, which lists what it takes
+            sub = _Parser(prog=f"rummyai {args.command}")
+            sub.help_for = f"rummyai {args.command}"
+            sub.error(f"unrecognized arguments: {' '.join(extra)}")
     except _UsageError as error:  # with --json, the answer line names the problem too
         if "--json" in words:
             stream.write(json.dumps({"error": error.message}) + "\n")

@@ -727,3 +727,38 @@ def test_serve_on_a_port_in_use_is_one_line_and_status_2() -> None:
     assert done.stderr.strip().splitlines() == [
         f"rummyai: error: cannot listen on 127.0.0.1:{port}: Address already in use"
     ]
+
+
+def test_variants_names_every_variants_options() -> None:
+    status, text = run("variants")
+    assert status == 0 and "Options (--option NAME or NAME=VALUE):" in text
+    assert "official_jokers" in text and "cyclic_laying" in text and "max_deals" in text
+
+
+def test_a_wrong_argument_points_at_the_subcommands_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        run("solve", "--variant", "rummikub", "--hand", "7H", "--hnd", "x")
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --hnd x" in err and "(see rummyai solve --help)" in err
+
+
+def test_no_subcommand_prints_the_help_with_card_notation_and_exit_codes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _ = run()
+    err = capsys.readouterr().err
+    assert status == 2 and "usage: rummyai" in err
+    assert "Exit status: 0 done, 1 an illegal play" in " ".join(err.split())
+
+
+def test_a_played_match_says_how_rounds_ended_and_which_way_scores_count() -> None:
+    status, text = run(
+        "play", "--variant", "rhine", "--agents", "greedy,random", "--seed", "1", "--max-turns", "6"
+    )
+    assert status == 0
+    assert "low score wins" in text and "the turn limit was reached" in text and "max_turns" not in text
+    status, text = run(
+        "play", "--variant", "rummikub", "--agents", "greedy,random", "--seed", "1", "--max-turns", "6"
+    )
+    assert status == 0 and "high score wins" in text

@@ -103,7 +103,7 @@ def format_summary(summary: Summary) -> str:
     """A short plain-text ratings table for the terminal."""
     width = max(len(r.agent) for r in summary.ratings)
     lines = [
-        f"{summary.sets} duplicate sets, {summary.games} games",
+        f"{summary.sets} duplicate set{'s' * (summary.sets != 1)}, {summary.games} game{'s' * (summary.games != 1)}",
         f"{'agent':<{width}}  rating  95% interval      win share",
     ]
     played = {a.agent: a for a in summary.agents}

@@ -14,6 +14,17 @@ from rummyai.variants import Variant
 
 RoundEnd = Literal["out", "stock_exhausted", "stalemate", "last_draw", "void", "max_turns", "no_play_cycle"]
 
+#: How a round ended, in words, by `RoundResult.reason` (for people reading a record).
+ROUND_END_WORDS: dict[str, str] = {
+    "out": "a player went out",
+    "stock_exhausted": "the stock ran out",
+    "last_draw": "the last card of the stock was drawn",
+    "stalemate": "nobody could play after the stock ran out",
+    "no_play_cycle": "a whole round of turns passed without a play",
+    "void": "the stock ran out for good",
+    "max_turns": "the turn limit was reached",
+}
+
 
 @dataclass(frozen=True)
 class TableMeld:

@@ -9,7 +9,7 @@ from rummyai.cards import card_str, cards_str, meld_str
 from rummyai.engine.discard_moves import LayOff, MeldCards, Opening
 from rummyai.engine.moves import Draw, Move, Play
 from rummyai.engine.replay import move_to_json
-from rummyai.engine.state import GameState, RoundResult, TableMeld
+from rummyai.engine.state import ROUND_END_WORDS, GameState, RoundResult, TableMeld
 
 _CARD_KEYS = ("card", "joker", "replacement", "diamond", "escort")
 
@@ -58,17 +58,6 @@ def describe_move(state: GameState, move: Move) -> str:
     return " ".join(words)
 
 
-# How a round without a player going out ended, by `RoundResult.reason`.
-_ENDS = {
-    "stock_exhausted": "the stock ran out",
-    "last_draw": "the last card of the stock was drawn",
-    "stalemate": "nobody could play after the stock ran out",
-    "no_play_cycle": "a whole round of turns passed without a play",
-    "void": "the stock ran out for good",
-    "max_turns": "the turn limit was reached",
-}
-
-
 def describe_round(number: int, result: RoundResult, seats: Sequence[str], low_wins: bool = False) -> str:
     """How a finished round ended and what each seat scored in it, in one line (`low_wins`: the
     scores are penalty points, as in Rhine)."""
@@ -76,7 +65,7 @@ def describe_round(number: int, result: RoundResult, seats: Sequence[str], low_w
         assert result.winner is not None
         how = f"{seats[result.winner]} went out" + (f" ({result.detail})" if result.detail else "")
     else:
-        how = _ENDS.get(result.reason, result.reason)
+        how = ROUND_END_WORDS.get(result.reason, result.reason)
         if result.winner is not None:
             how += f"; lowest hand: {seats[result.winner]}"
     scores = ", ".join(
