@@ -63,11 +63,8 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.help_for} --help)\n")
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
         raise _UsageError(message)
-
-    #: the command whose --help to point at (a subcommand's own, once it is known)
-    help_for = "rummyai"
 
 
 def _options(values: Sequence[str] | None) -> list[str]:
@@ -585,9 +582,7 @@ def main(argv: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     try:
         args, extra = parser.parse_known_args(words)
         if extra:  # name the subcommand's help, which lists what it takes
-            sub = _Parser(prog=f"rummyai {args.command}")
-            sub.help_for = f"rummyai {args.command}"
-            sub.error(f"unrecognized arguments: {' '.join(extra)}")
+            _Parser(prog=f"rummyai {args.command}").error(f"unrecognized arguments: {' '.join(extra)}")
     except _UsageError as error:  # with --json, the answer line names the problem too
         if "--json" in words:
             stream.write(json.dumps({"error": error.message}) + "\n")

@@ -741,6 +741,9 @@ def test_a_wrong_argument_points_at_the_subcommands_help(capsys: pytest.CaptureF
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert "unrecognized arguments: --hnd x" in err and "(see rummyai solve --help)" in err
+    with pytest.raises(SystemExit):  # an error the subcommand's own parser finds
+        run("solve", "--variant", "rummikub", "--hand", "7H", "--objective", "most")
+    assert "(see rummyai solve --help)" in capsys.readouterr().err
 
 
 def test_no_subcommand_prints_the_help_with_card_notation_and_exit_codes(
