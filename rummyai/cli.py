@@ -329,9 +329,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(answer) + "\n")
         return 0
     played = " ".join(answer["played"]) or "nothing"
-    out.write(
-        f"{answer['status']}: play {played} ({_n(answer['cards_played'], 'card')}, {_n(answer['points_played'], 'point')})\n"
-    )
+    worth = f"{_n(answer['cards_played'], 'card')}, {_n(answer['points_played'], 'point')} at hand value"
+    out.write(f"{answer['status']}: play {played} ({worth})\n")
+    if answer["status"] == "feasible":
+        out.write(
+            "  not proven the best: a time or work limit cut the search, or the joker-rule check could not prove it\n"
+        )
     for swap in answer.get("swaps", []):
         if "joker" in swap:  # Rummy Palace: the joker goes straight back on the table
             how = "lay it off onto" if swap["lay_off"] else "lay it down in new"

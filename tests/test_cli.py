@@ -518,7 +518,7 @@ def test_black_heart_score_picks_the_opening_chart_line(score: str, played: list
 def test_plain_solve_output_counts_in_words() -> None:
     status, text = run("solve", "--variant", "rummikub", "--hand", "6C", "--table", "3C 4C 5C")
     assert status == 0
-    assert text.startswith("optimal: play 6C (1 card, 6 points)\n")
+    assert text.startswith("optimal: play 6C (1 card, 6 points at hand value)\n")
 
 
 # ------------------------------------------------------------------------------ validate's status
@@ -765,3 +765,15 @@ def test_a_played_match_says_how_rounds_ended_and_which_way_scores_count() -> No
         "play", "--variant", "rummikub", "--agents", "greedy,random", "--seed", "1", "--max-turns", "6"
     )
     assert status == 0 and "high score wins" in text
+
+
+def test_a_plain_solve_that_is_not_proven_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rummyai.solvers
+
+    cut = {"status": "feasible", "played": [], "melds": [["3C", "4C", "5C"]], "cards_played": 0}
+    monkeypatch.setattr(rummyai.solvers, "solve_json", lambda *a, **k: {**cut, "points_played": 0, "ms": 1.0})
+    status, text = run("solve", "--variant", "rummikub", "--hand", "6C", "--table", "3C 4C 5C")
+    assert status == 0 and text.splitlines()[:2] == [
+        "feasible: play nothing (0 cards, 0 points at hand value)",
+        "  not proven the best: a time or work limit cut the search, or the joker-rule check could not prove it",
+    ]
