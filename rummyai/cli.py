@@ -30,6 +30,8 @@ EXIT_INTERNAL = 1
 EXIT_ILLEGAL = 1  # validate: the play breaks a rule
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 STDIN = "-"
+#: What --variant means beside --jsonl (each line may name its own variant).
+JSONL_VARIANT = "with it, the variant of the lines that name none"
 
 
 class _UsageError(SystemExit):
@@ -446,11 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_variants)
 
     def variant_args(p: argparse.ArgumentParser, jsonl_note: str = "") -> None:
-        """--variant (required unless `jsonl_note` says what --jsonl lines do without it) and --option."""
-        known = f"one of {', '.join(VARIANT_IDS)}"
-        note = f" (required without --jsonl; with it, the variant of lines that name none: {jsonl_note})"
-        note = note if jsonl_note else ""
-        p.add_argument("--variant", required=not jsonl_note, help=known + note)
+        """--variant (required, unless `jsonl_note` says what --jsonl lines do without it) and --option."""
+        note = f" (required without --jsonl; {jsonl_note})" if jsonl_note else ""
+        p.add_argument("--variant", required=not jsonl_note, help=f"one of {', '.join(VARIANT_IDS)}{note}")
         p.add_argument("--option", action="append", help="variant option name[=value]; repeatable")
 
     def position_args(p: argparse.ArgumentParser, json_help: str, jsonl_variant: str) -> None:
@@ -490,8 +490,8 @@ def build_parser() -> argparse.ArgumentParser:
         ("solve", cmd_solve, "find the best move"),
     ):
         p = sub.add_parser(name, help=help_text)
-        default = "default rummikub" if name == "solve" else "no default"
-        position_args(p, "print the answer as one JSON object", default)
+        unset = "rummikub" if name == "solve" else "every line must name one"
+        position_args(p, "print the answer as one JSON object", f"{JSONL_VARIANT} ({unset} without it)")
         p.set_defaults(run=run)
         if name == "validate":
             p.add_argument("--new-table", help="the table after the play")
@@ -513,7 +513,7 @@ def build_parser() -> argparse.ArgumentParser:
                 help="among the best plays, keep the most table melds whole (default: on; off is faster)",
             )
     p = sub.add_parser("hint", help="best move with steps a person can follow")
-    position_args(p, "print the hint as JSON", "default rummikub")
+    position_args(p, "print the hint as JSON", f"{JSONL_VARIANT} (rummikub without it)")
     p.add_argument(
         "--objective", default="cards", choices=("cards", "points", "penalty"), help=OBJECTIVE_HELP
     )
