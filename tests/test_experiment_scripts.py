@@ -21,12 +21,13 @@ TRAINING = Path(__file__).resolve().parents[1] / "experiments" / "training"
     ],
 )
 def test_bad_input_is_one_line(script: str, args: list[str], message: str, tmp_path: Path) -> None:
+    assert_refused(TRAINING / script, args, tmp_path, message)
+
+
+def assert_refused(script: Path, args: list[str], cwd: Path, message: str) -> None:
+    """`script` run with `args` in `cwd` exits with status 2 and one line holding `message`."""
     done = subprocess.run(
-        [sys.executable, str(TRAINING / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=300, cwd=cwd
     )
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr
@@ -76,12 +77,4 @@ def test_train_value_data_resumes_game_by_game_and_is_read_only_with_its_setting
 )
 def test_the_worlds_curve_refuses_a_folder_that_is_not_its_study(study: str, message: str) -> None:
     root = TRAINING.parents[1]
-    done = subprocess.run(
-        [sys.executable, str(root / "experiments" / "studies" / "worlds_curve.py"), study],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=root,
-    )
-    assert done.returncode == 2, done.stderr
-    assert message in done.stderr and "Traceback" not in done.stderr
+    assert_refused(root / "experiments" / "studies" / "worlds_curve.py", [study], root, message)
