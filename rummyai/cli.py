@@ -130,8 +130,7 @@ def _print_match(record: dict[str, Any], out: TextIO) -> None:
     from rich.table import Table
 
     seats = [f"{i}:{name}" for i, name in enumerate(record["agents"])]
-    low_wins = get_variant(record["variant"]).scoring == "penalty_low"
-    order = "low score wins" if low_wins else "high score wins"
+    order = "low score wins" if get_variant(record["variant"]).low_score_wins else "high score wins"
     title = f"{record['variant']} · seed {record['seed']} · {record['players']} players · {order}"
     table = Table(title=title)
     table.add_column("round")

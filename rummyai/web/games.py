@@ -106,7 +106,7 @@ def _apply(found: BrowserGame, seat: int, move: Move) -> None:
     found.log.append({"seat": seat, "who": found.seats[seat], "move": text, "round": round_index + 1})
     if len(found.state.history) > round_index:  # this move ended the round
         result = found.state.history[round_index]
-        line = describe_round(round_index + 1, result, found.seats, _low_wins(found))
+        line = describe_round(round_index + 1, result, found.seats, found.state.variant.low_score_wins)
         found.log.append({"seat": None, "who": "table", "move": line, "round": round_index + 1})
 
 
@@ -226,11 +226,6 @@ def snapshot(found: BrowserGame) -> dict[str, Any]:
     }
 
 
-def _low_wins(found: BrowserGame) -> bool:
-    """Whether the variant's scores are penalty points (Rhine: the lowest total wins)."""
-    return found.state.variant.scoring == "penalty_low"
-
-
 def _last_round(found: BrowserGame) -> dict[str, Any] | None:
     history = found.state.history
     if not history:
@@ -242,5 +237,5 @@ def _last_round(found: BrowserGame) -> dict[str, Any] | None:
         "winner": result.winner,
         "scores": list(result.scores),
         "reason": result.reason,
-        "text": describe_round(number, result, found.seats, _low_wins(found)),
+        "text": describe_round(number, result, found.seats, found.state.variant.low_score_wins),
     }
