@@ -29,7 +29,7 @@ from rummyai.hint.position import (
     position_from_json,
     read_position,
 )
-from rummyai.hint.steps import JokerSwap, StepPlan, Swap, plan_with_swaps
+from rummyai.hint.steps import JokerSwap, StepPlan, Swap, in_start_order, plan_with_swaps
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant
 
@@ -158,6 +158,8 @@ def _solve(
         start = solver.make_position(position.variant, cards, melds, position.opened)
         jokers, parts = import_module("rummyai.solvers.palace_swaps").read_swaps(start, solution)
     melds_after = tuple(tuple(m) for m in solution.melds)
+    if position.variant.manipulation:  # a rearranged table: its melds where the start's were
+        melds_after = in_start_order(melds, melds_after)
     return _Move(
         played,
         melds_after,

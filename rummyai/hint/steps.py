@@ -13,11 +13,14 @@ on an opening turn the opening's melds come before any swap (§4.4).
 
 Melds are counted from 0 in data (`Step.source` and a step's ``from_meld`` index the start table,
 ``to_meld`` the new one) and from 1 in text: "meld N" is the start table's meld N, "new meld N"
-the new table's meld N.
+the new table's meld N. A step writes a meld's cards where the steps first name it, and its number
+alone after that (`_named_once`). `in_start_order` lays a rearranged table out in the start
+table's order, new melds last.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -250,6 +253,15 @@ def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int | None]:
     return result
 
 
+def in_start_order(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[Meld, ...]:
+    """`new` laid out as a person reads it after the move: each meld that continues a start meld
+    (`match_melds`) at that start meld's place, then the new melds in their order. A table
+    rearranged this way moves as few melds as it can, and "meld N" stays near the Nth place."""
+    origin = match_melds([_kinds(m) for m in old], [_kinds(m) for m in new])
+    order = sorted(range(len(new)), key=lambda j: (origin[j] is None, origin[j] or 0, j))
+    return tuple(new[j] for j in order)
+
+
 def match_melds(old: Sequence[Counter[int]], new: Sequence[Counter[int]]) -> list[int | None]:
     """For each new meld, the old meld it continues (or None), keeping as many cards as possible.
 
@@ -323,6 +335,16 @@ def _route(
 
 
 def plan_steps(
+    old: Iterable[MeldInput | MeldInfo],
+    new: Iterable[MeldInput | MeldInfo],
+    opening_first: bool = False,
+    variant: Variant | None = None,
+) -> StepPlan:
+    """`_plan_steps`, its melds named with their cards only where a step first mentions them."""
+    return _named_once(_plan_steps(old, new, opening_first, variant))
+
+
+def _plan_steps(
     old: Iterable[MeldInput | MeldInfo],
     new: Iterable[MeldInput | MeldInfo],
     opening_first: bool = False,
@@ -483,7 +505,7 @@ def plan_with_swaps(
             f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} {then}"
         )
         steps.append(Step("swap", put, None, index, text))
-    plan = plan_steps(middle, new, opening_first, variant)
+    plan = _plan_steps(middle, new, opening_first, variant)
     rest = list(plan.steps)
     if opening_first and opening_parts:
         rest = _opening_parts_first(plan, rest, opening_parts)
@@ -498,7 +520,7 @@ def plan_with_swaps(
     kept = Counter(diamond for _, diamond, _, _ in swaps) - Counter(plan.played)
     taken = tuple(sorted_cards((Counter(plan.taken) + kept).elements()))
     plan = _swaps_change(plan, [index for index, _, _, _ in swaps])
-    return replace(plan, old=old_melds, steps=(*ordered, *rest), taken=taken)
+    return _named_once(replace(plan, old=old_melds, steps=(*ordered, *rest), taken=taken))
 
 
 def _swaps_change(plan: StepPlan, melds: Iterable[int]) -> StepPlan:
@@ -568,7 +590,7 @@ def _plan_joker_swaps(
     for index, slot, replacement, _, _, _ in swaps:
         before.append(middle[index])
         middle[index] = _joker_out(middle[index], slot, replacement)
-    plan = plan_steps(middle, new, opening_first, variant)
+    plan = _plan_steps(middle, new, opening_first, variant)
     labels = _Labels(middle, plan.new, plan.origin)
     last = {to: n for n, (_, _, _, to, _, _) in enumerate(swaps)}  # the last swap into each meld
     first_lay_off: dict[int, bool] = {}  # a new meld whose first joker is laid off onto it: the opening's
@@ -640,7 +662,7 @@ def _plan_joker_swaps(
         steps.append(Step("swap", (replacement,), None, index, text))
         steps.extend(after[n])
     plan = _swaps_change(plan, [index for index, _, _, _, _, _ in swaps])
-    return replace(plan, old=old_melds, steps=(*steps, *rest))
+    return _named_once(replace(plan, old=old_melds, steps=(*steps, *rest)))
 
 
 def _laid_with_swaps(variant: Variant, meld: Meld, jokers: Sequence[Slot]) -> list[Meld] | None:
@@ -707,6 +729,27 @@ def _swapped(meld: Meld, diamond: int, replacement: int, escort: int | None) -> 
         if slot.escort is not None and slot.escort.card == diamond:
             return (*meld[:i], Slot(slot.card, slot.meaning, Slot(replacement)), *meld[i + 1 :])
     raise ValueError(f"no {card_str(diamond)} in {meld_str(meld)} to swap")
+
+
+# a meld named in a step's text: "meld 2 (5H 6H 7H)", "new meld 4 (7S 7D 7C)", "new meld 4"
+_MELD_NAME = re.compile(r"\b(new )?meld (\d+)( \([^()]*\))?")
+
+
+def _named_once(plan: StepPlan) -> StepPlan:
+    """`plan` with each meld's cards written only where the steps, in order, first name it: a
+    later step finds it by its number, and the cards written there could be ones an earlier step
+    has moved since."""
+    named: set[tuple[bool, str]] = set()
+
+    def shorten(found: re.Match[str]) -> str:
+        key = (found.group(1) is not None, found.group(2))
+        if key in named:
+            return f"{found.group(1) or ''}meld {found.group(2)}"
+        named.add(key)
+        return found.group(0)
+
+    steps = tuple(replace(step, text=_MELD_NAME.sub(shorten, step.text)) for step in plan.steps)
+    return replace(plan, steps=steps)
 
 
 def _step_order(step: Step) -> tuple[int, int, int]:

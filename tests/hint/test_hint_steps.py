@@ -239,10 +239,14 @@ def test_a_joker_moving_within_its_meld_has_a_step_before_the_card_that_needs_it
     steps = _steps(variant="rummikub", hand="8C", table="JK=3C 4C 5C 6C")
     assert steps == [
         ("move", "Move JK from 3C to 7C within meld 1 (JK=3C 4C 5C 6C)"),
-        ("play", "Add 8C from your hand to meld 1 (JK=3C 4C 5C 6C)"),
+        ("play", "Add 8C from your hand to meld 1"),  # named with its cards where first named
     ]
     group_to_run = _steps(variant="rummy-board", hand="2S", table="5S 5H 5D | 5S 5C JK=5 JK=5")
-    assert ("move", "Move JK from 5 to 3S, JK from 5 to 4S within meld 2 (5S 5C JK=5 JK=5)") in group_to_run
+    assert group_to_run == [
+        ("move", "Move 5C from meld 2 (5S 5C JK=5 JK=5) to meld 1 (5S 5H 5D)"),
+        ("move", "Move JK from 5 to 3S, JK from 5 to 4S within meld 2"),
+        ("play", "Add 2S from your hand to meld 2"),
+    ]
 
 
 def test_an_unstated_joker_meaning_that_stays_is_no_step() -> None:
@@ -335,3 +339,26 @@ def test_a_rhine_opening_lays_its_whole_qualifying_meld_before_a_joker_meld() ->
     steps = _steps(variant="rhine", hand="7S 7C 7H 6D 6D JK", opened=False)
     assert steps[0][1].startswith("Lay down 7S 7H 7C from your hand")
     assert steps[1][1].startswith("Lay down 6D 6D JK=6")
+
+
+def test_a_rearranged_table_keeps_each_meld_where_it_was_and_new_melds_follow() -> None:
+    import rummyai
+    from rummyai.cards import meld_str
+
+    best = rummyai.hint(
+        variant="rummikub",
+        hand="7C 7D 4S 8H 2S JK",
+        table="3S 4S 5S 6S 7S | 7H 8H 9H TH | 2C 3C 4C | 7S 7H 7D",
+    ).best
+    assert [meld_str(m) for m in best.melds] == [
+        "4S 5S 6S", "7H 8H 9H", "2C 3C 4C", "7S 7H 7D", "2S 3S 4S", "7S 7D 7C", "8H JK=9H TH"
+    ]  # fmt: skip
+    assert best.plan.origin == (0, 1, 2, 3, None, None, None)
+    assert [s.text for s in best.plan.steps] == [
+        "Move 3S from meld 1 (3S 4S 5S 6S 7S) to new meld 5 (2S 3S 4S)",
+        "Move 7S from meld 1 to new meld 6 (7S 7D 7C)",  # its cards were written in the step before
+        "Move TH from meld 2 (7H 8H 9H TH) to new meld 7 (8H JK=9H TH)",
+        "Put 2S 4S from your hand into new meld 5",
+        "Put 7D 7C from your hand into new meld 6",
+        "Put 8H JK from your hand into new meld 7",
+    ]
