@@ -336,6 +336,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         out.write(
             "  not proven the best: a time or work limit cut the search, or the joker-rule check could not prove it\n"
         )
+    elif not answer["played"]:
+        from rummyai.hint.api import nothing_played
+
+        opening = args.not_opened or args.objective == "opening"  # that objective asks for an opening
+        variant = get_variant(args.variant, _options(args.option))
+        out.write(f"  {nothing_played(variant, not opening, proven=True)}\n")
     for swap in answer.get("swaps", []):
         if "joker" in swap:  # Rummy Palace: the joker goes straight back on the table
             how = "lay it off onto" if swap["lay_off"] else "lay it down in new"

@@ -777,3 +777,25 @@ def test_a_plain_solve_that_is_not_proven_says_so(monkeypatch: pytest.MonkeyPatc
         "feasible: play nothing (0 cards, 0 points at hand value)",
         "  not proven the best: a time or work limit cut the search, or the joker-rule check could not prove it",
     ]
+
+
+def test_a_plain_solve_that_plays_nothing_says_why_as_the_hint_does() -> None:
+    cases = [
+        (
+            ("--variant", "rummikub", "--hand", "KD", "--table", "3S 4S 5S"),
+            "No card from your hand can be played: draw.",
+        ),
+        (
+            ("--variant", "rummikub", "--hand", "KD 5S", "--table", "3S 4S 5S", "--not-opened"),
+            "You cannot make your opening with this hand yet: draw.",
+        ),
+        (
+            ("--variant", "standard", "--hand", "KD 5S 2C"),
+            "No card from your hand can be played: just discard.",
+        ),
+    ]
+    for flags, reason in cases:
+        status, text = run("solve", *flags)
+        assert status == 0 and text.splitlines()[1] == f"  {reason}", text
+        _, hinted = run("hint", *flags, "--json")
+        assert json.loads(hinted)["best"]["explanation"] == reason

@@ -291,14 +291,7 @@ def _suggest(
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played) if move.points is None else move.points
     if not move.played:
-        # tile-style turns draw instead of playing; draw-and-discard hands are after the draw
-        end = "draw" if position.variant.tile_style else "just discard"
-        if move.status != "optimal":
-            explanation = f"No move found within the time limit: {end}, or ask again with more time."
-        elif position.opened:
-            explanation = f"No card from your hand can be played: {end}."
-        else:
-            explanation = f"You cannot make your opening with this hand yet: {end}."
+        explanation = nothing_played(position.variant, position.opened, move.status == "optimal")
     else:
         # a move that lays no new meld does not open (a Black Heart diamond swap alone, §6.4)
         verb = "open with" if not position.opened and plan.new_melds else "play"
@@ -308,6 +301,17 @@ def _suggest(
     return Suggestion(
         label, title, move.played, move.melds, plan, points, move.status, explanation, tuple(held_back)
     )
+
+
+def nothing_played(variant: Variant, opened: bool, proven: bool) -> str:
+    """Why the best move plays no card, and what the turn does instead (tile-style turns draw;
+    draw-and-discard hands are after the draw, so they discard)."""
+    end = "draw" if variant.tile_style else "just discard"
+    if not proven:
+        return f"No move found within the time limit: {end}, or ask again with more time."
+    if opened:
+        return f"No card from your hand can be played: {end}."
+    return f"You cannot make your opening with this hand yet: {end}."
 
 
 def _n(n: int, word: str) -> str:
