@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
@@ -275,20 +276,40 @@ def _validate_answer(position: dict[str, Any]) -> dict[str, Any]:
     return judge_json(position)
 
 
-def _fail(answer: dict[str, Any]) -> None:
-    """Raise the error of an ``{"error": ...}`` answer (`main` reports it)."""
-    if "error" in answer:
-        raise RummyError(answer["error"])
-
-
 def _answer_one(
     handle: Callable[[dict[str, Any]], dict[str, Any]], args: argparse.Namespace, extra: dict[str, Any]
 ) -> dict[str, Any]:
     """`handle`'s answer to the command line's own position (keys left unset are left out);
     `RummyError` for an ``{"error": ...}`` answer."""
     answer = handle(_position_from_args(args, {k: v for k, v in extra.items() if v is not None}))
-    _fail(answer)
+    if "error" in answer:
+        raise RummyError(_named_as_flag(answer["error"]))
     return answer
+
+
+# JSON keys a single position's flags fill, and the flag a person typed for each
+_FLAG_OF = {
+    "hand": "--hand",
+    "table": "--table",
+    "new_table": "--new-table",
+    "options": "--option",
+    "objective": "--objective",
+    "time_limit": "--time-limit",
+    "alternatives": "--alternatives",
+    "score": "--score",
+    "committed": "--committed",
+    "taken": "--taken",
+}
+_LEADING_KEY = re.compile(r"'?([a-z_]+)'?(?=[\s:(,])")
+
+
+def _named_as_flag(message: str) -> str:
+    """An error of the JSON contract, which names the key it refuses ("time_limit must be ..."),
+    as the command line's: the flag instead ("--time-limit must be ...")."""
+    found = _LEADING_KEY.match(message)
+    if found is None or found.group(1) not in _FLAG_OF:
+        return message
+    return _FLAG_OF[found.group(1)] + message[found.end() :]
 
 
 def _turn_keys(args: argparse.Namespace) -> dict[str, Any]:

@@ -438,9 +438,9 @@ def test_json_mode_errors_are_json_on_stdout_and_a_line_on_stderr(capsys: pytest
         (["serve", "--port", "70000"], "--port must be 0..65535"),
         (["serve", "--workers", "0"], "--workers must be at least 1"),
         (["serve", "--time-limit", "-1"], "--time-limit must be a positive number"),
-        (["hint", "--variant", "rummikub", "--hand", "7H", "--time-limit", "0"], "'time_limit'"),
+        (["hint", "--variant", "rummikub", "--hand", "7H", "--time-limit", "0"], "--time-limit must be"),
         (["hint", "--variant", "rummikub", "--hand", "7H", "--score", "1.5"], "invalid int value"),
-        (["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "nan"], "time_limit"),
+        (["solve", "--variant", "rummikub", "--hand", "7H", "--time-limit", "nan"], "--time-limit must be"),
         (["nonsense"], "invalid choice"),
     ],
 )
@@ -799,3 +799,22 @@ def test_a_plain_solve_that_plays_nothing_says_why_as_the_hint_does() -> None:
         assert status == 0 and text.splitlines()[1] == f"  {reason}", text
         _, hinted = run("hint", *flags, "--json")
         assert json.loads(hinted)["best"]["explanation"] == reason
+
+
+def test_a_refused_value_is_named_by_the_flag_that_gave_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [
+        (("solve", "--variant", "rummikub", "--hand", "6C", "--time-limit", "-1"), "--time-limit must be"),
+        (("hint", "--variant", "rummikub", "--hand", "6C", "--time-limit", "0"), "--time-limit must be"),
+        (("hint", "--variant", "rummikub", "--hand", "6C", "--alternatives", "9"), "--alternatives must be"),
+        (("solve", "--variant", "standard", "--hand", "6C", "--taken", "7C"), "--taken (the card taken"),
+    ]
+    for flags, start in cases:
+        status, _ = run(*flags)
+        assert status == cli.EXIT_BAD_INPUT
+        assert capsys.readouterr().err.startswith(f"rummyai: error: {start}")
+    # a --jsonl line is JSON: its refusal names the key
+    position = {"variant": "rummikub", "hand": "6C", "time_limit": -1}
+    _, text = run("solve", "--jsonl", stdin=lines(position), monkeypatch=monkeypatch)
+    assert answers(text)[0]["error"].startswith("time_limit must be")
