@@ -94,6 +94,11 @@ def tournament_main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # the games played so far are on disk
         print(f"rummyai: interrupted; rerun the same command to resume into {args.out}", file=sys.stderr)
         return 130
+    if summary.resumed:
+        left = "nothing left to play" if summary.resumed == summary.games else "the rest played now"
+        print(
+            f"resumed: {summary.resumed} of {summary.games} games were already in {args.out}/games.jsonl; {left}"
+        )
     print(format_summary(summary))
     print(f"report: {args.out}/report.md (plots: ratings.png, winrate.png, scores.png)")
     return 0

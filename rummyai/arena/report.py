@@ -33,6 +33,7 @@ class Summary:
     # how the report was made, beside the games the manifest names (the command line shows them)
     rating_method: str = "bradley-terry"
     record_moves: bool = False
+    resumed: int = 0  # games of this run found finished on disk and not played again
 
 
 def _fmt(value: float, digits: int = 3) -> str:

@@ -143,7 +143,7 @@ def run_tournament(
             bar(1)
     records.sort(key=record_key)
     summary = summarise(records, manifest, resamples=resamples, seed=seed, ratings=ratings)
-    summary = replace(summary, record_moves=record_moves)
+    summary = replace(summary, record_moves=record_moves, resumed=len(done))
     if report:
         write_report(summary, out)
     return summary

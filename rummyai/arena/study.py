@@ -152,8 +152,9 @@ def run_study(
     command: str = "",
     version: CodeVersion | None = None,
     game_fn: GameFn | None = None,
-) -> list[str]:
-    """Play the missing games of the chosen cells (all by default); the ids of the cells run."""
+) -> dict[str, int]:
+    """Play the missing games of the chosen cells (all by default); per cell run, in order, the
+    games it played now (0: every game was on disk already)."""
     chosen = [plan.cell(c) for c in cells] if cells else list(plan.cells)
     check_cells(plan, build_agents=game_fn is None)
     code = version or code_version()
@@ -172,6 +173,7 @@ def run_study(
             }
         )
         write_plan_record(plan, record)
+    played: dict[str, int] = {}
     for cell in chosen:
         folder = plan.folder / cell.id
         folder.mkdir(parents=True, exist_ok=True)
@@ -183,7 +185,7 @@ def run_study(
                 pack(folder)
                 last[0] = time.monotonic()
 
-        run_tournament(
+        summary = run_tournament(
             cell.variant,
             list(cell.agents),
             cell.sets,
@@ -204,4 +206,5 @@ def run_study(
             on_record=refresh,
         )
         pack(folder)
-    return [c.id for c in chosen]
+        played[cell.id] = summary.games - summary.resumed
+    return played

@@ -61,7 +61,11 @@ def study_main(args: argparse.Namespace) -> int:
                 command=" ".join(["rummyai study run", *sys.argv[3:]]),
             )
             path = write_study_report(plan)
-            print(f"cells played: {', '.join(done)}; report: {path}")
+            told = [
+                f"{cell} ({n} games played)" if n else f"{cell} (nothing left to play)"
+                for cell, n in done.items()
+            ]
+            print(f"cells run: {', '.join(told)}; report: {path}")
             return 0
         from rummyai.arena.study_report import write_study_report
 

@@ -98,7 +98,14 @@ def test_ctrl_c_stops_a_tournament_with_one_line_and_the_rerun_resumes(tmp_path:
         child.kill()
     assert child.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
-    assert len(load_records(out / "games.jsonl")) >= 2
+    kept = len(load_records(out / "games.jsonl"))
+    assert kept >= 2
+    argv[argv.index("--sets") + 1] = "1"  # the first set's games are on disk: a rerun says so
+    again = subprocess.run(
+        [sys.executable, "-m", "rummyai.cli", *argv], capture_output=True, text=True, timeout=120
+    )
+    assert again.returncode == 0, again.stderr
+    assert f"resumed: 2 of 2 games were already in {out}/games.jsonl; nothing left to play" in again.stdout
 
 
 @pytest.mark.parametrize(

@@ -66,10 +66,11 @@ def test_interrupted_run_resumes_without_losing_or_repeating_games(tmp_path: Pat
     summary = run(out)
     final = records(out)
     assert summary.games == len(final) == 72
+    assert summary.resumed == 37  # the games the two cut runs finished
     assert len({(r["set"], r["seating"]) for r in final}) == 72
     assert stable(final) == reference
     # running again with everything done plays nothing and changes nothing
-    run(out, game_fn=FailAfter(0))
+    assert run(out, game_fn=FailAfter(0)).resumed == 72
     assert stable(records(out)) == reference
 
 

@@ -56,7 +56,7 @@ def write_plan(folder: Path, text: str = PLAN) -> Path:
     return path
 
 
-def run(plan_path: Path, **kwargs: object) -> list[str]:
+def run(plan_path: Path, **kwargs: object) -> dict[str, int]:
     options: dict[str, object] = {
         "allow_uncommitted_plan": True,
         "progress": False,
@@ -98,7 +98,7 @@ def test_bad_plans_are_refused_in_one_line(tmp_path: Path, edit: tuple[str, str]
 
 def test_records_carry_the_version_and_other_versions_are_refused(tmp_path: Path) -> None:
     path = write_plan(tmp_path)
-    assert run(path, cells=["two"]) == ["two"]
+    assert run(path, cells=["two"]) == {"two": 12}
     records = cell_records(tmp_path, load_plan(path).cell("two"))
     assert len(records) == 12 and all(r["code"]["commit"] == "a" * 40 for r in records)
     grown = write_plan(tmp_path / "grown", PLAN.replace("sets = 6", "sets = 8", 1))
@@ -114,7 +114,7 @@ def test_a_finished_cell_reruns_with_other_code_without_playing(tmp_path: Path) 
     # nothing left to play: no game of the new version would join the old ones
     path = write_plan(tmp_path)
     run(path, cells=["two"])
-    assert run(path, version=V2, cells=["two"], game_fn=FailAfter(0)) == ["two"]
+    assert run(path, version=V2, cells=["two"], game_fn=FailAfter(0)) == {"two": 0}  # nothing left
     records = cell_records(tmp_path, load_plan(path).cell("two"))
     assert len(records) == 12 and all(r["code"]["commit"] == "a" * 40 for r in records)
 
