@@ -158,8 +158,6 @@ def _solve(
         start = solver.make_position(position.variant, cards, melds, position.opened)
         jokers, parts = import_module("rummyai.solvers.palace_swaps").read_swaps(start, solution)
     melds_after = tuple(tuple(m) for m in solution.melds)
-    if position.variant.manipulation:  # a rearranged table: its melds where the start's were
-        melds_after = in_start_order(melds, melds_after)
     return _Move(
         played,
         melds_after,
@@ -278,6 +276,10 @@ def _plainly_safe(position: HintPosition) -> bool:
 def _suggest(
     position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
 ) -> Suggestion:
+    origin = None
+    if position.variant.manipulation:  # a rearranged table: its melds where the start's were
+        melds, origin = in_start_order(position.table, move.melds)
+        move = replace(move, melds=melds)
     plan = plan_with_swaps(
         position.table,
         move.melds,
@@ -287,6 +289,7 @@ def _suggest(
         opening_parts=_opening_parts(position, move),
         committed=position.committed,
         variant=position.variant,
+        origin=origin,
     )
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played) if move.points is None else move.points

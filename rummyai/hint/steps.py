@@ -253,13 +253,16 @@ def max_weight_assignment(weights: Sequence[Sequence[int]]) -> list[int | None]:
     return result
 
 
-def in_start_order(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[Meld, ...]:
-    """`new` laid out as a person reads it after the move: each meld that continues a start meld
-    (`match_melds`) at that start meld's place, then the new melds in their order. A table
-    rearranged this way moves as few melds as it can, and "meld N" stays near the Nth place."""
+def in_start_order(
+    old: Sequence[Meld], new: Sequence[Meld]
+) -> tuple[tuple[Meld, ...], tuple[int | None, ...]]:
+    """`new` laid out as a person reads it after the move, with the start meld each of its melds
+    continues (`match_melds`, or None): each meld that continues a start meld at that start
+    meld's place, then the new melds in their order. Pass the origins on to `plan_steps` so that
+    the steps read the melds alike."""
     origin = match_melds([_kinds(m) for m in old], [_kinds(m) for m in new])
     order = sorted(range(len(new)), key=lambda j: (origin[j] is None, origin[j] or 0, j))
-    return tuple(new[j] for j in order)
+    return tuple(new[j] for j in order), tuple(origin[j] for j in order)
 
 
 def match_melds(old: Sequence[Counter[int]], new: Sequence[Counter[int]]) -> list[int | None]:
@@ -339,9 +342,10 @@ def plan_steps(
     new: Iterable[MeldInput | MeldInfo],
     opening_first: bool = False,
     variant: Variant | None = None,
+    origin: Sequence[int | None] | None = None,
 ) -> StepPlan:
     """`_plan_steps`, its melds named with their cards only where a step first mentions them."""
-    return _named_once(_plan_steps(old, new, opening_first, variant))
+    return _named_once(_plan_steps(old, new, opening_first, variant, origin))
 
 
 def _plan_steps(
@@ -349,6 +353,7 @@ def _plan_steps(
     new: Iterable[MeldInput | MeldInfo],
     opening_first: bool = False,
     variant: Variant | None = None,
+    origin: Sequence[int | None] | None = None,
 ) -> StepPlan:
     """Steps that turn table `old` into table `new` (melds as text, slots, kinds or `MeldInfo`).
 
@@ -357,13 +362,15 @@ def _plan_steps(
     card movements into as few (from, to) steps as the routing finds. `opening_first` (a player
     who has not opened) puts the hand's new melds first: the opening comes before anything else.
     With the `variant`, a wild that stays in its meld but stands for another card there (a joker
-    moving from one end of a run to the other) gets a step of its own.
+    moving from one end of a run to the other) gets a step of its own, after the steps that take
+    cards out of that meld and before those that bring cards in. `origin`, where given, says which
+    start meld each new meld continues (as `in_start_order` found it); else `match_melds` finds it.
     """
     old_melds = tuple(_slots(m) for m in old)
     new_melds = tuple(_slots(m) for m in new)
     old_kinds = [_kinds(m) for m in old_melds]
     new_kinds = [_kinds(m) for m in new_melds]
-    origin = match_melds(old_kinds, new_kinds)
+    origin = match_melds(old_kinds, new_kinds) if origin is None else list(origin)
     match_of_old: dict[int, int] = {i: j for j, i in enumerate(origin) if i is not None}
 
     fates: list[Fate] = []
@@ -419,6 +426,10 @@ def _plan_steps(
     steps.sort(
         key=lambda step: (not (step.action == "play" and step.target in brand_new), *_step_order(step))
     )
+    for within in [
+        s for s in steps if s.source is not None and s.target is not None and origin[s.target] == s.source
+    ]:
+        _place_within(steps, within)
     return StepPlan(
         old=old_melds,
         new=new_melds,
@@ -474,6 +485,7 @@ def plan_with_swaps(
     opening_parts: Mapping[int, Sequence[Slot]] | None = None,
     committed: Sequence[int] = (),
     variant: Variant | None = None,
+    origin: Sequence[int | None] | None = None,
 ) -> StepPlan:
     """`plan_steps` for a move that starts with diamond swaps: one ``swap`` step each, in order,
     then the steps from the table the swaps leave (the freed diamonds are hand cards by then).
@@ -484,7 +496,10 @@ def plan_with_swaps(
     lays its joker (with the hand cards laid beside it); on an opening turn (`opening_first`) the
     opening's melds come first: a new meld a swapped joker is laid off onto later is laid as its
     part in `opening_parts` (by new-meld index; default: the meld without the swapped jokers),
-    and the rest of it follows the swap. `variant` as in `plan_steps`."""
+    and the rest of it follows the swap. `variant` and `origin` as in `plan_steps` (`origin` only
+    without swaps: it reads `new` against the start table)."""
+    if (swaps or joker_swaps) and origin is not None:
+        raise ValueError("origin is read against the start table: a move with swaps has no such origin")
     if joker_swaps:
         return _plan_joker_swaps(old, new, joker_swaps, opening_first, opening_parts or {}, variant)
     old_melds = tuple(_slots(m) for m in old)
@@ -505,7 +520,7 @@ def plan_with_swaps(
             f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} {then}"
         )
         steps.append(Step("swap", put, None, index, text))
-    plan = _plan_steps(middle, new, opening_first, variant)
+    plan = _plan_steps(middle, new, opening_first, variant, origin)
     rest = list(plan.steps)
     if opening_first and opening_parts:
         rest = _opening_parts_first(plan, rest, opening_parts)
@@ -516,8 +531,10 @@ def plan_with_swaps(
             lay = next((k for k, s in enumerate(rest) if s.action == "play" and diamond in s.cards), None)
             if lay is not None:
                 ordered.append(rest.pop(lay))
-    # a diamond swapped out and not laid again stays in the hand: a table card taken back
-    kept = Counter(diamond for _, diamond, _, _ in swaps) - Counter(plan.played)
+    # a diamond swapped out and neither laid again nor swapped into another meld stays in the
+    # hand: a table card taken back
+    put_back = Counter(plan.played) + Counter(replacement for _, _, replacement, _ in swaps)
+    kept = Counter(diamond for _, diamond, _, _ in swaps) - put_back
     taken = tuple(sorted_cards((Counter(plan.taken) + kept).elements()))
     plan = _swaps_change(plan, [index for index, _, _, _ in swaps])
     return _named_once(replace(plan, old=old_melds, steps=(*ordered, *rest), taken=taken))
@@ -750,6 +767,21 @@ def _named_once(plan: StepPlan) -> StepPlan:
 
     steps = tuple(replace(step, text=_MELD_NAME.sub(shorten, step.text)) for step in plan.steps)
     return replace(plan, steps=steps)
+
+
+def _place_within(steps: list[Step], within: Step) -> None:
+    """Move the step of wilds changing role inside a meld after the steps that take cards out of
+    that meld (the role it takes may be theirs) and before the first that brings cards in (which
+    may need the place it leaves)."""
+    at = steps.index(within)
+    del steps[at]
+    out = [k for k, s in enumerate(steps) if s.source == within.source and s.action in ("move", "take")]
+    into = [k for k, s in enumerate(steps) if s.target == within.target]
+    if out:
+        at = max(at, out[-1] + 1)
+    if into:
+        at = min(at, into[0])
+    steps.insert(at, within)
 
 
 def _step_order(step: Step) -> tuple[int, int, int]:

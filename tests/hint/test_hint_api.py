@@ -94,8 +94,10 @@ def test_alternatives_are_judged_within_the_hints_time_limit(monkeypatch: pytest
     monkeypatch.setattr(api, "judge_function", lambda: judge)
     start = time.perf_counter()
     result = hint("rummikub", HAND, TABLE, options=["official_jokers"], time_limit=30)
+    end = time.perf_counter()
     assert any(a.label == "hold_back" for a in result.alternatives)
-    assert seen and all(d is not None and start + 29 < d < start + 31 for d in seen)
+    # the hint's clock starts within the call (after any first import, however slow the machine)
+    assert seen and all(d is not None and start + 30 <= d <= end + 30 for d in seen)
 
 
 def test_points_objective_puts_the_most_points_first() -> None:

@@ -362,3 +362,45 @@ def test_a_rearranged_table_keeps_each_meld_where_it_was_and_new_melds_follow() 
         "Put 7D 7C from your hand into new meld 6",
         "Put 8H JK from your hand into new meld 7",
     ]
+
+
+def test_tied_melds_keep_the_start_order_the_table_is_laid_out_in() -> None:
+    import rummyai
+
+    # two start melds hold the same queens: the matching ties, and the steps read it as the table does
+    hint = rummyai.hint(variant="rummikub", hand="2S QS 2C", table="JK=Q QH QD | QH QS QD", alternatives=3)
+    for suggestion in (hint.best, *hint.alternatives):
+        origin = [i for i in suggestion.plan.origin if i is not None]
+        assert origin == sorted(origin) and origin == list(suggestion.plan.origin[: len(origin)])
+        for step in suggestion.plan.steps:
+            if step.target is not None and suggestion.plan.origin[step.target] is not None:
+                assert f"meld {suggestion.plan.origin[step.target] + 1}" in step.text
+
+
+def test_a_wild_changes_its_role_after_the_cards_leaving_its_meld_and_before_those_coming_in() -> None:
+    from rummyai.variants import get_variant
+
+    plan = plan_steps(
+        ["7D 8D 9D JK=TD", "6H 7H 8H"],
+        ["7D 8D JK=9D 6D", "9S 9H 9D", "6H 7H 8H"],
+        variant=get_variant("rummikub"),
+    )
+    assert [s.text for s in plan.steps] == [
+        "Move 9D from meld 1 (7D 8D 9D JK=TD) to new meld 2 (9S 9H 9D)",
+        "Move JK from TD to 9D within meld 1",
+        "Add 6D from your hand to meld 1",
+        "Put 9S 9H from your hand into new meld 2",
+    ]
+
+
+def test_a_diamond_swapped_out_then_swapped_into_another_meld_is_not_taken_back() -> None:
+    import rummyai
+
+    best = rummyai.hint(
+        variant="black-heart",
+        hand="5H 9H KC",
+        table="KD=JD QD=JS/7H JC/9H | 3H 4H JD=5H 6H 7H | 2C 3C 4C",
+        alternatives=0,
+    ).best
+    assert [s.action for s in best.plan.steps[:2]] == ["swap", "swap"]
+    assert best.plan.taken == () and "back" not in best.explanation
