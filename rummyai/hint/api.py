@@ -29,7 +29,7 @@ from rummyai.hint.position import (
     position_from_json,
     read_position,
 )
-from rummyai.hint.steps import JokerSwap, StepPlan, Swap, in_start_order, plan_with_swaps
+from rummyai.hint.steps import JokerSwap, StepPlan, Swap, in_start_order, plan_with_opening, plan_with_swaps
 from rummyai.melds import analyze_meld
 from rummyai.variants import Variant
 
@@ -213,28 +213,35 @@ def _judge(position: HintPosition, melds: Sequence[Meld], deadline: float | None
     return bool(answer.get("legal"))
 
 
-def _opening_parts(position: HintPosition, move: _Move) -> dict[int, Meld]:
+def _qualifying(position: HintPosition, move: _Move) -> list[Meld]:
     """Where a player qualifies and then plays on in the same turn (Rhine §1.4), the qualifying
-    melds the engine's judge found, by the index of the new meld holding each: the steps lay them
-    first (`5H 6H 7H`, then `8H JK=9H` beside them; a meld with the joker would not qualify, nor
-    would `6D 6D JK` laid before `7S 7C 7H`). Empty elsewhere, or without a judge."""
+    melds the engine's judge found; empty elsewhere, or without a judge."""
     v = position.variant
     if position.opened or not move.played or move.opening_parts or not v.manipulation:
-        return move.opening_parts
+        return []
     if v.opening_turn_exclusive:
-        return {}
+        return []
     try:
         judge_play = import_module("rummyai.engine.judge").judge_play
     except ImportError:
-        return {}
+        return []
     obj = position_json(position)
     new_table = [[str(s) for s in m] for m in move.melds]
     verdict = judge_play(v, obj["hand"], obj["table"], new_table, opened=False)
+    return [tuple(parse_slot(t) for t in tokens) for tokens in verdict.opening]
+
+
+def _opening_parts(position: HintPosition, move: _Move, qualifying: Sequence[Meld]) -> dict[int, Meld] | None:
+    """The `qualifying` melds by the index of the new meld holding each, which the steps lay first
+    (`5H 6H 7H`, then `8H JK=9H` beside them; a meld with the joker would not qualify, nor would
+    `6D 6D JK` laid before `7S 7C 7H`); Rummy Palace's own parts where it has them. None when a
+    qualifying meld lies in no new meld: the move takes it apart again (`plan_with_opening`)."""
+    if move.opening_parts:
+        return move.opening_parts
     # the qualifying melds lie in new melds: a meld with a start meld's very cards is that one kept
     kept = [Counter(c for s in meld for c in s.cards()) for meld in position.table]
     parts: dict[int, Meld] = {}
-    for tokens in verdict.opening:
-        part = tuple(parse_slot(t) for t in tokens)
+    for part in qualifying:
         need = Counter(s.card for s in part)
         for j, meld in enumerate(move.melds):
             have = Counter(c for s in meld for c in s.cards())
@@ -242,6 +249,8 @@ def _opening_parts(position: HintPosition, move: _Move) -> dict[int, Meld]:
                 continue
             parts[j] = part  # laid first, whole or as the part of a larger new meld
             break
+        else:
+            return None
     return parts
 
 
@@ -276,28 +285,36 @@ def _plainly_safe(position: HintPosition) -> bool:
 def _suggest(
     position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
 ) -> Suggestion:
+    qualifying = _qualifying(position, move)
     origin = None
     if position.variant.manipulation:  # a rearranged table: its melds where the start's were
         melds, origin = in_start_order(position.table, move.melds)
         move = replace(move, melds=melds)
-    plan = plan_with_swaps(
-        position.table,
-        move.melds,
-        move.swaps,
-        opening_first=not position.opened,
-        joker_swaps=move.joker_swaps,
-        opening_parts=_opening_parts(position, move),
-        committed=position.committed,
-        variant=position.variant,
-        origin=origin,
-    )
+    parts = _opening_parts(position, move, qualifying)
+    if parts is None:  # the opening is laid first, then taken apart
+        melds, origin = in_start_order((*position.table, *qualifying), move.melds)
+        move = replace(move, melds=melds)
+        plan = plan_with_opening(position.table, move.melds, qualifying, origin, position.variant)
+    else:
+        plan = plan_with_swaps(
+            position.table,
+            move.melds,
+            move.swaps,
+            opening_first=not position.opened,
+            joker_swaps=move.joker_swaps,
+            opening_parts=parts,
+            committed=position.committed,
+            variant=position.variant,
+            origin=origin,
+        )
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played) if move.points is None else move.points
     if not move.played:
         explanation = nothing_played(position.variant, position.opened, move.status == "optimal")
     else:
         # a move that lays no new meld does not open (a Black Heart diamond swap alone, §6.4)
-        verb = "open with" if not position.opened and plan.new_melds else "play"
+        opens = plan.new_melds or any(step.action == "open" for step in plan.steps)
+        verb = "open with" if not position.opened and opens else "play"
         what = f"{verb} {cards_str(move.played)} ({_n(len(move.played), 'card')}, {_n(points, 'point')})"
         keep = f", keep {cards_str(held_back)} for later" if held_back else ""
         explanation = f"{title}: {what}{keep}; {plan.summary()}."

@@ -42,7 +42,7 @@ from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, MeldInput, analyze_meld, to_slots
 from rummyai.variants import Variant
 
-Action = Literal["move", "play", "take", "swap"]
+Action = Literal["move", "play", "take", "swap", "open"]
 Swap = tuple[int, int, int, int | None]  # (old meld, diamond, replacement, new escort): `Solution.swaps`
 # Rummy Palace: (old meld, joker's slot, replacement, new meld the joker goes to, the joker there,
 # whether that meld is on the table before the joker joins it): `rummyai.solvers.palace_swaps.JokerSwap`
@@ -62,8 +62,9 @@ class Step:
 
     `source` is an index into the old table (None: the hand); `target` an index into the new
     table (None: back into the hand). `action` is ``play`` (hand to table), ``move`` (between
-    table melds), ``take`` (table to hand) or ``swap`` (hand `cards` put into old meld `target`
-    in place of a diamond or a joker, which goes to the hand).
+    table melds), ``take`` (table to hand), ``swap`` (hand `cards` put into old meld `target`
+    in place of a diamond or a joker, which goes to the hand) or ``open`` (hand cards laid as an
+    opening meld that later steps take apart: `plan_with_opening`).
     """
 
     action: Action
@@ -71,16 +72,20 @@ class Step:
     source: int | None
     target: int | None
     text: str
+    opening: int | None = None  # the opening meld an ``open`` step lays, or a play takes cards out of
 
     def to_json(self) -> dict[str, Any]:
-        """Plain-data form used by the JSON contract."""
-        return {
+        """Plain-data form used by the JSON contract (``opening`` only where it is set)."""
+        out: dict[str, Any] = {
             "action": self.action,
             "cards": cards_str(self.cards).split(),
             "from_meld": self.source,
             "to_meld": self.target,
             "text": self.text,
         }
+        if self.opening is not None:
+            out["opening"] = self.opening
+        return out
 
 
 @dataclass(frozen=True)
@@ -354,6 +359,7 @@ def _plan_steps(
     opening_first: bool = False,
     variant: Variant | None = None,
     origin: Sequence[int | None] | None = None,
+    openings: int = 0,
 ) -> StepPlan:
     """Steps that turn table `old` into table `new` (melds as text, slots, kinds or `MeldInfo`).
 
@@ -365,6 +371,7 @@ def _plan_steps(
     moving from one end of a run to the other) gets a step of its own, after the steps that take
     cards out of that meld and before those that bring cards in. `origin`, where given, says which
     start meld each new meld continues (as `in_start_order` found it); else `match_melds` finds it.
+    The last `openings` melds of `old` are an opening laid first (`plan_with_opening`).
     """
     old_melds = tuple(_slots(m) for m in old)
     new_melds = tuple(_slots(m) for m in new)
@@ -407,7 +414,7 @@ def _plan_steps(
         sinks.setdefault(kind, []).append((None, n))
 
     edges = _route(sources, sinks)
-    labels = _Labels(old_melds, new_melds, origin)
+    labels = _Labels(old_melds, new_melds, origin, openings)
     steps = [labels.step(src, dst, sorted_cards(cards)) for (src, dst), cards in edges.items()]
     if variant is not None:
         for j, kept_from in enumerate(origin):
@@ -438,6 +445,64 @@ def _plan_steps(
         played=tuple(sorted_cards(played.elements())),
         taken=tuple(sorted_cards(taken.elements())),
         steps=tuple(steps),
+    )
+
+
+def opening_name(k: int, count: int) -> str:
+    """How steps name the `k`-th of `count` opening melds laid before the table is touched."""
+    return "your opening meld" if count == 1 else f"opening meld {k + 1}"
+
+
+def plan_with_opening(
+    old: Iterable[MeldInput | MeldInfo],
+    new: Iterable[MeldInput | MeldInfo],
+    opening: Sequence[MeldInput | MeldInfo],
+    origin: Sequence[int | None] | None = None,
+    variant: Variant | None = None,
+) -> StepPlan:
+    """Steps for a player who opens and plays on in the same turn (Rhine §1.4) where the new table
+    does not keep the `opening` melds whole: an ``open`` step lays each from the hand first,
+    before the table may be touched, and the steps after it move their cards on from there.
+
+    The data keeps the start table's convention: an ``open`` step has no `source` nor `target`
+    (hand cards, still the hand's as far as the start table goes), and a step that moves cards out
+    of an opening meld is a ``play`` from the hand; its text names the opening meld. `origin`, as
+    in `plan_steps`, is read against the start table followed by the opening melds."""
+    start = tuple(_slots(m) for m in old)
+    laid = tuple(_slots(m) for m in opening)
+    plan = _plan_steps((*start, *laid), new, False, variant, origin, openings=len(laid))
+    n = len(start)
+    lays = [
+        Step(
+            "open",
+            tuple(sorted_cards(_kinds(meld).elements())),
+            None,
+            None,
+            f"Lay down {meld_str(meld)} from your hand as {opening_name(k, len(laid))}: this opens, and "
+            "the table may be touched after it",
+            opening=k,
+        )
+        for k, meld in enumerate(laid)
+    ]
+    moved = [
+        replace(step, source=None, action="play", opening=step.source - n)
+        if step.source is not None and step.source >= n
+        else step
+        for step in plan.steps
+    ]
+    played: Counter[int] = Counter(plan.played)
+    for meld in laid:
+        played += _kinds(meld)
+    return _named_once(
+        StepPlan(
+            old=start,
+            new=plan.new,
+            origin=tuple(None if i is None or i >= n else i for i in plan.origin),
+            fates=plan.fates[:n],
+            played=tuple(sorted_cards(played.elements())),
+            taken=plan.taken,
+            steps=(*lays, *moved),
+        )
     )
 
 
@@ -748,21 +813,21 @@ def _swapped(meld: Meld, diamond: int, replacement: int, escort: int | None) -> 
     raise ValueError(f"no {card_str(diamond)} in {meld_str(meld)} to swap")
 
 
-# a meld named in a step's text: "meld 2 (5H 6H 7H)", "new meld 4 (7S 7D 7C)", "new meld 4"
-_MELD_NAME = re.compile(r"\b(new )?meld (\d+)( \([^()]*\))?")
+# a meld named in a step's text: "meld 2 (5H 6H 7H)", "new meld 4 (7S 7D 7C)", "new meld 4",
+# "your opening meld (KH KH KC)" (`opening_name`)
+_MELD_NAME = re.compile(r"\b((?:new )?meld \d+|your opening meld|opening meld \d+)( \([^()]*\))?")
 
 
 def _named_once(plan: StepPlan) -> StepPlan:
     """`plan` with each meld's cards written only where the steps, in order, first name it: a
-    later step finds it by its number, and the cards written there could be ones an earlier step
+    later step finds it by its name, and the cards written there could be ones an earlier step
     has moved since."""
-    named: set[tuple[bool, str]] = set()
+    named: set[str] = set()
 
     def shorten(found: re.Match[str]) -> str:
-        key = (found.group(1) is not None, found.group(2))
-        if key in named:
-            return f"{found.group(1) or ''}meld {found.group(2)}"
-        named.add(key)
+        if found.group(1) in named:
+            return found.group(1)
+        named.add(found.group(1))
         return found.group(0)
 
     steps = tuple(replace(step, text=_MELD_NAME.sub(shorten, step.text)) for step in plan.steps)
@@ -792,16 +857,22 @@ def _step_order(step: Step) -> tuple[int, int, int]:
 
 
 class _Labels:
-    """How steps name melds: old melds by their number and cards, new melds by their cards."""
+    """How steps name melds: old melds by their number and cards, new melds by their cards; the
+    last `openings` old melds are an opening laid first (`plan_with_opening`), named as such."""
 
-    def __init__(self, old: Sequence[Meld], new: Sequence[Meld], origin: Sequence[int | None]) -> None:
+    def __init__(
+        self, old: Sequence[Meld], new: Sequence[Meld], origin: Sequence[int | None], openings: int = 0
+    ) -> None:
         self.old = old
         self.new = new
         self.origin = origin
+        self.start_count = len(old) - openings
         # "meld N" is the start table's Nth meld, "new meld N" the new table's Nth (JSON index + 1)
         self.new_number = {j: j + 1 for j, i in enumerate(origin) if i is None}
 
     def old_label(self, i: int) -> str:
+        if i >= self.start_count:
+            return f"{opening_name(i - self.start_count, len(self.old) - self.start_count)} ({meld_str(self.old[i])})"
         return f"meld {i + 1} ({meld_str(self.old[i])})"
 
     def new_label(self, j: int) -> str:

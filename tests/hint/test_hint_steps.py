@@ -404,3 +404,39 @@ def test_a_diamond_swapped_out_then_swapped_into_another_meld_is_not_taken_back(
     ).best
     assert [s.action for s in best.plan.steps[:2]] == ["swap", "swap"]
     assert best.plan.taken == () and "back" not in best.explanation
+
+
+def test_an_opening_the_move_takes_apart_is_laid_first_then_moved_on() -> None:
+    import rummyai
+
+    # Rhine: the kings qualify (three naturals from the hand), then each goes to its run (§1.4)
+    table = "9S TS JS QS | 9H TH JH QH | 9C TC JC QC"
+    best = rummyai.hint(variant="rhine", hand="KS KH KC AS", table=table, opened=False, alternatives=0).best
+    steps = best.to_json()["steps"]
+    assert [(s["action"], s["from_meld"], s["to_meld"], s.get("opening")) for s in steps] == [
+        ("open", None, None, 0),
+        ("play", None, 0, 0),
+        ("play", None, 1, 0),
+        ("play", None, 2, 0),
+        ("play", None, 0, None),
+    ]
+    assert steps[0]["cards"] == ["KS", "KH", "KC"] and steps[0]["text"].startswith(
+        "Lay down KS KH KC from your hand as your opening meld: this opens"
+    )
+    assert steps[1]["text"] == "Move KS from your opening meld to meld 1 (9S TS JS QS)"
+    assert best.explanation.startswith("Most cards: open with")
+    # the data still reads against the start table: the hand gives exactly the cards played
+    from_hand = Counter(c for s in steps if s["from_meld"] is None for c in s["cards"])
+    to_hand = Counter(c for s in steps if s["to_meld"] is None and s["action"] != "swap" for c in s["cards"])
+    assert from_hand - to_hand == Counter(best.to_json()["played"])
+
+
+def test_a_large_rhine_opening_comes_before_any_table_move() -> None:
+    import rummyai
+
+    hand = "AS 4S 6S 2H 3H JH KH KH 5D 8D 9D AC 2C KC"
+    table = "JK=2 2H 2S | 7C 7H 7S JK=7 | AD 2D 3D 4D | 6D 6S 6H | 8C 8S 8H | QH QD JK=Q | JK=9C TC JC QC | AH AS AD | QH QD QS QC"
+    best = rummyai.hint(variant="rhine", hand=hand, table=table, opened=False, alternatives=0).best
+    first = best.plan.steps[0]
+    assert first.action == "open" and first.source is None
+    assert all(step.action != "open" for step in best.plan.steps[1:])

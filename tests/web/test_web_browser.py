@@ -327,3 +327,36 @@ def test_a_game_is_dealt_with_the_options_typed_in(browser: WebDriver, web_url: 
     driver.find_element(By.ID, "hint").click()  # the hint asks under the same rules
     _wait(driver, lambda d: d.find_element(By.ID, "hint-panel").get_attribute("data-done") == "true")
     assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None
+
+
+def test_a_hint_that_opens_and_takes_its_opening_apart_is_shown_step_by_step(
+    browser: WebDriver, web_url: str
+) -> None:
+    # Rhine, not opened: the kings qualify, then go one to each run; the page lays the opening
+    # meld first and moves its cards on from it (`open` steps, docs/hint.md)
+    driver = browser
+    _deal(driver, web_url, seed=1, variant="rhine")
+    table = [["9S", "TS", "JS", "QS"], ["9H", "TH", "JH", "QH"], ["9C", "TC", "JC", "QC"]]
+    hand = ["KS", "KH", "KC", "AS"]
+    best = driver.execute_async_script(
+        """
+        const [table, hand, done] = arguments;
+        call("POST", "/v1/hint", {variant: "rhine", hand: hand, table: table, opened: false, alternatives: 0})
+          .then((answer) => {
+            play.game = {...play.game, table: table, hand: hand};
+            window.openingSeen = [];
+            const seen = new MutationObserver(() => {
+              for (const el of document.querySelectorAll("#table .meld")) window.openingSeen.push(el.textContent);
+            });
+            seen.observe(document.getElementById("table"), {childList: true, subtree: true});
+            animate(answer.best);
+            done(answer.best);
+          });
+        """,
+        table,
+        hand,
+    )
+    assert best["steps"][0]["action"] == "open"
+    _wait(driver, lambda d: d.find_element(By.ID, "hint-panel").get_attribute("data-done") == "true")
+    assert _tokens(driver, "#table .meld") == best["melds"]
+    assert any("opening meld" in text for text in driver.execute_script("return window.openingSeen"))

@@ -313,10 +313,15 @@ async function animate(move) {
     list.children[k].className = "current";
     await sleep(STEP_MS / 3);
     if (play.game.table !== start) { play.animating = false; return; } // a move was made meanwhile
-    if (step.from_meld === null) step.cards.forEach((c) => remove(hand, c));
-    else step.cards.forEach((c) => remove(places.find((p) => p.key === `s${step.from_meld}`).cards, c));
+    const laid = step.opening === undefined ? null : `o${step.opening}`; // an opening meld
+    if (step.from_meld !== null) step.cards.forEach((c) => remove(places.find((p) => p.key === `s${step.from_meld}`).cards, c));
+    else if (laid !== null && step.action !== "open") step.cards.forEach((c) => remove(places.find((p) => p.key === laid).cards, c));
+    else step.cards.forEach((c) => remove(hand, c));
     let target = null;
-    if (step.action === "swap") {
+    if (step.action === "open") { // laid first to open; the later steps move its cards on
+      target = laid;
+      places.push({ key: target, label: "opening meld", cards: [...step.cards] });
+    } else if (step.action === "swap") {
       target = `s${step.swap_meld}`;
       places.find((p) => p.key === target).cards.push(...step.cards);
     } else if (step.to_meld === null) {
