@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 TRAINING = Path(__file__).resolve().parents[1] / "experiments" / "training"
+BENCHMARKS = TRAINING.parent / "benchmarks"
 
 
 @pytest.mark.parametrize(
@@ -22,6 +23,10 @@ TRAINING = Path(__file__).resolve().parents[1] / "experiments" / "training"
 )
 def test_bad_input_is_one_line(script: str, args: list[str], message: str, tmp_path: Path) -> None:
     assert_refused(TRAINING / script, args, tmp_path, message)
+
+
+def test_the_dp_passes_benchmark_refuses_a_count_below_one(tmp_path: Path) -> None:
+    assert_refused(BENCHMARKS / "dp_passes.py", ["--repeat", "0"], tmp_path, "--repeat must be at least 1")
 
 
 def assert_refused(script: Path, args: list[str], cwd: Path, message: str) -> None:
