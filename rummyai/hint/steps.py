@@ -856,6 +856,20 @@ def _step_order(step: Step) -> tuple[int, int, int]:
     return (rank, source if step.action != "play" else target, target)
 
 
+def as_laid(cards: Sequence[int], meld: Meld) -> str:
+    """`cards` as a step writes them: a black court card and its escort as `meld` lays them
+    (``KC/2H``, Black Heart §6.2) when both are among `cards`, the others as plain cards."""
+    left = Counter(cards)
+    shown: list[str] = []
+    for slot in meld:
+        if slot.escort is not None and not Counter(slot.cards()) - left:
+            left -= Counter(slot.cards())
+            shown.append(str(slot))
+    if not shown:
+        return cards_str(cards)
+    return " ".join([*shown, *cards_str(sorted_cards(left.elements())).split()])
+
+
 class _Labels:
     """How steps name melds: old melds by their number and cards, new melds by their cards; the
     last `openings` old melds are an opening laid first (`plan_with_opening`), named as such."""
@@ -892,7 +906,7 @@ class _Labels:
         return Step("move", cards, i, j, f"Move {moves} within {self.old_label(i)}")
 
     def step(self, source: Place, target: Place, cards: list[int]) -> Step:
-        text_cards = cards_str(cards)
+        text_cards = cards_str(cards) if target is None else as_laid(cards, self.new[target])
         if source is None and target is not None:
             whole = self.origin[target] is None and len(cards) == sum(
                 len(s.cards()) for s in self.new[target]

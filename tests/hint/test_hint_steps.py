@@ -440,3 +440,13 @@ def test_a_large_rhine_opening_comes_before_any_table_move() -> None:
     first = best.plan.steps[0]
     assert first.action == "open" and first.source is None
     assert all(step.action != "open" for step in best.plan.steps[1:])
+
+
+def test_a_black_court_card_is_laid_with_its_escort_as_the_table_writes_it() -> None:
+    import rummyai
+
+    best = rummyai.hint(
+        variant="black-heart", hand="KC 4H 9S QS 6H 2H", table="AC 2C 3C | 9S 9C 9C", alternatives=0
+    ).best
+    assert "Add KC/2H from your hand to meld 1 (AC 2C 3C)" in [s.text for s in best.plan.steps]
+    assert ["KC/2H", "AC", "2C", "3C"] in [[str(s) for s in m] for m in best.melds]
