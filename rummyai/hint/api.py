@@ -217,9 +217,13 @@ def _qualifying(position: HintPosition, move: _Move) -> list[Meld]:
     """Where a player qualifies and then plays on in the same turn (Rhine §1.4), the qualifying
     melds the engine's judge found; empty elsewhere, or without a judge."""
     v = position.variant
-    if position.opened or not move.played or move.opening_parts or not v.manipulation:
-        return []
-    if v.opening_turn_exclusive:
+    if (
+        position.opened
+        or not move.played
+        or move.opening_parts
+        or not v.manipulation
+        or v.opening_turn_exclusive
+    ):
         return []
     try:
         judge_play = import_module("rummyai.engine.judge").judge_play
