@@ -472,6 +472,7 @@ def plan_with_opening(
     laid = tuple(_slots(m) for m in opening)
     plan = _plan_steps((*start, *laid), new, False, variant, origin, openings=len(laid))
     n = len(start)
+    becomes = {i - n: j for j, i in enumerate(plan.origin) if i is not None and i >= n}
     lays = [
         Step(
             "open",
@@ -479,7 +480,8 @@ def plan_with_opening(
             None,
             None,
             f"Lay down {meld_str(meld)} from your hand as {opening_name(k, len(laid))}: this opens, and "
-            "the table may be touched after it",
+            "the table may be touched after it"
+            + (f"; it ends as new meld {becomes[k] + 1}" if k in becomes else ""),
             opening=k,
         )
         for k, meld in enumerate(laid)

@@ -439,6 +439,8 @@ def test_a_large_rhine_opening_comes_before_any_table_move() -> None:
     best = rummyai.hint(variant="rhine", hand=hand, table=table, opened=False, alternatives=0).best
     first = best.plan.steps[0]
     assert first.action == "open" and first.source is None
+    # the kings' meld takes the queen and the ace of hearts and keeps one king: a new meld at the end
+    assert first.text.endswith("; it ends as new meld 10") and best.melds[9] == parse_meld("QH KH AH")
     assert all(step.action != "open" for step in best.plan.steps[1:])
 
 
