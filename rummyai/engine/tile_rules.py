@@ -257,11 +257,15 @@ def _assignments(
     start = (*table, *opening)
     rest = tuple(i for i in hand if i not in opening_ids)
     kinds = tuple(tuple(variant.deck[i] for i in m.ids) for m in new_table)
-    found = _canonical_ids(variant, (start, rest, kinds, opened))
+    # the search reads the melds in one order whatever order they are written in: where it keeps
+    # only some of many tied assignments, the verdict must not depend on the order (§7.1)
+    order = sorted(range(len(kinds)), key=lambda k: (kinds[k], [str(x or "") for x in new_table[k].meanings]))
+    found = _canonical_ids(variant, (start, rest, tuple(kinds[k] for k in order), opened))
     if isinstance(found, ConservationProblem):
         return Violation(sections(variant).conservation, found.reason)
+    place = {k: at for at, k in enumerate(order)}
     return [
-        tuple(TableMeld(ids, m.meanings) for ids, m in zip(assigned, new_table, strict=True))
+        tuple(TableMeld(assigned[place[k]], m.meanings) for k, m in enumerate(new_table))
         for assigned in found
     ]
 

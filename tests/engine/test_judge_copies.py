@@ -307,3 +307,33 @@ def test_an_opening_of_many_supersets_of_table_melds_is_the_hands() -> None:
         new = [["JK=4H", "5H", "6H"], *new, *twin]
         verdict = judge_play(get_variant("rummikub"), hand, [*runs, *twin], new, opened=False)
         assert verdict.legal, (seed, verdict.reason)
+
+
+def test_a_verdict_with_more_tied_copies_than_are_kept_does_not_depend_on_meld_order() -> None:
+    # three packs: copies tie in many ways and the search keeps some of them; it reads the melds
+    # in one order, so every order of the same new table gets the same verdict (§7.1)
+    variant = get_variant("rhine", ["rhine.points_qualify", "extra_packs=1"])
+    hand = _words("2S 6S 7S JS JS QS 6H 9H JH 2D 3D 3D 4D QD AC AC 6C 9C TC KC")
+    table = [
+        _words(m)
+        for m in _words(
+            "7D 8D 9D TD|6C 7C JK=8C 9C|8D 8H 8C|8C 8H 8S|7D 8D 9D TD JD|2C 3C JK=4C 5C|5H JK=6H 7H|"
+            "KH KD JK=K KS|5C 6C 7C JK=8C",
+            "|",
+        )
+    ]
+    new = [
+        _words(m)
+        for m in _words(
+            "7D 8D 9D|5C 6C 7C 8C|8H 8H 8D|6S 7S 8S|7D 8D 9D|2S 2C JK=2|5H 6H 7H|KS KH KD KC|JK=4C 5C 6C|"
+            "2D 3D 4D|AC AC JK=A|3D 3C JK=3|9H 9C 9C|TD TD TC|JS JS JH JD|QS QD JK=Q|6C 7C 8C",
+            "|",
+        )
+    ]
+    for order in (new, new[::-1], sorted(new)):
+        verdict = judge_play(variant, hand, table, order, opened=False)
+        assert verdict.legal and verdict.opening == [["JS", "JS", "JH"]], verdict.reason
+
+
+def _words(text: str, sep: str | None = None) -> list[str]:
+    return text.split(sep)
