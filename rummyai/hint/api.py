@@ -235,27 +235,42 @@ def _qualifying(position: HintPosition, move: _Move) -> list[Meld]:
     return [tuple(parse_slot(t) for t in tokens) for tokens in verdict.opening]
 
 
-def _opening_parts(position: HintPosition, move: _Move, qualifying: Sequence[Meld]) -> dict[int, Meld] | None:
+def _opening_parts(
+    move: _Move, qualifying: Sequence[Meld], origin: Sequence[int | None] | None
+) -> dict[int, Meld] | None:
     """The `qualifying` melds by the index of the new meld holding each, which the steps lay first
     (`5H 6H 7H`, then `8H JK=9H` beside them; a meld with the joker would not qualify, nor would
     `6D 6D JK` laid before `7S 7C 7H`); Rummy Palace's own parts where it has them. None when a
-    qualifying meld lies in no new meld: the move takes it apart again (`plan_with_opening`)."""
+    qualifying meld lies in no new meld that `origin` (`in_start_order`) calls new: the move takes
+    it apart again, or grows a start meld around it (`plan_with_opening`)."""
     if move.opening_parts:
         return move.opening_parts
-    # the qualifying melds lie in new melds: a meld with a start meld's very cards is that one kept
-    kept = [Counter(c for s in meld for c in s.cards()) for meld in position.table]
     parts: dict[int, Meld] = {}
     for part in qualifying:
         need = Counter(s.card for s in part)
         for j, meld in enumerate(move.melds):
             have = Counter(c for s in meld for c in s.cards())
-            if j in parts or not need <= have or have in kept:
+            if j in parts or not need <= have or origin is None or origin[j] is not None:
                 continue
             parts[j] = part  # laid first, whole or as the part of a larger new meld
             break
         else:
             return None
     return parts
+
+
+def _qualifies_first(plan: StepPlan, qualifying: Sequence[Meld]) -> bool:
+    """Whether the steps lay every qualifying meld's cards from the hand before any step touches
+    the table (the routing may have sent a table copy of a card where the opening needs the hand's)."""
+    laid: Counter[int] = Counter()
+    for step in plan.steps:
+        if step.source is not None or step.target is None or plan.origin[step.target] is not None:
+            break
+        laid.update(step.cards)
+    need: Counter[int] = Counter()
+    for meld in qualifying:
+        need.update(c for s in meld for c in s.cards())
+    return not need - laid
 
 
 def _seconds(limit: object) -> float | None:
@@ -294,12 +309,9 @@ def _suggest(
     if position.variant.manipulation:  # a rearranged table: its melds where the start's were
         melds, origin = in_start_order(position.table, move.melds)
         move = replace(move, melds=melds)
-    parts = _opening_parts(position, move, qualifying)
-    if parts is None:  # the opening is laid first, then taken apart
-        melds, origin = in_start_order((*position.table, *qualifying), move.melds)
-        move = replace(move, melds=melds)
-        plan = plan_with_opening(position.table, move.melds, qualifying, origin, position.variant)
-    else:
+    parts = _opening_parts(move, qualifying, origin)
+    plan = None
+    if parts is not None:
         plan = plan_with_swaps(
             position.table,
             move.melds,
@@ -311,6 +323,11 @@ def _suggest(
             variant=position.variant,
             origin=origin,
         )
+    if plan is None or (qualifying and not _qualifies_first(plan, qualifying)):
+        # the opening is laid first on its own, then taken apart or built on
+        melds, origin = in_start_order((*position.table, *qualifying), move.melds)
+        move = replace(move, melds=melds)
+        plan = plan_with_opening(position.table, move.melds, qualifying, origin, position.variant)
     values = position.variant.hand_values
     points = sum(values[c] for c in move.played) if move.points is None else move.points
     if not move.played:

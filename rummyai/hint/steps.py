@@ -449,8 +449,9 @@ def _plan_steps(
 
 
 def opening_name(k: int, count: int) -> str:
-    """How steps name the `k`-th of `count` opening melds laid before the table is touched."""
-    return "your opening meld" if count == 1 else f"opening meld {k + 1}"
+    """How steps name the `k`-th of `count` opening melds laid before the table is touched (by
+    letter: "opening meld 2" would read like the start table's "meld 2")."""
+    return "your opening meld" if count == 1 else f"opening meld {chr(ord('A') + k)}"
 
 
 def plan_with_opening(
@@ -473,19 +474,22 @@ def plan_with_opening(
     plan = _plan_steps((*start, *laid), new, False, variant, origin, openings=len(laid))
     n = len(start)
     becomes = {i - n: j for j, i in enumerate(plan.origin) if i is not None and i >= n}
-    lays = [
-        Step(
-            "open",
-            tuple(sorted_cards(_kinds(meld).elements())),
-            None,
-            None,
-            f"Lay down {meld_str(meld)} from your hand as {opening_name(k, len(laid))}: this opens, and "
-            "the table may be touched after it"
-            + (f"; it ends as new meld {becomes[k] + 1}" if k in becomes else ""),
-            opening=k,
-        )
-        for k, meld in enumerate(laid)
-    ]
+    lays: list[Step] = []
+    stays: list[Step] = []
+    for k, meld in enumerate(laid):
+        name = opening_name(k, len(laid))
+        text = f"Lay down {meld_str(meld)} from your hand as {name}"
+        if k == len(laid) - 1:
+            opens = "this opens" if len(laid) == 1 else f"opening melds A-{chr(ord('A') + k)} open together"
+            text += f": {opens}, and the table may be touched after {'it' if len(laid) == 1 else 'them'}"
+        if k in becomes:
+            j = becomes[k]
+            text += f"; it ends as new meld {j + 1}"
+            # the cards left in it go into that new meld: the data's hand cards end where they lie
+            left = sorted_cards((_kinds(meld) & _kinds(plan.new[j])).elements())
+            what = f"Leave {cards_str(left)} in {name}: it is new meld {j + 1}"
+            stays.append(Step("play", tuple(left), None, j, what, opening=k))
+        lays.append(Step("open", tuple(sorted_cards(_kinds(meld).elements())), None, None, text, opening=k))
     moved = [
         replace(step, source=None, action="play", opening=step.source - n)
         if step.source is not None and step.source >= n
@@ -503,7 +507,7 @@ def plan_with_opening(
             fates=plan.fates[:n],
             played=tuple(sorted_cards(played.elements())),
             taken=plan.taken,
-            steps=(*lays, *moved),
+            steps=(*lays, *moved, *stays),
         )
     )
 
@@ -817,7 +821,7 @@ def _swapped(meld: Meld, diamond: int, replacement: int, escort: int | None) -> 
 
 # a meld named in a step's text: "meld 2 (5H 6H 7H)", "new meld 4 (7S 7D 7C)", "new meld 4",
 # "your opening meld (KH KH KC)" (`opening_name`)
-_MELD_NAME = re.compile(r"\b((?:new )?meld \d+|your opening meld|opening meld \d+)( \([^()]*\))?")
+_MELD_NAME = re.compile(r"\b((?:new )?meld \d+|your opening meld|opening meld [A-Z]\b)( \([^()]*\))?")
 
 
 def _named_once(plan: StepPlan) -> StepPlan:

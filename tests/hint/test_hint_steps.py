@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummyai.cards import parse_cards, parse_meld
+from rummyai.cards import parse_cards, parse_meld, sorted_cards
 from rummyai.hint.steps import StepPlan, max_weight_assignment, plan_steps
 
 
@@ -452,3 +452,75 @@ def test_a_black_court_card_is_laid_with_its_escort_as_the_table_writes_it() -> 
     ).best
     assert "Add KC/2H from your hand to meld 1 (AC 2C 3C)" in [s.text for s in best.plan.steps]
     assert ["KC/2H", "AC", "2C", "3C"] in [[str(s) for s in m] for m in best.melds]
+
+
+def _replayed_by_index(
+    data: dict[str, object], start: list[list[str]]
+) -> tuple[list[Counter[str]], Counter[str]]:
+    """Carry a suggestion's JSON steps out by their indexes alone, as a frontend that knows nothing
+    of opening melds would: (the new table's melds as card bags, the cards the hand gave)."""
+    origin: list[int | None] = data["origin"]  # type: ignore[assignment]
+    before = [Counter(t.split("=")[0] for t in meld) for meld in start]
+    bags = [Counter(before[i]) if i is not None else Counter() for i in origin]
+    given: Counter[str] = Counter()
+    for step in data["steps"]:  # type: ignore[attr-defined]
+        cards = Counter(step["cards"])
+        if step["from_meld"] is None:
+            given += cards
+        else:
+            for bag, i in zip(bags, origin, strict=True):
+                if i == step["from_meld"]:
+                    bag -= cards
+        if step["to_meld"] is None:
+            given -= cards
+        else:
+            bags[step["to_meld"]] += cards
+    return bags, given
+
+
+@pytest.mark.parametrize(
+    ("options", "hand", "table", "opening"),
+    [
+        ([], "6H 6C 6C 9H 9C", "JK=6 6S 6D", "6H 6C 6C"),  # the opening grows around a start meld's cards
+        (["rhine.points_qualify"], "8S 9S 9S TS JS", "TD TC TS JK=T", "9S TS JS"),  # the hand's TS opens
+    ],
+)
+def test_a_rhine_opening_is_laid_from_the_hand_before_the_table_is_touched(
+    options: list[str], hand: str, table: str, opening: str
+) -> None:
+    import rummyai
+
+    best = rummyai.hint(
+        variant="rhine", hand=hand, table=table, opened=False, options=options, alternatives=0
+    ).best
+    first = best.plan.steps[0]
+    assert first.action == "open" and first.cards == tuple(sorted_cards(parse_cards(opening)))
+    assert best.explanation.startswith("Most cards: open with")
+    data = best.to_json()
+    bags, given = _replayed_by_index(data, [m.split() for m in table.split(" | ")])
+    assert bags == [Counter(t.split("=")[0] for t in meld) for meld in data["melds"]]
+    assert given == Counter(data["played"])
+
+
+def test_a_hand_meld_like_a_start_meld_is_laid_as_a_new_meld() -> None:
+    import rummyai
+
+    best = rummyai.hint(variant="rhine", hand="2H 3H 4H", table="2H 3H 4H | 3C 4C 5C", opened=False).best
+    assert [s.text for s in best.plan.steps] == ["Lay down 2H 3H 4H from your hand as new meld 3"]
+
+
+def test_several_opening_melds_are_named_by_letter_and_open_together() -> None:
+    import rummyai
+
+    hint = rummyai.hint(
+        variant="rhine",
+        hand="5S 6S 7S 8S 9S 4H 4H 8H 5D 6D TD 2C 3C 5C QC",
+        table="4C 5C 6C 7C 8C | 2D 3D JK=4D",
+        opened=False,
+        options=["rhine.points_qualify", "extra_packs=1"],
+    )
+    held = next(a for a in hint.alternatives if a.label == "hold_back")
+    opens = [s.text for s in held.plan.steps if s.action == "open"]
+    assert opens[0].startswith("Lay down 7S 8S 9S from your hand as opening meld A;")
+    assert "opening melds A-B open together, and the table may be touched after them" in opens[1]
+    assert any(s.text.startswith("Leave ") for s in held.plan.steps)
