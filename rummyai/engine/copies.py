@@ -116,6 +116,19 @@ def canonical_tables(
     final: Sequence[TableMeld],
     wild_ties_only: bool = False,
 ) -> list[tuple[TableMeld, ...]] | ConservationProblem:
+    """`canonical_search`'s tables."""
+    found = canonical_search(deck, is_wild, start, hand, final, wild_ties_only)
+    return found if isinstance(found, ConservationProblem) else found[0]
+
+
+def canonical_search(
+    deck: Sequence[int],
+    is_wild: Callable[[int], bool],
+    start: Sequence[TableMeld],
+    hand: Sequence[int],
+    final: Sequence[TableMeld],
+    wild_ties_only: bool = False,
+) -> tuple[list[tuple[TableMeld, ...]], bool] | ConservationProblem:
     """The canonical assignments of copies to `final` (its ids are read as card kinds only).
 
     `start` is the table at the start of the turn (with its wilds' meanings), `hand` the hand's
@@ -127,6 +140,9 @@ def canonical_tables(
     has no place in a final meld with a wild and no copy from a start meld with one cannot change
     such a verdict, so only the first is returned: the `MAX_TABLES` tied tables are spent on the
     ties that matter (six independent ties among plain groups are 64 tables, not one).
+
+    Also returned: whether the tables are every tied assignment that matters. Where
+    `MAX_ALTERNATIVES` or `MAX_TABLES` cut them, which are kept depends on `final`'s order.
     """
     before = Counter(deck[i] for m in start for i in m.ids)
     in_hand = Counter(deck[i] for i in hand)
@@ -154,16 +170,23 @@ def canonical_tables(
             u in wild_start for k in group for u, _ in k.labels
         )
 
+    complete = True
     for group in _coupled(loose):
         winners = _best(group, fixed)
-        picks.append(winners[:1] if wild_ties_only and not touches_a_wild(group) else winners)
+        if wild_ties_only and not touches_a_wild(group):
+            winners = winners[:1]
+        complete = complete and len(winners) < MAX_ALTERNATIVES
+        picks.append(winners)
     tables: list[tuple[TableMeld, ...]] = []
-    for combo in islice(product(*picks), MAX_TABLES):
+    for combo in islice(product(*picks), MAX_TABLES + 1):
+        if len(tables) == MAX_TABLES:
+            complete = False
+            break
         chosen: dict[int, tuple[tuple[Label, ...], ...]] = {}
         for part in combo:
             chosen.update(part)
         tables.append(_build(final, base, loose_kinds, chosen))
-    return tables
+    return tables, complete
 
 
 def _kinds(

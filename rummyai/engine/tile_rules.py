@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummyai.cards import Meaning, card_str
-from rummyai.engine.copies import ConservationProblem, canonical_tables
+from rummyai.engine.copies import ConservationProblem, canonical_search
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
 from rummyai.errors import MeldError
@@ -146,7 +146,7 @@ def check_play(
 
     The verdict depends on card kinds only (§7.1): `new_table`'s ids say which kind lies where,
     and the rules that ask where a card came from read the canonical copy assignment
-    (`copies.canonical_tables`); of tied assignments, the first that passes is the one returned.
+    (`copies.canonical_search`); of tied assignments, the first that passes is the one returned.
     """
     # where a card came from matters to the joker rules, and to an opening that may only add
     # new melds from the hand (§2.4, §3.4, §8.2)
@@ -157,17 +157,33 @@ def check_play(
             check = check_assigned(variant, table, hand, whole, opened, opening)
             if check.violation is None:
                 return check
-    assignments = _assignments(variant, table, hand, new_table, opening, opened, reads_origins)
-    if isinstance(assignments, Violation):
-        return PlayCheck(assignments)
     first: PlayCheck | None = None
-    for assigned in assignments:
-        check = check_assigned(variant, table, hand, assigned, opened, opening)
-        if check.violation is None:
-            return check
-        first = first or check
+    for in_order in (False, True):
+        # the melds as written; where the search kept only some of many tied assignments (which
+        # ones depends on the melds' order), again in one fixed order, so that a turn this order
+        # finds legal is legal however it is written (§7.1)
+        found = _assignments(variant, table, hand, new_table, opening, opened, reads_origins, in_order)
+        if isinstance(found, Violation):
+            return PlayCheck(found)
+        assignments, complete = found
+        for assigned in assignments:
+            check = check_assigned(variant, table, hand, assigned, opened, opening)
+            if check.violation is None:
+                return check
+            first = first or check
+        if complete or _meld_order(variant.deck, new_table) == list(range(len(new_table))):
+            break
     assert first is not None
     return first
+
+
+def _meld_order(deck: Sequence[int], melds: Sequence[TableMeld]) -> list[int]:
+    """The melds' indexes in one order that does not depend on the order they are written in,
+    nor on which copies their ids name: by card kinds, then meanings."""
+    return sorted(
+        range(len(melds)),
+        key=lambda k: ([deck[i] for i in melds[k].ids], [str(m or "") for m in melds[k].meanings]),
+    )
 
 
 def _start_melds_whole(
@@ -247,27 +263,29 @@ def _assignments(
     opening: Sequence[TableMeld],
     opened: bool,
     reads_origins: bool,
-) -> Sequence[Sequence[TableMeld]] | Violation:
+    in_order: bool = False,
+) -> tuple[Sequence[Sequence[TableMeld]], bool] | Violation:
     """The physical new tables to judge: `new_table` itself where no rule reads card origins and its
     ids are a possible assignment, else the canonical assignments of its kinds (on an opened turn
-    only the joker rules read origins, so only ties that touch a meld with a wild are kept)."""
+    only the joker rules read origins, so only ties that touch a meld with a wild are kept), the
+    melds read in `_meld_order` with `in_order`; and whether these are every assignment to judge."""
     if not reads_origins and _ids_conserved(table, hand, new_table):
-        return [new_table]
+        return [new_table], True
     opening_ids = {i for m in opening for i in m.ids}
     start = (*table, *opening)
     rest = tuple(i for i in hand if i not in opening_ids)
     kinds = tuple(tuple(variant.deck[i] for i in m.ids) for m in new_table)
-    # the search reads the melds in one order whatever order they are written in: where it keeps
-    # only some of many tied assignments, the verdict must not depend on the order (§7.1)
-    order = sorted(range(len(kinds)), key=lambda k: (kinds[k], [str(x or "") for x in new_table[k].meanings]))
+    order = _meld_order(variant.deck, new_table) if in_order else list(range(len(kinds)))  # `check_play`
     found = _canonical_ids(variant, (start, rest, tuple(kinds[k] for k in order), opened))
     if isinstance(found, ConservationProblem):
         return Violation(sections(variant).conservation, found.reason)
+    assignments, complete = found
     place = {k: at for at, k in enumerate(order)}
-    return [
+    tables = [
         tuple(TableMeld(assigned[place[k]], m.meanings) for k, m in enumerate(new_table))
-        for assigned in found
+        for assigned in assignments
     ]
+    return tables, complete
 
 
 class _NeverRaised(Exception):
@@ -280,18 +298,20 @@ CopiesKey = tuple[tuple[TableMeld, ...], tuple[int, ...], tuple[tuple[int, ...],
 @memoized("_canonical_copies", _NeverRaised, 20_000)
 def _canonical_ids(
     variant: Variant, key: CopiesKey
-) -> list[tuple[tuple[int, ...], ...]] | ConservationProblem:
-    """The canonical copy assignments of a final table's kinds (ids per meld), cached per variant:
-    the judge tries many readings of the same cards, and a reading does not change the copies."""
+) -> tuple[list[tuple[tuple[int, ...], ...]], bool] | ConservationProblem:
+    """The canonical copy assignments of a final table's kinds (ids per meld), and whether they
+    are all of them (`canonical_search`), cached per variant: the judge tries many readings of the
+    same cards, and a reading does not change the copies."""
     start, hand, kinds, opened = key
     pools: dict[int, list[int]] = {}
     for i in range(len(variant.deck)):
         pools.setdefault(variant.deck[i], []).append(i)
     final = [TableMeld(tuple(pools[k][0] for k in meld), (None,) * len(meld)) for meld in kinds]
-    tables = canonical_tables(variant.deck, variant.is_wild, start, hand, final, wild_ties_only=opened)
-    if isinstance(tables, ConservationProblem):
-        return tables
-    return [tuple(m.ids for m in table) for table in tables]
+    found = canonical_search(variant.deck, variant.is_wild, start, hand, final, wild_ties_only=opened)
+    if isinstance(found, ConservationProblem):
+        return found
+    tables, complete = found
+    return [tuple(m.ids for m in table) for table in tables], complete
 
 
 def _ids_conserved(table: Sequence[TableMeld], hand: Sequence[int], new_table: Sequence[TableMeld]) -> bool:
