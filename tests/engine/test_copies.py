@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummyai.engine import copies
-from rummyai.engine.copies import ConservationProblem, canonical_tables
+from rummyai.engine.copies import ConservationProblem, canonical_search, canonical_tables
 from rummyai.engine.state import TableMeld
 from rummyai.variants import get_variant
 
@@ -109,14 +109,16 @@ def test_canonical_assignments_are_exactly_the_best(seed: int, largest: int) -> 
     saved = copies.MAX_COMBINATIONS
     copies.MAX_COMBINATIONS = largest  # 1: every group of coupled kinds goes to CP-SAT
     try:
-        tables = canonical_tables(DECK, TILES.is_wild, start, hand, final)
+        found = canonical_search(DECK, TILES.is_wild, start, hand, final)
     finally:
         copies.MAX_COMBINATIONS = saved
-    assert not isinstance(tables, ConservationProblem)
+    assert not isinstance(found, ConservationProblem)
+    tables, complete = found
     expected = _brute_force(start, hand, final)
     got = {_signature(start, t) for t in tables}
     assert got <= expected
     assert len(got) == min(len(expected), copies.MAX_TABLES)
+    assert not complete or got == expected  # a search that says it kept every tie did
     for table in tables:
         assert Counter(DECK[i] for m in table for i in m.ids) == Counter(
             DECK[i] for m in final for i in m.ids
