@@ -24,7 +24,7 @@ class StepModel(BaseModel):
         description="play: hand to table; move: between melds; take: table to hand; "
         "swap: hand cards into a start meld in place of its joker or diamond, which goes to the hand; "
         "open: hand cards laid first as an opening meld that later steps take apart (from_meld and "
-        "to_meld null; the steps moving its cards on are plays from the hand)"
+        "to_meld null; the steps moving its cards on, or leaving them in it, are plays from the hand)"
     )
     cards: Cards = Field(description="the cards this step moves")
     from_meld: int | None = Field(
@@ -40,7 +40,7 @@ class StepModel(BaseModel):
     opening: int | None = Field(
         None,
         description="open steps: which opening meld they lay (0-based, in the order laid); plays "
-        "that take cards out of an opening meld: that meld; absent elsewhere",
+        "that take cards out of an opening meld, or leave them in it: that meld; absent elsewhere",
     )
     text: str = Field(description="the step for a person; melds are numbered from 1 here")
 

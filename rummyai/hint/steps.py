@@ -72,7 +72,7 @@ class Step:
     source: int | None
     target: int | None
     text: str
-    opening: int | None = None  # the opening meld an ``open`` step lays, or a play takes cards out of
+    opening: int | None = None  # the opening meld an ``open`` step lays, or a play takes cards from
 
     def to_json(self) -> dict[str, Any]:
         """Plain-data form used by the JSON contract (``opening`` only where it is set)."""
