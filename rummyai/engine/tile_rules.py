@@ -158,11 +158,9 @@ def check_play(
             if check.violation is None:
                 return check
     first: PlayCheck | None = None
-    for in_order in (False, True):
-        # the melds as written; where the search kept only some of many tied assignments (which
-        # ones depends on the melds' order), again in one fixed order, so that a turn this order
-        # finds legal is legal however it is written (§7.1)
-        found = _assignments(variant, table, hand, new_table, opening, opened, reads_origins, in_order)
+    order = list(range(len(new_table)))  # the melds as written
+    while True:
+        found = _assignments(variant, table, hand, new_table, opening, opened, reads_origins, order)
         if isinstance(found, Violation):
             return PlayCheck(found)
         assignments, complete = found
@@ -171,8 +169,13 @@ def check_play(
             if check.violation is None:
                 return check
             first = first or check
-        if complete or _meld_order(variant.deck, new_table) == list(range(len(new_table))):
+        # where the search kept only some of many tied assignments (which ones depends on the
+        # melds' order), again in one fixed order, so that a turn this order finds legal is legal
+        # however it is written (§7.1)
+        fixed = _meld_order(variant.deck, new_table)
+        if complete or fixed == order:
             break
+        order = fixed
     assert first is not None
     return first
 
@@ -263,19 +266,18 @@ def _assignments(
     opening: Sequence[TableMeld],
     opened: bool,
     reads_origins: bool,
-    in_order: bool = False,
+    order: Sequence[int],
 ) -> tuple[Sequence[Sequence[TableMeld]], bool] | Violation:
     """The physical new tables to judge: `new_table` itself where no rule reads card origins and its
     ids are a possible assignment, else the canonical assignments of its kinds (on an opened turn
     only the joker rules read origins, so only ties that touch a meld with a wild are kept), the
-    melds read in `_meld_order` with `in_order`; and whether these are every assignment to judge."""
+    melds read in `order` (indexes of `new_table`); and whether these are every assignment to judge."""
     if not reads_origins and _ids_conserved(table, hand, new_table):
         return [new_table], True
     opening_ids = {i for m in opening for i in m.ids}
     start = (*table, *opening)
     rest = tuple(i for i in hand if i not in opening_ids)
     kinds = tuple(tuple(variant.deck[i] for i in m.ids) for m in new_table)
-    order = _meld_order(variant.deck, new_table) if in_order else list(range(len(kinds)))  # `check_play`
     found = _canonical_ids(variant, (start, rest, tuple(kinds[k] for k in order), opened))
     if isinstance(found, ConservationProblem):
         return Violation(sections(variant).conservation, found.reason)
