@@ -100,7 +100,9 @@ def solve_tile(
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(tm, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        deadline = None if time_limit is None else start + time_limit + VERIFY_GRACE
+        # judged by half the grace, so that a judgement the limit cuts leaves the other half to
+        # the hand's melds and lay-offs (`_with_lay_offs`), whose judgement is quick
+        deadline = None if time_limit is None else start + time_limit + VERIFY_GRACE / 2
         if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds, deadline):
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(

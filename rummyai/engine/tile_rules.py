@@ -10,8 +10,9 @@ assignment. Each broken rule comes back as a `Violation` citing its section.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from rummyai.cards import Meaning, card_str
 from rummyai.engine.copies import ConservationProblem, canonical_search
@@ -21,6 +22,11 @@ from rummyai.errors import MeldError
 from rummyai.melds import MeldInfo, analyze_meld, opening_value
 from rummyai.memo import memoized
 from rummyai.variants import Variant
+
+# Assignments that keep every start meld whole, judged before the canonical copy search (and the
+# placements tried to find them): the first nearly always passes where any does.
+WHOLE_TRIES = 16
+WHOLE_STEPS = 2_000
 
 
 @dataclass(frozen=True)
@@ -152,8 +158,10 @@ def check_play(
     # new melds from the hand (§2.4, §3.4, §8.2)
     reads_origins = variant.joker_rules.reads_origins or (not opened and _exclusive(variant))
     if reads_origins:
-        whole = _start_melds_whole(variant.deck, (*table, *opening), hand, new_table)
-        if whole is not None:  # one of the canonical assignments: legal if it passes
+        # canonical assignments that keep every start meld whole: legal if one passes
+        for whole in islice(
+            _start_melds_whole(variant.deck, (*table, *opening), hand, new_table), WHOLE_TRIES
+        ):
             check = check_assigned(variant, table, hand, whole, opened, opening)
             if check.violation is None:
                 return check
@@ -191,58 +199,112 @@ def _meld_order(deck: Sequence[int], melds: Sequence[TableMeld]) -> list[int]:
 
 def _start_melds_whole(
     deck: Sequence[int], start: Sequence[TableMeld], hand: Sequence[int], final: Sequence[TableMeld]
-) -> tuple[TableMeld, ...] | None:
+) -> Iterator[tuple[TableMeld, ...]]:
     """`final` with every start meld's copies inside one final meld and hand copies in the other
-    places, or None when some start meld lies whole in no final meld (or the kinds do not add up).
+    places, each way found (at most `WHOLE_STEPS` placements tried); none when some start meld
+    lies whole in no final meld (or the kinds do not add up).
 
     Such an assignment keeps every pair of cards that began the turn in one meld, the most any
     can, so it is one of the canonical assignments of §7.1 and the turn is legal if it passes:
     the common turn that lays off and lays down without taking a meld apart is judged without
-    the canonical search (the judge's costliest part on large tables)."""
-    free: list[dict[int, list[int]]] = []  # per final meld: card kind -> its places not yet given
+    the canonical search (the judge's costliest part on large tables). A start meld goes first
+    into a final meld where its wilds keep what they stand for, then into one of exactly its
+    kinds (one kept as it was), then into any that holds them: with identical copies about, two
+    start melds of the same kinds (`JK=4C 5C 6C 7C`, `5C 6C 7C JK=8C`) can each fit where the
+    other stays, and only one way round keeps their jokers."""
+    hand_ids = set(hand) - {i for meld in start for i in meld.ids}  # an opening's cards are placed
+    pool: dict[int, list[int]] = {}
+    for i in hand:
+        if i in hand_ids:
+            pool.setdefault(deck[i], []).append(i)
+    final_count = Counter(deck[i] for meld in final for i in meld.ids)
+    start_count = Counter(deck[i] for meld in start for i in meld.ids)
+    if start_count - final_count or any(
+        len(pool.get(k, ())) < n for k, n in (final_count - start_count).items()
+    ):
+        return
+    free: list[Counter[int]] = []  # per final meld: card kind -> places not yet given
     holders: dict[int, list[int]] = {}  # card kind -> the final melds holding it, in order
     for m, meld in enumerate(final):
+        places = Counter(deck[i] for i in meld.ids)
+        free.append(places)
+        for kind in places:
+            holders.setdefault(kind, []).append(m)
+    final_kinds = [_kinds(deck, meld) for meld in final]
+    start_kinds = [_kinds(deck, meld) for meld in start]
+    ranks_of: dict[int, Counter[tuple[int, int | None]]] = {}  # final meld -> `_wild_ranks`, as needed
+    exact = set(final_kinds)
+    order = sorted(range(len(start)), key=lambda u: start_kinds[u] not in exact)
+    untouched = [True] * len(final)
+    home = [0] * len(start)  # the final meld each start meld lies in
+    steps = 0
+
+    def choices(u: int) -> list[int]:
+        need = Counter(start_kinds[u])
+        rarest = min(need, key=lambda k: len(holders.get(k, ())))
+        fits = [m for m in holders.get(rarest, ()) if all(free[m][k] >= n for k, n in need.items())]
+        if not any(start[u].meanings):
+            return sorted(fits, key=lambda m: not (untouched[m] and final_kinds[m] == start_kinds[u]))
+        ranks = _wild_ranks(deck, start[u])
+        for m in fits:
+            if m not in ranks_of:
+                ranks_of[m] = _wild_ranks(deck, final[m])
+        return sorted(
+            fits,
+            key=lambda m: (
+                not ranks <= ranks_of[m],
+                not (untouched[m] and final_kinds[m] == start_kinds[u]),
+            ),
+        )
+
+    def place(depth: int) -> Iterator[tuple[TableMeld, ...]]:
+        nonlocal steps
+        if depth == len(order):
+            yield _with_copies(deck, start, order, home, final, pool)
+            return
+        u = order[depth]
+        need = Counter(start_kinds[u])
+        for m in choices(u):
+            steps += 1
+            if steps > WHOLE_STEPS:
+                return
+            was = untouched[m]
+            untouched[m] = False
+            free[m].subtract(need)
+            home[u] = m
+            yield from place(depth + 1)
+            free[m].update(need)
+            untouched[m] = was
+
+    yield from place(0)
+
+
+def _with_copies(
+    deck: Sequence[int],
+    start: Sequence[TableMeld],
+    order: Sequence[int],
+    home: Sequence[int],
+    final: Sequence[TableMeld],
+    pool: dict[int, list[int]],
+) -> tuple[TableMeld, ...]:
+    """`final` with each start meld's ids in the first free places of its kinds in its `home`
+    meld (start melds in `order`), then the hand's copies (`pool`, per kind) in the places left."""
+    free: list[dict[int, list[int]]] = []
+    for meld in final:
         places: dict[int, list[int]] = {}
         for p, i in enumerate(meld.ids):
             places.setdefault(deck[i], []).append(p)
         free.append(places)
-        for kind in places:
-            holders.setdefault(kind, []).append(m)
     ids = [list(meld.ids) for meld in final]
-    final_kinds = [_kinds(deck, meld) for meld in final]
-    start_kinds = [_kinds(deck, meld) for meld in start]
-    untouched = [True] * len(final)
-    # a start meld goes first into a final meld of exactly its kinds (one kept as it was), then
-    # into any that holds them: a larger meld taken first could leave another start meld none
-    exact = set(final_kinds)
-    order = sorted(range(len(start)), key=lambda u: start_kinds[u] not in exact)
     for u in order:
-        meld, kinds = start[u], start_kinds[u]
-        need = Counter(kinds)
-        rarest = min(need, key=lambda k: len(holders.get(k, ())))
-        fits = [
-            m for m in holders.get(rarest, ()) if all(len(free[m].get(k, ())) >= n for k, n in need.items())
-        ]
-        if not fits:
-            return None
-        whole = [m for m in fits if untouched[m] and final_kinds[m] == kinds]
-        if len(whole) > 1:  # tell kept melds apart by what their wilds stand for
-            ranks = _wild_ranks(deck, meld)
-            whole = [m for m in whole if _wild_ranks(deck, final[m]) == ranks] or whole
-        m = (whole or fits)[0]
-        untouched[m] = False
-        for i in meld.ids:
+        m = home[u]
+        for i in start[u].ids:
             ids[m][free[m][deck[i]].pop(0)] = i
-    pool: dict[int, list[int]] = {}
-    for i in hand:
-        pool.setdefault(deck[i], []).append(i)
+    left = {kind: list(copies) for kind, copies in pool.items()}
     for m, places in enumerate(free):
         for kind, spots in places.items():
-            copies = pool.get(kind, [])
-            if len(copies) < len(spots):
-                return None
             for p in spots:
-                ids[m][p] = copies.pop(0)
+                ids[m][p] = left[kind].pop(0)
     return tuple(TableMeld(tuple(x), meld.meanings) for x, meld in zip(ids, final, strict=True))
 
 

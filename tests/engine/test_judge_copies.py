@@ -284,6 +284,30 @@ def test_a_turn_that_takes_no_meld_apart_is_judged_without_the_copy_search(
     assert sorted(verdict.played) == sorted(["4H", "8C", "8H", "9H", "TH", "TH", "QS"])
 
 
+@pytest.mark.parametrize("laid_on_first", [True, False])
+def test_two_start_melds_of_the_same_kinds_keep_their_jokers_without_the_copy_search(
+    monkeypatch: pytest.MonkeyPatch, laid_on_first: bool
+) -> None:
+    """`JK=4C 5C 6C 7C` and `5C 6C 7C JK=8C` hold the same kinds: each fits where the other
+    stays, and only one way round keeps both jokers' meanings (R4). Reading the one left as it
+    was first into the meld of exactly its kinds refused that reading; the whole start melds are
+    placed where their jokers keep their meanings, so the judge needs no copy search."""
+    from rummyai.engine import tile_rules
+
+    def no_search(*args: object) -> None:
+        raise AssertionError("the canonical copy search ran")
+
+    monkeypatch.setattr(tile_rules, "_canonical_ids", no_search)
+    melds = ["JK=4C 5C 6C 7C", "5C 6C 7C JK=8C"]
+    grown = (
+        ["JK=4C 5C 6C 7C 8C", "5C 6C 7C JK=8C"] if laid_on_first else ["JK=4C 5C 6C 7C", "5C 6C 7C JK=8C 9C"]
+    )
+    card = "8C" if laid_on_first else "9C"
+    verdict = judge_play(RHINE, f"{card} 2D", " | ".join(melds), " | ".join(grown))
+    assert verdict.legal, verdict.reason
+    assert verdict.played == [card]
+
+
 def test_an_opening_of_many_supersets_of_table_melds_is_the_hands() -> None:
     # eleven table runs, and the hand's eleven runs one card longer, written in any order: each
     # table run is kept whole, however many ties the copies make (no search past a budget)

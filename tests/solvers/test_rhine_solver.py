@@ -192,6 +192,27 @@ def test_an_unproven_answer_plays_at_least_the_hand_melds_and_lay_offs() -> None
     check_solution(position, answer)
 
 
+# With an extra pack (three copies of a card): 66 table cards, six jokers; the best play (all 23
+# cards) takes the table apart, and reading its copies canonically takes longer than the limits
+# below, while the hand's melds and plain lay-offs play 20 cards and keep every start meld whole.
+PACKED_HAND = "AS 4S 5S 9S AH AH 2H AD 3D 5D 5D 7D 8D JD QD KD AC 7C 8C 9C 9C JC KC"
+PACKED_TABLE = (
+    "JK=9D TD JD | JK=4C 5C 6C 7C | JH QH JK=KH | 9S TS JS | JK=9H TH JH QH KH | 3H 4H 5H 6H"
+    " | 5C 6C 7C JK=8C | JK=8H 9H TH JH QH | TS JS QS | 5H 6H 7H 8H 9H | 4D 4S 4H 4C | 3C 3S 3D 3H"
+    " | 8H 9H TH | 8S 9S TS JS QS | 8S 8C 8H | 2S 3S 4S 5S | 2D 2H 2C 2S"
+)
+
+
+@pytest.mark.parametrize("limit", [0.05, 0.5])
+def test_a_limit_that_cuts_the_judgement_still_answers_the_lay_offs(limit: float) -> None:
+    """The judgement of the search's answer stops at half the grace past the limit, so the hand's
+    melds and lay-offs still get judged (quickly: no start meld is taken apart) before theirs."""
+    rules = get_variant("rhine", ["extra_packs=1"])
+    answer = solve(rules, PACKED_HAND, PACKED_TABLE, time_limit=limit, objective="points")
+    assert answer.cards_played >= 20
+    check_solution(make_position(rules, PACKED_HAND, PACKED_TABLE), answer)
+
+
 @pytest.mark.parametrize(
     ("hand", "table", "opened", "options", "cards"),
     [
