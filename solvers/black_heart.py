@@ -35,7 +35,7 @@ from rummyai.cards import Meaning, Slot, make_card, rank_of, suit_of
 from rummyai.cpsat import cp_solver
 from rummyai.errors import IllegalMoveError, MeldError
 from rummyai.melds import MeldInfo, analyze_meld
-from rummyai.solvers.position import Position, Solution, time_left
+from rummyai.solvers.position import Position, Solution, late_search_time, time_left
 from rummyai.variants import Variant
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
@@ -644,6 +644,10 @@ def solve_black_heart(
     if work_limit is not None:
         solver.parameters.max_deterministic_time = float(work_limit)
     status = solver.solve(model.m)
+    late = late_search_time(start_time, time_limit) if status == cp_model.UNKNOWN else None
+    if late is not None:  # the limit came before any play: a little longer for a first one
+        solver.parameters.max_time_in_seconds = late
+        status = solver.solve(model.m)
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
         # card in hand, which is no legal turn; any play that places it is (the first one found,

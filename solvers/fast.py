@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from rummyai.cards import JOKER, Meaning, Slot, rank_of, suit_of
 from rummyai.cpsat import cp_solver
 from rummyai.playable import playable_cards
-from rummyai.solvers.position import Position, Solution, count_broken, objective_value, time_left
+from rummyai.solvers.position import (
+    Position,
+    Solution,
+    count_broken,
+    late_search_time,
+    objective_value,
+    time_left,
+)
 from rummyai.variants import Variant
 
 if TYPE_CHECKING:  # OR-Tools (and the pandas it imports) loads only when a CP-SAT model is built
@@ -221,6 +228,9 @@ def solve_fast(
         _set_objective(universe, base, position, objective, 1)
         solver = cp_solver()
         status = _solve(solver, base, time_limit, work_limit)
+        late = late_search_time(start, time_limit) if status == cp_model.UNKNOWN else None
+        if late is not None:  # the limit came before any play: a little longer for a first one
+            status = _solve(solver, base, late, work_limit)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             played, melds, _ = decode(_View(universe, position, {}), solver)
             label = "optimal" if status == cp_model.OPTIMAL else "feasible"

@@ -209,3 +209,18 @@ def time_left(start: float, time_limit: float | None) -> float | None:
     if time_limit is None:
         return None
     return max(time_limit - (time.perf_counter() - start), 0.001)
+
+
+# Seconds a time-limited solve's search may go on past the limit when the limit stopped it before
+# any play: a limit shorter than building the model and finding a first play would otherwise
+# answer no play where one is found in a tenth of a second (answers are promised by t + 0.3 s).
+LATE_SEARCH = 0.1
+
+
+def late_search_time(start: float, time_limit: float | None) -> float | None:
+    """Seconds a search that found no play within `time_limit` (from `start`) may still take, to
+    end at most `LATE_SEARCH` past the limit; None without a limit or when that time is over."""
+    if time_limit is None:
+        return None
+    left = time_limit + LATE_SEARCH - (time.perf_counter() - start)
+    return left if left > 0.005 else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -19,6 +20,7 @@ from rummyai.solvers.position import (
     Solution,
     black_heart_rules,
     count_broken,
+    late_search_time,
     objective_value,
     score_key,
     time_left,
@@ -87,7 +89,7 @@ def solve_tile(
     if rules.opening_single_meld and rules.opening == "points" and not single_meld_exact(rules):
         raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
     tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
-    solver, status = solve_model(tm, time_left(start, time_limit), work_limit)
+    solver, status = _solve_by_limit(tm, start, time_limit, work_limit)
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
         # card in hand, which is no legal turn; any play that places it is (first one found)
@@ -97,6 +99,8 @@ def solve_tile(
     played: list[int] = []
     melds: list[tuple[Slot, ...]] = []
     label = "feasible"
+    may_lay_off = rules.tile_style and bool(position.table) and not committed
+    floored = False  # the hand's melds and lay-offs were tried already
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played, melds, _ = decode(tm, solver)
         label = "optimal" if status == cp_model.OPTIMAL else "feasible"
@@ -104,6 +108,14 @@ def solve_tile(
         # the hand's melds and lay-offs (`_with_lay_offs`), whose judgement is quick
         deadline = None if time_limit is None else start + time_limit + VERIFY_GRACE / 2
         if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds, deadline):
+            # under a time limit the hand's melds and lay-offs come first: a floor that the
+            # repair, with what is left of the limit, may not reach
+            floored = time_limit is not None and may_lay_off
+            floor = (
+                _with_lay_offs(position, objective, max_cards, [], [], start, time_limit, work_limit)
+                if floored
+                else ([], [])
+            )
             bound = score_key(position, objective, played) if status == cp_model.OPTIMAL else None
             played, melds, label = rhine_repair(
                 position, objective, time_limit, max_cards, minimize_changes, tm, bound, start, work_limit
@@ -134,12 +146,14 @@ def solve_tile(
                 played, melds, label = _certified(
                     position, objective, max_cards, committed, taken, played, melds, certify_by, steps
                 )
+            if score_key(position, objective, floor[0]) > score_key(position, objective, played):
+                played, melds, label = floor[0], floor[1], "feasible"
             if Counter(committed) - Counter(played):  # the judged-legal plays leave it in hand
                 raise IllegalMoveError("5.2", "no legal play of the committed card was found this turn")
         swapping = rules.joker_rules.exact_swaps and position.opened and played
         if swapping and not swaps_in_order(position, _played_from_table(position, melds), melds):
             played, melds, label = _swaps_in_order(position, tm, solver, label, start, time_limit, work_limit)
-    if label == "feasible" and rules.tile_style and position.table and not committed:
+    if label == "feasible" and may_lay_off and not floored:
         played, melds = _with_lay_offs(
             position, objective, max_cards, played, melds, start, time_limit, work_limit
         )
@@ -153,6 +167,18 @@ def solve_tile(
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _solve_by_limit(
+    tm: TileModel, start: float, time_limit: float | None, work_limit: float | None
+) -> tuple[cp_model.CpSolver, Any]:
+    """`solve_model` within what is left of the limit, and a little past it (`late_search_time`)
+    when the limit came before any play."""
+    solver, status = solve_model(tm, time_left(start, time_limit), work_limit)
+    late = late_search_time(start, time_limit) if status == cp_model.UNKNOWN else None
+    if late is not None:
+        solver, status = solve_model(tm, late, work_limit)
+    return solver, status
 
 
 def _swaps_in_order(
@@ -189,7 +215,7 @@ def _swaps_in_order(
     without = TileModel(
         position, tm.objective, tm.max_cards, False, tm.opening, tm.committed, tm.taken, swaps=False
     )
-    solver, status = solve_model(without, time_left(start, time_limit), work_limit)
+    solver, status = _solve_by_limit(without, start, time_limit, work_limit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return [], [], "feasible"
     melds = decode(without, solver)[1]

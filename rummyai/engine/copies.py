@@ -60,6 +60,12 @@ def deadline_scope(deadline: float | None) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+def check_deadline() -> None:
+    """`CopiesTimeout` once the deadline of `deadline_scope` has passed: for callers' long loops
+    over the canonical assignments (nothing without a deadline)."""
+    _time_left()
+
+
 def _time_left() -> float | None:
     """Seconds left before the deadline of `deadline_scope`; `CopiesTimeout` once it has passed."""
     deadline = _DEADLINE.get()
@@ -182,6 +188,8 @@ def canonical_search(
         if len(tables) == MAX_TABLES:
             complete = False
             break
+        if len(tables) % 16 == 15:
+            _time_left()  # a thousand tied tables take a while to build
         chosen: dict[int, tuple[tuple[Label, ...], ...]] = {}
         for part in combo:
             chosen.update(part)

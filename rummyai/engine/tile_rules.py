@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from rummyai.cards import Meaning, card_str
-from rummyai.engine.copies import ConservationProblem, canonical_search
+from rummyai.engine.copies import ConservationProblem, canonical_search, check_deadline
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
 from rummyai.errors import MeldError
@@ -172,7 +172,9 @@ def check_play(
         if isinstance(found, Violation):
             return PlayCheck(found)
         assignments, complete = found
-        for assigned in assignments:
+        for n, assigned in enumerate(assignments):
+            if n % 16 == 15:
+                check_deadline()  # judging a thousand tied assignments takes a while
             check = check_assigned(variant, table, hand, assigned, opened, opening)
             if check.violation is None:
                 return check

@@ -16,8 +16,10 @@ tile variants' joker rules are checked the same way.
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter, defaultdict
 from itertools import permutations, product
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -26,6 +28,7 @@ from hypothesis import strategies as st
 from rummyai.cards import JOKER, card_str, make_card
 from rummyai.engine import judge_play
 from rummyai.engine.judge import _meanings
+from rummyai.engine.moves import Violation
 from rummyai.engine.qualify import search_qualifying
 from rummyai.engine.state import TableMeld
 from rummyai.engine.tile_rules import check_assigned
@@ -264,6 +267,58 @@ def test_six_independent_ties_among_joker_melds_are_all_read(joker_meld_first: b
         new += pair if not joker_meld_first else pair[::-1]
     verdict = judge_play(rhine, hand, table, new)
     assert verdict.legal, verdict.reason
+
+
+def _six_split_groups() -> tuple[Variant, list[str], list[str], list[str]]:
+    """Six ranks' groups of four, each split into a plain group and a joker group: 2^6 tied tables."""
+    rhine = get_variant("rhine", ["extra_packs=1"])
+    rhine.__dict__.pop("_canonical_copies", None)  # searched afresh, not remembered from another test
+    ranks = "345678"
+    hand = [card for r in ranks for card in (f"{r}S", f"{r}D", "JK")]
+    table = [f"{r}S {r}D {r}H {r}C" for r in ranks]
+    new = [meld for r in ranks for meld in (f"{r}S {r}D {r}C", f"{r}S {r}D {r}H JK")]
+    return rhine, hand, table, new
+
+
+def test_building_many_tied_tables_stops_at_the_judges_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline is checked while the tied tables are built, not only in the searches before."""
+    from rummyai.engine import copies
+
+    built = 0
+    real_build = copies._build
+
+    def build_then_run_late(*args: Any) -> Any:
+        nonlocal built
+        built += 1
+        if built == 20:
+            copies._DEADLINE.set(0.0)  # the deadline passes here (the judge's scope resets it)
+        return real_build(*args)
+
+    monkeypatch.setattr(copies, "_build", build_then_run_late)
+    rhine, hand, table, new = _six_split_groups()
+    verdict = judge_play(rhine, hand, table, new, deadline=time.perf_counter() + 3600)
+    assert verdict.rule == "time"
+    assert built < 40  # of 64
+
+
+def test_judging_many_tied_tables_stops_at_the_judges_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline is checked while the tied tables are judged one by one."""
+    from rummyai.engine import copies, tile_rules
+
+    judged = 0
+
+    def refuse_then_run_late(*args: Any, **kwargs: Any) -> tile_rules.PlayCheck:
+        nonlocal judged
+        judged += 1
+        if judged == 20:
+            copies._DEADLINE.set(0.0)
+        return tile_rules.PlayCheck(Violation("test", "every reading refused"))
+
+    monkeypatch.setattr(tile_rules, "check_assigned", refuse_then_run_late)
+    rhine, hand, table, new = _six_split_groups()
+    verdict = judge_play(rhine, hand, table, new, deadline=time.perf_counter() + 3600)
+    assert verdict.rule == "time"
+    assert judged < 40  # of 64
 
 
 def test_a_turn_that_takes_no_meld_apart_is_judged_without_the_copy_search(

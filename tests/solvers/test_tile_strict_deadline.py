@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -194,3 +195,33 @@ def test_judge_past_its_deadline_refuses_under_rule_time() -> None:
     assert judge_play(*args).legal
     late = judge_play(*args, deadline=time.perf_counter() - 1.0)
     assert (late.legal, late.rule) == (False, "time")
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "table"),
+    [("rhine", "5H 6H 7H 2C", "8S 9S TS"), ("rummy-palace", "5H 6H 7H 2C", "8S 9S TS")],
+)
+def test_a_search_the_limit_stops_before_any_play_goes_on_a_little(
+    monkeypatch: pytest.MonkeyPatch, variant: str, hand: str, table: str
+) -> None:
+    """A limit that comes before the search finds any play (a short limit, a slow first build)
+    gives the search a little longer past it (`late_search_time`) rather than answer no play."""
+    from ortools.sat.python import cp_model
+
+    from rummyai.solvers import tile_solve
+
+    real = tile_solve.solve_model
+    calls: list[float | None] = []
+
+    def cut_the_first(
+        tm: TileModel, limit: float | None, work: float | None = None, first: bool = False
+    ) -> Any:
+        calls.append(limit)
+        if len(calls) == 1:
+            return cp_model.CpSolver(), cp_model.UNKNOWN  # as if the limit came first
+        return real(tm, limit, work, first=first)
+
+    monkeypatch.setattr(tile_solve, "solve_model", cut_the_first)
+    answer = solve(variant, hand, table, time_limit=2.0)
+    assert answer.cards_played == 3
+    assert len(calls) >= 2 and calls[1] is not None and calls[1] <= 2.0 + 0.1
