@@ -214,71 +214,87 @@ def _start_melds_whole(
     kinds (one kept as it was), then into any that holds them: with identical copies about, two
     start melds of the same kinds (`JK=4C 5C 6C 7C`, `5C 6C 7C JK=8C`) can each fit where the
     other stays, and only one way round keeps their jokers."""
-    hand_ids = set(hand) - {i for meld in start for i in meld.ids}  # an opening's cards are placed
+    start_ids = {i for meld in start for i in meld.ids}  # an opening's cards are placed already
     pool: dict[int, list[int]] = {}
     for i in hand:
-        if i in hand_ids:
+        if i not in start_ids:
             pool.setdefault(deck[i], []).append(i)
-    final_count = Counter(deck[i] for meld in final for i in meld.ids)
-    start_count = Counter(deck[i] for meld in start for i in meld.ids)
-    if start_count - final_count or any(
-        len(pool.get(k, ())) < n for k, n in (final_count - start_count).items()
-    ):
-        return
-    free: list[Counter[int]] = []  # per final meld: card kind -> places not yet given
+    free: list[dict[int, int]] = []  # per final meld: card kind -> places not yet given
     holders: dict[int, list[int]] = {}  # card kind -> the final melds holding it, in order
     for m, meld in enumerate(final):
-        places = Counter(deck[i] for i in meld.ids)
+        places: dict[int, int] = {}
+        for i in meld.ids:
+            places[deck[i]] = places.get(deck[i], 0) + 1
         free.append(places)
         for kind in places:
             holders.setdefault(kind, []).append(m)
     final_kinds = [_kinds(deck, meld) for meld in final]
     start_kinds = [_kinds(deck, meld) for meld in start]
+    needs = [tuple(Counter(kinds).items()) for kinds in start_kinds]
+    extra = Counter(k for kinds in final_kinds for k in kinds)
+    extra.subtract(k for kinds in start_kinds for k in kinds)
+    if any(n < 0 or n > len(pool.get(k, ())) for k, n in extra.items()):
+        return  # the kinds do not add up: a start card left the table, or the hand lacks copies
     ranks_of: dict[int, Counter[tuple[int, int | None]]] = {}  # final meld -> `_wild_ranks`, as needed
     exact = set(final_kinds)
     order = sorted(range(len(start)), key=lambda u: start_kinds[u] not in exact)
     untouched = [True] * len(final)
     home = [0] * len(start)  # the final meld each start meld lies in
-    steps = 0
 
     def choices(u: int) -> list[int]:
-        need = Counter(start_kinds[u])
-        rarest = min(need, key=lambda k: len(holders.get(k, ())))
-        fits = [m for m in holders.get(rarest, ()) if all(free[m][k] >= n for k, n in need.items())]
+        need = needs[u]
+        rarest = min(need, key=lambda kn: len(holders.get(kn[0], ())))[0]
+        fits = [m for m in holders.get(rarest, ()) if all(free[m].get(k, 0) >= n for k, n in need)]
+        if len(fits) < 2:
+            return fits
+        kinds = start_kinds[u]
         if not any(start[u].meanings):
-            return sorted(fits, key=lambda m: not (untouched[m] and final_kinds[m] == start_kinds[u]))
+            return sorted(fits, key=lambda m: not (untouched[m] and final_kinds[m] == kinds))
         ranks = _wild_ranks(deck, start[u])
         for m in fits:
             if m not in ranks_of:
                 ranks_of[m] = _wild_ranks(deck, final[m])
         return sorted(
-            fits,
-            key=lambda m: (
-                not ranks <= ranks_of[m],
-                not (untouched[m] and final_kinds[m] == start_kinds[u]),
-            ),
+            fits, key=lambda m: (not ranks <= ranks_of[m], not (untouched[m] and final_kinds[m] == kinds))
         )
 
-    def place(depth: int) -> Iterator[tuple[TableMeld, ...]]:
-        nonlocal steps
-        if depth == len(order):
-            yield _with_copies(deck, start, order, home, final, pool)
-            return
+    if not order:
+        yield _with_copies(deck, start, order, home, final, pool)
+        return
+    # depth-first over the start melds in `order`, each into one of its `choices` in turn
+    options: list[list[int]] = [[] for _ in order]
+    tried = [0] * len(order)
+    placed: list[tuple[int, bool] | None] = [None] * len(order)  # (final meld, its `untouched` before)
+    options[0] = choices(order[0])
+    depth = steps = 0
+    while depth >= 0:
         u = order[depth]
-        need = Counter(start_kinds[u])
-        for m in choices(u):
-            steps += 1
-            if steps > WHOLE_STEPS:
-                return
-            was = untouched[m]
-            untouched[m] = False
-            free[m].subtract(need)
-            home[u] = m
-            yield from place(depth + 1)
-            free[m].update(need)
+        last = placed[depth]
+        if last is not None:  # take the last placement back
+            m, was = last
+            for k, n in needs[u]:
+                free[m][k] += n
             untouched[m] = was
-
-    yield from place(0)
+            placed[depth] = None
+        if tried[depth] == len(options[depth]):
+            depth -= 1
+            continue
+        steps += 1
+        if steps > WHOLE_STEPS:
+            return
+        m = options[depth][tried[depth]]
+        tried[depth] += 1
+        for k, n in needs[u]:
+            free[m][k] -= n
+        placed[depth] = (m, untouched[m])
+        untouched[m] = False
+        home[u] = m
+        if depth + 1 == len(order):
+            yield _with_copies(deck, start, order, home, final, pool)
+        else:
+            depth += 1
+            options[depth] = choices(order[depth])
+            tried[depth] = 0
 
 
 def _with_copies(
