@@ -53,7 +53,7 @@ class SolverUnavailable(RuntimeError):
 class Suggestion:
     """One move: cards played, the whole new table, the steps to get there and why it is offered.
 
-    `label` is ``best``, ``cards``, ``points``, ``penalty``, ``hold_back`` or ``fewest_changes``;
+    `label` is ``best``, ``cards``, ``points``, ``hold_back`` or ``fewest_changes``;
     `held_back` lists the spare cards a ``hold_back`` move keeps in hand.
     """
 

@@ -50,7 +50,7 @@ class SuggestionModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    label: str = Field(description="best, cards, points, penalty, hold_back or fewest_changes")
+    label: str = Field(description="best, cards, points, hold_back or fewest_changes")
     title: str = Field(description="what the move is best at, e.g. 'Most points'")
     status: Literal["optimal", "feasible"] = Field(
         description="optimal: proven best for its objective; feasible: not proven (the best found in time)"
