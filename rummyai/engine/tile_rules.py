@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 
 from rummyai.cards import Meaning, card_str
@@ -358,16 +359,57 @@ def _assignments(
     start = (*table, *opening)
     rest = tuple(i for i in hand if i not in opening_ids)
     kinds = tuple(tuple(variant.deck[i] for i in m.ids) for m in new_table)
+    start, rest, real = _relabelled(variant, start, rest)
     found = _canonical_ids(variant, (start, rest, tuple(kinds[k] for k in order), opened))
     if isinstance(found, ConservationProblem):
         return Violation(sections(variant).conservation, found.reason)
     assignments, complete = found
     place = {k: at for at, k in enumerate(order)}
     tables = [
-        tuple(TableMeld(assigned[place[k]], m.meanings) for k, m in enumerate(new_table))
+        tuple(
+            TableMeld(tuple(real[i] for i in assigned[place[k]]), m.meanings) for k, m in enumerate(new_table)
+        )
         for assigned in assignments
     ]
     return tables, complete
+
+
+def _relabelled(
+    variant: Variant, start: Sequence[TableMeld], hand: Sequence[int]
+) -> tuple[tuple[TableMeld, ...], tuple[int, ...], dict[int, int]]:
+    """`start` and `hand` with their ids renamed by kind: the n-th copy of a kind met (start melds
+    first, then the hand) gets that kind's n-th id, the hand sorted; and the real id of each new
+    one. Copies of a kind keep their order, so the canonical search reads them alike and its
+    answer maps back exactly, while two calls that differ only in which physical copies they hold
+    (the engine's judge of a text table, then the bridge for the game's own cards) share one search."""
+    deck = variant.deck
+    ids = _ids_by_kind(deck)
+    met: dict[int, int] = {}
+    real: dict[int, int] = {}
+
+    def renamed(i: int) -> int:
+        kind = deck[i]
+        n = met.get(kind, 0)
+        met[kind] = n + 1
+        new = ids[kind][n]
+        real[new] = i
+        return new
+
+    try:
+        melds = tuple(TableMeld(tuple(renamed(i) for i in m.ids), m.meanings) for m in start)
+        return melds, tuple(sorted(renamed(i) for i in hand)), real
+    except IndexError:  # more copies of a kind than the deck holds: left as they are, for the
+        every = [i for m in start for i in m.ids] + list(hand)  # conservation check to name
+        return tuple(start), tuple(hand), {i: i for i in every}
+
+
+@lru_cache(maxsize=16)
+def _ids_by_kind(deck: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """Each card kind's physical ids, in deck order."""
+    ids: dict[int, list[int]] = {}
+    for i, kind in enumerate(deck):
+        ids.setdefault(kind, []).append(i)
+    return {kind: tuple(v) for kind, v in ids.items()}
 
 
 class _NeverRaised(Exception):

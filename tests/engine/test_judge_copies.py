@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummyai.cards import JOKER, card_str, make_card
+from rummyai.cards import JOKER, card_str, make_card, parse_cards, parse_meld
 from rummyai.engine import judge_play
 from rummyai.engine.judge import _meanings
 from rummyai.engine.moves import Violation
@@ -267,6 +267,52 @@ def test_six_independent_ties_among_joker_melds_are_all_read(joker_meld_first: b
         new += pair if not joker_meld_first else pair[::-1]
     verdict = judge_play(rhine, hand, table, new)
     assert verdict.legal, verdict.reason
+
+
+def test_the_judge_and_the_bridge_share_one_copy_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table judged from text, then the same table with the game's own physical cards: the
+    search reads copies by kind, so the second call finds the first one's answer, and its table
+    names the game's own ids."""
+    from rummyai.engine import tile_rules
+    from rummyai.engine.bridge import play_for_table
+
+    rhine = get_variant("rhine", ["extra_packs=1"])
+    rhine.__dict__.pop("_canonical_copies", None)
+    searches = 0
+    real_search = tile_rules.canonical_search
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal searches
+        searches += 1
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(tile_rules, "canonical_search", counted)
+    table, hand = "5S 5D 5H 5C | 7H 8H JK=9H", "5S 5D JK TH"
+    new = ["5S 5D 5C", "5S 5D 5H JK", "7H 8H JK=9H TH"]
+    assert judge_play(rhine, hand, table, new).legal
+    assert searches == 1
+    # the same position with other physical copies: the start table's from the top of the deck
+    deck = rhine.deck
+    taken: set[int] = set()
+
+    def ids_of(cards: list[str]) -> tuple[int, ...]:
+        out = []
+        for card in cards:
+            kind = parse_cards(card)[0]
+            i = max(j for j in range(len(deck)) if deck[j] == kind and j not in taken)
+            taken.add(i)
+            out.append(i)
+        return tuple(out)
+
+    start = (
+        TableMeld(ids_of(["5S", "5D", "5H", "5C"]), (None,) * 4),
+        TableMeld(ids_of(["7H", "8H", "JK"]), tuple(slot.meaning for slot in parse_meld("7H 8H JK=9H"))),
+    )
+    hand_ids = list(ids_of(["5S", "5D", "JK", "TH"]))
+    play = play_for_table(rhine, start, hand_ids, [parse_meld(m) for m in new], True)
+    assert play is not None and searches == 1
+    placed = {i for meld in play.table for i in meld.ids}
+    assert placed == {i for meld in start for i in meld.ids} | set(hand_ids)
 
 
 def _six_split_groups() -> tuple[Variant, list[str], list[str], list[str]]:
