@@ -35,6 +35,10 @@ LAYOUTS = 12  # placements of pooled jokers judged per rejected assignment
 # many seconds past it, so a cut search still answers a judged-legal move within t + 0.3 s
 VERIFY_GRACE = 0.2
 LATE_SOLVE = 0.05  # seconds a floor model may still solve once the limit has passed
+# Rhine's proof model (`_swap_proof`): CP-SAT work it may spend besides RHINE_WORK when no time
+# limit is given, and how many legal tables it may find before it gives up
+PROOF_WORK = 0.25
+PROOF_ROUNDS = 3
 
 
 def cut(tm: TileModel, solver: cp_model.CpSolver, wide: bool = False) -> None:
@@ -176,6 +180,15 @@ def rhine_repair(
         if floor is not None:
             best_played, best_melds = floor
     strict_tried = {bound}
+    # the proof model gets its own work, so that the search below takes the same path with it
+    proof = _Budget(time_limit, start, PROOF_WORK if work_limit is None else min(PROOF_WORK, work_limit))
+    proven = False
+    if strict and proof.left() > 0:
+        # under a time limit, at most half of what is left: the search below shares the clock
+        share = None if time_limit is None else proof.left() / 2
+        best_played, best_melds, proven = _swap_proof(
+            position, objective, max_cards, best_played, best_melds, proof, duties, share
+        )
     best = score_key(position, objective, best_played)
     # (no time left: no search, only the floors below)
     search = (
@@ -191,7 +204,6 @@ def rhine_repair(
     # every judged-legal table has, and Tile Rummy's model is the first one. So its optimum
     # before any cut bounds the answer.
     lex = _lex(search, objective)
-    proven = False
     cuts = 0
     safe_done = False
     max_cuts = RHINE_CUTS if strict else MAX_CUTS
@@ -232,6 +244,11 @@ def rhine_repair(
         # plan. Cuts never touch the proof: it comes from the uncut relaxation's bound alone
         cut(search, found, wide=strict and cuts > 0)
         cuts += 1
+    if strict and not proven and proof.left() > 0:
+        best_played, best_melds, proven = _swap_proof(
+            position, objective, max_cards, best_played, best_melds, proof, duties
+        )
+        best = score_key(position, objective, best_played)
     if strict and not proven and budget.left() > 0:
         # wilds in new melds whose naturals no start meld holds all kinds of: R5 read on kinds,
         # a restriction that finds the plays whose hand wilds the cuts kept refusing
@@ -247,6 +264,44 @@ def rhine_repair(
     if minimize_changes and best_played and budget.left() > 0:
         best_melds = _tidy(position, objective, max_cards, best, best_melds, budget, duties)
     return best_played, best_melds, "optimal" if proven else "feasible"
+
+
+def _swap_proof(
+    position: Position,
+    objective: str,
+    max_cards: int | None,
+    played: list[int],
+    melds: list[tuple[Slot, ...]],
+    budget: _Budget,
+    duties: dict[str, Any],
+    cap: float | None = None,
+) -> tuple[list[int], list[tuple[Slot, ...]], bool]:
+    """Rhine: the witness model without the claims a swap of two identical copies would undo
+    (`TileModel` with `read_swaps`), never cut, asked for a play better than the judged-legal
+    one given. It is a relaxation, so finding none proves that play optimal; a table it finds
+    is judged, and a legal one is the new answer (optimal when it is the model's optimum) and
+    the model is asked again, at most `PROOF_ROUNDS` times, each solve within `cap` of the
+    budget. Returns the answer and whether it is proven."""
+    best = score_key(position, objective, played)
+    tight = TileModel(position, objective, max_cards, False, witnesses=True, read_swaps=True, **duties)
+    lex = _lex(tight, objective)
+    for _ in range(PROOF_ROUNDS):
+        if budget.left() <= 0:
+            break
+        tight.model.add(lex >= _lex_value(position, objective, best) + 1)
+        found, status = budget.solve(tight, cap)
+        if status == cp_model.INFEASIBLE:
+            return played, melds, True
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        legal = _legal_table(position, tight, found, budget.deadline)
+        if legal is None:
+            break
+        played, melds = decode(tight, found)[0], legal
+        best = score_key(position, objective, played)
+        if status == cp_model.OPTIMAL:
+            return played, melds, True
+    return played, melds, False
 
 
 def _strict(

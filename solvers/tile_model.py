@@ -83,6 +83,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
     # class defaults, for models assembled piece by piece (`rummyai.solvers.fast` builds kept
     # melds on a bare instance)
     strict: bool = False
+    read_swaps: bool = False
     run_naturals: frozenset[int] | set[int] = frozenset()
     _shape_cache: list[tuple[str, tuple[int, ...], tuple[Slot, ...]]] | None = None
 
@@ -102,6 +103,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         swaps: bool = True,
         per_meld_jokers: bool = False,
         spread_wilds: bool = False,
+        read_swaps: bool = False,
     ) -> None:
         self.safe = safe or safe_fixed
         # Rhine witness melds (`_run_witnesses`): a tighter relaxation, built for the repair only
@@ -109,6 +111,10 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         # witness cards whose origin no copy assignment can read otherwise (`_add_claims`): a
         # restriction, not a relaxation, whose tables the judge accepts far more often
         self.strict = strict
+        # witness claims that a swap of two identical copies would undo are left out (a tighter
+        # relaxation, `_no_better_swap`, `_beside_stays`): the repair's proof model. Opened turns
+        # only: a qualifying meld is a start meld to the judge, so its hand cards keep pairs
+        self.read_swaps = read_swaps and position.opened
         # Rhine R5 as a restriction on new melds with a wild (`_spread`): their naturals' kinds
         # are not all kinds of one start meld, so no copy assignment reads the wild as merely
         # added to that meld (a natural of such a kind from the hand would do too: a restriction)
@@ -174,6 +180,10 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag,
         # role: "replace", "beside" its old meld's natural, or "extra<meld>", its R5 natural)
         self.claims: list[tuple[int, bool, int, Any, str]] = []
+        # group witnesses' replacement claims (by variable index): the group's natural counts
+        # by suit and its wild (`_no_better_swap`)
+        self.replace_groups: dict[int, tuple[dict[int, IntVar], Any]] = {}
+        self.plain_windows: dict[int, IntVar] = {}  # `_plain_window`, by count variable index
         self.open_value: list[LinearExpr] = []
         # opening_single_meld: one flag per new meld shape worth the opening points on its own
         self.single_open: list[IntVar] = []

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from rummyai.cards import JOKER, make_card
+from rummyai.cards import JOKER, make_card, rank_of, suit_of
 from rummyai.melds import MeldInfo
 from rummyai.runs import position_range, unrolled_rank
 from rummyai.solvers.tile_model_parts import (
     IntVar,
     LinearExpr,
     _family,
+    _Run,
     _Witness,
 )
 
@@ -130,14 +131,110 @@ class RhineReleases:
                 continue
             if len(sources) == 1:
                 by_source.setdefault((card, sources[0], role), []).append(flag)
+                if self.read_swaps:
+                    self._no_better_swap(card, k, sources[0], flag, flag, copies)
                 continue
             picks = [m.new_bool_var(f"cl{card}_{u}") for u in sources]
             m.add(sum(picks) == flag)
             for u, pick in zip(sources, picks, strict=True):
                 by_source.setdefault((card, u, role), []).append(pick)
+                if self.read_swaps:
+                    self._no_better_swap(card, k, u, flag, pick, copies)
         for (card, u, _), flags in by_source.items():
             cap = self.played_var(card) if u < 0 else copies[u][card]
             m.add(sum(flags) <= cap)
+
+    def _no_better_swap(
+        self: TileModel, card: int, k: int, source: int, flag: Any, claim: Any, copies: list[Counter[int]]
+    ) -> None:
+        """A group joker's replacement `card` claimed from `source` (a start meld, or -1: the
+        hand) in its witness group W, where the joker's old meld M holds a copy of `card` too and
+        W holds one: M's copy lies in another final meld g. A canonical assignment (§7.1) keeps
+        at least as many pairs as the one that swaps the two copies, so
+        (M_g - 1) + (Y_W - 1) >= M_W + Y_g, counting the cards from M and from the source Y in W
+        and g (a hand copy keeps no pairs: no Y terms). With M_g <= |M| - M_W and Y_g >= 0:
+        2 M_W <= |M| + Y_W - 2 (hand: 2 M_W <= |M| - 1). M_W is bounded below by W's copies of
+        kinds all of whose copies are M's, Y_W above by W's copies of kinds Y holds and its
+        wild: every judged-legal table satisfies this, so the witness model stays a relaxation."""
+        group = self.replace_groups.get(flag.index)
+        info = self.position.table[k]
+        if group is None or not copies[k][card]:
+            return
+        m = self.model
+        counts, wild = group
+        suit = suit_of(card)
+        if suit not in counts:
+            return
+        mine = copies[k]
+        sure = [
+            var
+            for x, var in counts.items()
+            if (c := make_card(rank_of(card), x)) != card
+            and mine[c]
+            and self.table_counts[c] == mine[c]
+            and not self.hand_counts[c]
+        ]
+        if not sure:
+            return
+        if source < 0:
+            room: LinearExpr = len(info.slots) - 1
+        else:
+            theirs = copies[source]
+            caps: list[LinearExpr] = []
+            for x, var in counts.items():
+                held = theirs[make_card(rank_of(card), x)]
+                if held:
+                    cap = m.new_int_var(0, held, "")
+                    m.add(cap <= var)
+                    caps.append(cap)
+            if sum(self.position.table[source].as_wild) and not isinstance(wild, int):
+                caps.append(wild)
+            room = len(info.slots) - 2 + sum(caps)
+        # only while W holds one copy of `card` (with two, M's copy may be in W as well)
+        single = m.new_bool_var("")
+        m.add(counts[suit] >= 2).only_enforce_if(single.Not())
+        m.add(2 * sum(sure) <= room).only_enforce_if([claim, single])
+
+    def _beside_stays(
+        self: TileModel, info: MeldInfo, card: int, beside: IntVar, nat: dict[int, Any], jok: dict[int, Any]
+    ) -> None:
+        """A run joker's old meld M claimed beside it by its copy of `card` in the witness run W,
+        where the only other copy of `card` comes from the hand: that copy lies in another final
+        meld g, and a canonical assignment (§7.1) keeps at least as many pairs as the one that
+        swaps the two, so M_W - 1 >= M_g (a hand copy keeps no pairs). A run window with no
+        wild that holds `card` lies inside g, so g holds M's copies of the window's kinds that
+        no other copy of can stand in for: W then holds that many more of M's cards (its
+        natural kinds M holds and its wild bound M_W above). Every judged-legal table
+        satisfies this, so the witness model stays a relaxation."""
+        m = self.model
+        mine = Counter(s.card for s, w in zip(info.slots, info.as_wild, strict=True) if not w)
+        if mine[card] != 1 or self.table_counts[card] != 1 or self.hand_counts[card] != 1:
+            return
+        sure = {c for c in mine if c != card and self.table_counts[c] == mine[c] and not self.hand_counts[c]}
+        if not sure:
+            return
+        suit = info.suit
+        assert suit is not None
+        ours = [v for p, v in nat.items() if make_card(unrolled_rank(p), suit) in mine]
+        bound = sum(ours) + sum(jok.values())
+        for run in self.runs:
+            cards = run.window.cards
+            held = sum(1 for c in cards if c in sure)
+            if card not in cards or not held:
+                continue
+            m.add(bound >= held + 1).only_enforce_if([beside, self._plain_window(run)])
+
+    def _plain_window(self: TileModel, run: _Run) -> IntVar:
+        """A flag that is true whenever some copy of the run window holds no wild (its count
+        exceeds its wilds, at most one per copy); made once per window."""
+        key = run.count.index
+        flag = self.plain_windows.get(key)
+        if flag is None:
+            flag = self.model.new_bool_var("")
+            wilds = [j for j in run.jokers if j is not None]
+            self.model.add(run.count - sum(wilds) <= 0).only_enforce_if(flag.Not())
+            self.plain_windows[key] = flag
+        return flag
 
     def _strict_spot(self: TileModel, card: int) -> bool:
         """Whether a moved joker may stand for `card` in a run. Always, except in the strict
@@ -227,6 +324,8 @@ class RhineReleases:
                     slot_at.setdefault(("beside", p), []).append(beside)
                     chosen.append(beside)
                     self.claims.append((make_card(unrolled_rank(p), suit), True, k, beside, "beside"))
+                    if self.read_swaps:
+                        self._beside_stays(info, make_card(unrolled_rank(p), suit), beside, nat, jok)
                 m.add(sum(chosen) == rs + ks)
                 # R5: a moved joker here needs a natural that is neither from k's meld nor its
                 # replacement (else the meld is k's naturals plus replacements)
@@ -340,6 +439,7 @@ class RhineReleases:
                         self.claims.append((card, True, k, w, "beside"))
                     r = m.new_bool_var(f"wgr{k}_{suit}")
                     replacement.append(r)
+                    self.replace_groups[r.index] = (counts, jw)
                     slots.setdefault(("replace", suit), []).append(r)
                     self.claims.append((card, False, k, r, "replace"))
                 m.add(sum(from_meld) == rs + ks)

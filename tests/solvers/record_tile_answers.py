@@ -3,8 +3,8 @@ model build and the judge can be checked to change nothing (`test_tile_recorded.
 
 Per variant (Tile Rummy, Rhine, official-jokers Rummikub): the SHA-256 of the text of each CP-SAT
 model the solver builds for a position (first model with and without the fewest-changes
-tie-break, the witness, strict and both always-legal models; same model, same CP-SAT answer) for
-`MODELS` positions, and the full answer (cards played, table, status) of `solve` under a
+tie-break, the witness, strict and both always-legal models, and Rhine's proof model; same
+model, same CP-SAT answer) for `MODELS` positions, and the full answer (cards played, table, status) of `solve` under a
 deterministic work limit for the first `ANSWERS` of them, with and without the tie-break. The
 model hashes are also kept for the other variants the model serves (`OTHERS`).
 
@@ -27,7 +27,8 @@ from rummyai.variants import get_variant
 
 VARIANTS = ("rummy-tiles", "rhine", "rummikub+official_jokers")
 OTHERS = ("rummikub", "rummy-board", "rummy-palace", "standard")
-# the models of one position: first model (tie-break on, off), witness, strict, always-legal
+# the models of one position: first model (tie-break on, off), witness, strict, always-legal,
+# Rhine's proof model (the witness model without claims a swap of copies undoes)
 KINDS: tuple[dict[str, bool], ...] = (
     {"minimize_changes": True},
     {"minimize_changes": False},
@@ -35,6 +36,7 @@ KINDS: tuple[dict[str, bool], ...] = (
     {"minimize_changes": True, "strict": True},
     {"minimize_changes": False, "safe": True},
     {"minimize_changes": False, "safe_fixed": True},
+    {"minimize_changes": False, "witnesses": True, "read_swaps": True},
 )
 MODELS = 40
 ANSWERS = 12

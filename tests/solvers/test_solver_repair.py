@@ -6,7 +6,9 @@ exhaustive reference's. The positions are shrunk from the solver sweep's status 
 
 from __future__ import annotations
 
+import random
 import time
+from collections import Counter
 
 import pytest
 from ortools.sat.python import cp_model
@@ -299,3 +301,99 @@ def test_a_play_whose_wilds_the_cuts_kept_refusing_is_found_by_the_spread_model(
     assert answer.cards_played >= 6 and answer.points_played >= 177
     verdict = judge_play(rules, hand, table, [[str(s) for s in m] for m in answer.melds])
     assert verdict.legal, verdict.reason
+
+
+# Witness claims a canonical copy assignment (§7.1) undoes: the group's own 7C stays beside 7H 7D
+# (the run's 7C is no replacement, so '7H 7D 7C | 7C JK=8C 9C | TS JS JK=QS' is refused), and the
+# run's own 3C stays beside AC 2C (so '3C JK=4C 5C' holds none of its old meld's cards and the
+# joker has no 4C). The padding is melds no hand card or joker can join: past 22 cards the
+# solver no longer asks the exhaustive reference, so the proof is the repair's own (the test
+# runs the reference to check it).
+CANONICAL_CLAIMS = [
+    ("TS JS KD", "7H 7C JK=7 7D | 7C JK=8C 9C | KS KH KC", "2D 3D 4D 5D | AH 2H 3H | QH QD QC", (1, 13)),
+    ("3C 5C", "AC 2C 3C JK=4C | KS KH KC", "2D 3D 4D 5D | AH 2H 3H | QH QD QC | 6S 7S 8S | 9D 9H 9S", (1, 5)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("hand", "table", "padding", "best"), CANONICAL_CLAIMS)
+def test_witness_claims_a_swap_of_copies_would_undo_leave_the_proof_model(
+    hand: str, table: str, padding: str, best: tuple[int, int]
+) -> None:
+    """Past the reference's certification the repair proves the best play: its proof model (the
+    witness model without claims that a swap of two identical copies undoes, a relaxation: a
+    canonical assignment keeps at least the pairs of one that swaps two copies) has no table
+    better than the exhaustive reference's best."""
+    padded = f"{table} | {padding}"
+    big = make_position("rhine", hand, padded)
+    assert len(big.hand) + sum(len(info.cards) for info in big.table) > 22
+    sol = solve("rhine", hand, padded)
+    assert sol.status == "optimal"
+    assert (sol.cards_played, sol.points_played) == best
+    check_solution(big, sol)
+    slow = reference_solve("rhine", hand, padded, max_steps=5_000_000)
+    assert (slow.cards_played, slow.points_played) == best
+    position = make_position("rhine", hand, table)
+    assert score_key(position, "cards", reference_solve("rhine", hand, table).played) == best
+    tm = TileModel(position, "cards", None, False, witnesses=True, read_swaps=True)
+    solver, status = solve_model(tm, None)
+    assert status == cp_model.OPTIMAL
+    assert score_key(position, "cards", decode(tm, solver)[0]) == best
+
+
+def _near_duplicates(rng: random.Random) -> tuple[str, str]:
+    """A small Rhine position where a joker meld's natural has a second copy: a group joker
+    meld beside a run holding a copy of one of its cards, or a run joker meld with a copy of one
+    of its cards in a group or in the hand; a hand drawn near them."""
+    ranks, suits = "A23456789TJQK", "SHDC"
+
+    def card(rank: int, suit: int) -> str:
+        return ranks[rank - 1] + suits[suit]
+
+    r = rng.randint(3, 9)
+    if rng.random() < 0.5:
+        a, b, c = rng.sample(range(4), 3)
+        group = [card(r, a), card(r, b), card(r, c), f"JK={ranks[r - 1]}"]
+        low = r - rng.randint(0, 2)
+        run = [card(x, c) for x in range(low, low + 3)]
+        if rng.random() < 0.5:
+            k = rng.choice([k for k in range(3) if low + k != r])
+            run[k] = "JK=" + run[k]
+        table = [group, run]
+        near = [card(x, s) for x in range(r - 2, r + 3) for s in range(4)]
+    else:
+        suit, low = rng.randrange(4), r - 1
+        run = [card(x, suit) for x in range(low, low + rng.choice([3, 4, 5]))]
+        k = rng.randrange(len(run))
+        natural = run[(k + 1) % len(run)]
+        run[k] = "JK=" + run[k]
+        table = [run]
+        if rng.random() < 0.5:
+            rank = ranks.index(natural[0]) + 1
+            others = rng.sample([s for s in range(4) if s != suit], 2)
+            table.append([natural] + [card(rank, s) for s in others])
+        near = [card(x, s) for x in range(max(low - 2, 1), min(low + 5, 13) + 1) for s in range(4)]
+    held = Counter(c for meld in table for c in meld if not c.startswith("JK"))
+    hand = [c for c in held if held[c] < 2 and rng.random() < 0.3]
+    hand += [c for c in rng.sample(near, rng.randint(1, 4)) if held[c] + hand.count(c) < 2]
+    if rng.random() < 0.25:
+        hand.append("JK")
+    return " ".join(hand), " | ".join(" ".join(meld) for meld in table)
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_the_proof_model_is_a_relaxation(seed: int) -> None:
+    """On small positions with second copies of a joker meld's cards, the proof model's optimum
+    is never below the exhaustive reference's legal best, and an ``optimal`` answer is that best."""
+    hand, table = _near_duplicates(random.Random(seed))
+    position = make_position("rhine", hand, table)
+    for objective in ("cards", "points"):
+        best = score_key(
+            position, objective, reference_solve("rhine", hand, table, objective=objective).played
+        )
+        tm = TileModel(position, objective, None, False, witnesses=True, read_swaps=True)
+        solver, status = solve_model(tm, None)
+        assert status == cp_model.OPTIMAL
+        assert score_key(position, objective, decode(tm, solver)[0]) >= best
+        sol = solve("rhine", hand, table, objective=objective)
+        assert sol.status == "optimal"
+        assert score_key(position, objective, sol.played) == best
