@@ -40,8 +40,11 @@ def _deal(
         box.clear()
         if value is not None:
             box.send_keys(str(value))
-    driver.find_element(By.ID, "deal").click()
-    _wait(driver, lambda d: d.execute_script("return play.game && play.game.seats.length === 2"))
+    driver.find_element(By.ID, "deal").click()  # the handler marks the deal as under way at once
+    _wait(
+        driver,
+        lambda d: d.execute_script("return !play.dealing && play.game && play.game.seats.length === 2"),
+    )
 
 
 def _tokens(driver: WebDriver, selector: str) -> list[list[str]]:
@@ -205,6 +208,26 @@ def test_a_double_click_plays_one_move(browser: WebDriver, web_url: str) -> None
     log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li")]
     assert [entry for entry in log if entry.startswith("you:")] == ["you: Draw"]
     assert len(driver.execute_script("return play.game.hand")) == hand + 1
+
+
+def test_a_saved_game_resumed_while_a_deal_is_under_way_gives_way_to_it(
+    browser: WebDriver, web_url: str
+) -> None:
+    """A page opened on a saved game fetches it back; a deal clicked before that answer comes
+    keeps its own game (the resumed one no longer takes its place while the deal is under way)."""
+    driver = browser
+    _deal(driver, web_url, seed=4)
+    saved = driver.execute_script("return play.game.id")
+    shown = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        play.game = null;
+        play.dealing = true;
+        sessionStorage.setItem(SAVED_GAME, arguments[0]);
+        resume().then(() => done(play.game === null ? null : play.game.id));""",
+        saved,
+    )
+    driver.execute_script("play.dealing = false;")
+    assert shown is None
 
 
 def test_reset_clears_the_refusal_of_a_table(browser: WebDriver, web_url: str) -> None:

@@ -79,7 +79,7 @@ function showError(message) {
 // `notice`: the round-end line shown until the person's next move; `announced`: the last round
 // announced, per game, so that a re-render or a refresh does not announce it again
 const play = { game: null, hint: null, draft: null, selected: new Set(), animating: false, shown: 0,
-  notice: "", announced: { id: null, round: 0 } };
+  notice: "", announced: { id: null, round: 0 }, dealing: false };
 
 async function setUp() {
   const [variants, agents] = await Promise.all([call("GET", "/v1/variants"), call("GET", "/v1/agents")]);
@@ -95,6 +95,7 @@ async function deal(event) {
   event.preventDefault();
   showError("");
   const opponents = [...document.querySelectorAll(".opponent")].map((s) => s.value).filter(Boolean);
+  play.dealing = true;  // a saved game the page resumes meanwhile does not take this one's place
   try {
     const body = { variant: $("variant").value, opponents, seed: Number($("seed").value || 0) };
     if ($("max-turns").value) body.max_turns = Number($("max-turns").value);
@@ -104,6 +105,7 @@ async function deal(event) {
     play.notice = "";
     showGame(game);
   } catch (error) { showError(error.message); }
+  finally { play.dealing = false; }
 }
 
 function showGame(game) {
@@ -452,7 +454,7 @@ async function resume() {
   let game;
   try { game = await call("GET", `/v1/games/${encodeURIComponent(id)}`); }
   catch (error) { sessionStorage.removeItem(SAVED_GAME); return; }  // the service forgot it (a restart)
-  if (!play.game) showGame(game);  // unless a new deal came first
+  if (!play.game && !play.dealing) showGame(game);  // unless a new deal came first, or is coming
 }
 
 document.addEventListener("DOMContentLoaded", () => {
