@@ -427,10 +427,8 @@ def _canonical_ids(
     are all of them (`canonical_search`), cached per variant: the judge tries many readings of the
     same cards, and a reading does not change the copies."""
     start, hand, kinds, opened = key
-    pools: dict[int, list[int]] = {}
-    for i in range(len(variant.deck)):
-        pools.setdefault(variant.deck[i], []).append(i)
-    final = [TableMeld(tuple(pools[k][0] for k in meld), (None,) * len(meld)) for meld in kinds]
+    ids = _ids_by_kind(variant.deck)
+    final = [TableMeld(tuple(ids[k][0] for k in meld), (None,) * len(meld)) for meld in kinds]
     found = canonical_search(variant.deck, variant.is_wild, start, hand, final, wild_ties_only=opened)
     if isinstance(found, ConservationProblem):
         return found
