@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import product
 from typing import Literal
 
@@ -75,6 +75,11 @@ class MeldInfo:
         """Every physical card kind in the meld, escorts included."""
         return [c for slot in self.slots for c in slot.cards()]
 
+    @cached_property
+    def kinds(self) -> tuple[int, ...]:
+        """`cards` sorted: the meld as a multiset of kinds (kept: analysed melds are reused)."""
+        return tuple(sorted(self.cards))
+
     def meant(self, i: int) -> int | None:
         """Card kind core card i counts as (its meaning if wild), None for a suitless group wild."""
         slot = self.slots[i]
@@ -91,6 +96,8 @@ def to_slots(meld: MeldInput) -> tuple[Slot, ...]:
     """Slots of a meld given as text, slots, tokens (``["JK=9H", "KS/2H"]``) or plain kinds."""
     if isinstance(meld, str):
         return parse_meld(meld)
+    if type(meld) is tuple and all(type(item) is Slot for item in meld):
+        return meld  # already slots (the meld caches' key, looked up again and again)
     slots: list[Slot] = []
     for item in meld:
         if isinstance(item, Slot):

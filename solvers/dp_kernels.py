@@ -30,6 +30,19 @@ def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int)
     return False
 
 
+@njit(cache=True, inline="always")
+def _digit(runs: int, colour: int) -> int:
+    """Colour `colour`'s run-slot pair in a key's runs part (constant divisors: no division
+    instruction)."""
+    if colour == 0:
+        return runs % N_PAIRS
+    if colour == 1:
+        return runs // N_PAIRS % N_PAIRS
+    if colour == 2:
+        return runs // (N_PAIRS * N_PAIRS) % N_PAIRS
+    return runs // (N_PAIRS * N_PAIRS * N_PAIRS) % N_PAIRS
+
+
 @njit(cache=True)
 def _cell(
     card: int,
@@ -45,9 +58,8 @@ def _cell(
     table: I32,
     hand: I32,
     shape: I32,
-    pair_p: I32,
-    pair_q: I32,
-    pair_index: I32,
+    moves: I32,
+    move_counts: I32,
     summary_next: I32,
     group_jokers: I32,
     closing: bool,
@@ -68,11 +80,15 @@ def _cell(
     least `floor` (`runs_count` counts the new states by their runs part, below the closing
     colour); on the number's last colour (`closing`) the groups are closed with jokers too
     (`strict`: every joker count that fits, else the fewest). -1 when the buffers are full.
+    The run slots' moves allowed at this cell come from `moves` (`run_dp.slot_moves`: what a slot
+    pair may do, by the cells left in the colour, whether a joker may open a slot here and the
+    naturals at hand), in the order the choices are tried, so ties keep the first path found.
     `shape` row `card` scores the tie-break (`_shape`): table copies kept in runs and in groups,
     and slots going on where start runs go on; all zero when there is no tie-break."""
     ways = summary_next.shape[1]
-    left = ranks - 1 - v  # cells of this colour still to come
+    left = min(ranks - 1 - v, length - 1)  # cells of this colour still to come, as far as it matters
     joker_open = _joker_ok(table, hand, colour, v, ranks, length - 1)
+    row_base = ((left * 2 + int(joker_open)) * 3 + min(t + h, 2)) * N_PAIRS
     in_runs = shape[card, 0]
     in_groups = shape[card, 1]
     spans = shape[card, 2]
@@ -90,108 +106,85 @@ def _cell(
         if masks > 1:
             mask = runs % masks
             runs //= masks
-        pair = (runs // power) % N_PAIRS
-        p = pair_p[pair]
-        q = pair_q[pair]
+        pair = _digit(runs, colour)
         base_runs = runs - pair * power
-        for da in range(3):
-            if da == 0 and 0 < p < length:
-                continue  # a short run must go on
-            if da == 2 and (jk >= jokers or (p == 0 and not joker_open)):
+        row = row_base + pair
+        free = jokers - jk
+        score = scores[i]
+        for m in range(move_counts[row]):
+            jok = moves[row, m, 3]
+            if jok > free:
                 continue
-            na = 0 if da == 0 else min(p + 1, length)
-            if 0 < na < length and left < length - na:
-                continue  # too close to the last number to reach the minimum length
-            for db in range(3):
-                if p == q and db > da:
-                    continue  # equal slots: one order is enough
-                if db == 0 and 0 < q < length:
+            nat = moves[row, m, 2]
+            new_runs = base_runs + moves[row, m, 1] * power
+            code = moves[row, m, 0]
+            # naturals of this cell sent to the number's groups: the copies used are t..t+h
+            for k in range(max(0, t - nat), min(ways - 1, t + h - nat) + 1):
+                ng = summary_next[g, k]
+                if ng < 0:
                     continue
-                if da == 0 and p == length and db != 0 and q == 0:
-                    continue  # ending a run to open another: extending it is at least as good
-                jok = int(da == 2) + int(db == 2)
-                if jk + jok > jokers:
-                    continue
-                if db == 2 and q == 0 and not joker_open:
-                    continue
-                nb = 0 if db == 0 else min(q + 1, length)
-                if 0 < nb < length and left < length - nb:
-                    continue
-                nat = int(da == 1) + int(db == 1)
-                if nat > t + h:
-                    continue
-                hi_pair = pair_index[na, nb] if na >= nb else pair_index[nb, na]
-                new_runs = base_runs + hi_pair * power
-                for k in range(ways):  # naturals of this cell sent to the number's groups
-                    ng = summary_next[g, k]
-                    if ng < 0:
+                sc = score + (nat + k - t) * gain
+                if tie:  # tie-break: cards stay where they were
+                    sc += min(nat, in_runs) + min(k, in_groups) + 2 * min(moves[row, m, 4], spans)
+                if sc < floor:
+                    continue  # cannot reach the threshold even with every card still to come
+                choice = (code * ways + k) * J1
+                # tracked start groups that lose this card (one of two when only one copy
+                # goes to the groups: either may be the one kept)
+                lose = 0
+                if holders:
+                    lose = holders if k == 0 else (1 if holders == 3 and k == 1 else 0)
+                for other in range(2 if lose == 1 and holders == 3 else 1):
+                    new_mask = mask | (lose << other)
+                    # the new state goes into the layer (or raises the score of its twin);
+                    # written out here: a call would count references to the arrays, per state
+                    if not closing:
+                        new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
+                        bit = 1 << (new_key & 63)
+                        if present[new_key >> 6] & bit == 0:
+                            if out >= keys.shape[0]:
+                                return -1
+                            present[new_key >> 6] |= bit
+                            slot_of[new_key] = out
+                            runs_count[new_key // (N_SUMMARIES * J1)] += 1
+                            keys[out] = new_key
+                            scores[out] = sc
+                            parents[out] = i
+                            choices[out] = choice
+                            out += 1
+                        elif sc > scores[slot_of[new_key]]:
+                            at = slot_of[new_key]
+                            scores[at] = sc
+                            parents[at] = i
+                            choices[at] = choice
                         continue
-                    n = nat + k
-                    if n < t or n > t + h:
-                        continue
-                    sc = scores[i] + (n - t) * gain
-                    if tie:  # tie-break: cards stay where they were
-                        goes_on = int(p > 0 and da > 0) + int(q > 0 and db > 0)
-                        sc += min(nat, in_runs) + min(k, in_groups) + 2 * min(goes_on, spans)
-                    if sc < floor:
-                        continue  # cannot reach the threshold even with every card still to come
-                    choice = ((da * 3 + db) * ways + k) * J1
-                    # tracked start groups that lose this card (one of two when only one copy
-                    # goes to the groups: either may be the one kept)
-                    lose = 0
-                    if holders:
-                        lose = holders if k == 0 else (1 if holders == 3 and k == 1 else 0)
-                    for other in range(2 if lose == 1 and holders == 3 else 1):
-                        new_mask = mask | (lose << other)
-                        # the new state goes into the layer (or raises the score of its twin);
-                        # written out here: a call would count references to the arrays, per state
-                        if not closing:
-                            new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
+                    # last colour of the number: score the tracked groups still whole (twice:
+                    # a whole start group is what the tie-break counts) and close the groups
+                    # with jokers at once
+                    whole = tracked - (new_mask & 1) - (new_mask >> 1 & 1) if tracked else 0
+                    options = group_jokers[ng]
+                    for x in range(free - jok + 1):
+                        if (options >> x) & 1:
+                            new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
+                            total = sc + 2 * whole
                             bit = 1 << (new_key & 63)
                             if present[new_key >> 6] & bit == 0:
                                 if out >= keys.shape[0]:
                                     return -1
                                 present[new_key >> 6] |= bit
                                 slot_of[new_key] = out
-                                runs_count[new_key // (N_SUMMARIES * J1)] += 1
                                 keys[out] = new_key
-                                scores[out] = sc
+                                scores[out] = total
                                 parents[out] = i
-                                choices[out] = choice
+                                choices[out] = choice + x
                                 out += 1
-                            elif sc > scores[slot_of[new_key]]:
+                            elif total > scores[slot_of[new_key]]:
                                 at = slot_of[new_key]
-                                scores[at] = sc
+                                scores[at] = total
                                 parents[at] = i
-                                choices[at] = choice
-                            continue
-                        # last colour of the number: score the tracked groups still whole (twice:
-                        # a whole start group is what the tie-break counts) and close the groups
-                        # with jokers at once
-                        whole = tracked - (new_mask & 1) - (new_mask >> 1 & 1) if tracked else 0
-                        options = group_jokers[ng]
-                        for x in range(jokers - jk - jok + 1):
-                            if (options >> x) & 1:
-                                new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
-                                total = sc + 2 * whole
-                                bit = 1 << (new_key & 63)
-                                if present[new_key >> 6] & bit == 0:
-                                    if out >= keys.shape[0]:
-                                        return -1
-                                    present[new_key >> 6] |= bit
-                                    slot_of[new_key] = out
-                                    keys[out] = new_key
-                                    scores[out] = total
-                                    parents[out] = i
-                                    choices[out] = choice + x
-                                    out += 1
-                                elif total > scores[slot_of[new_key]]:
-                                    at = slot_of[new_key]
-                                    scores[at] = total
-                                    parents[at] = i
-                                    choices[at] = choice + x
-                                if not strict:
-                                    break  # left-over jokers join melds at the end: the fewest is enough
+                                choices[at] = choice + x
+                            if not strict:
+                                break  # left-over jokers join melds at the end: the fewest is enough
     return out
 
 
@@ -222,7 +215,6 @@ def _prune(
     tracked start groups (`masks` > 1: the tie-break). Fewer jokers placed (a) and (b) hold only
     without `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
     every key from `present` and `runs_count`; returns the new end."""
-    alive = np.ones(end - start, dtype=np.bool_)
     stride = N_SUMMARIES * J1
     for i in range(start, end):
         key = keys[i]
@@ -238,19 +230,23 @@ def _prune(
                 if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
                     dead = True
                     break
-        mask = key // stride % masks
-        if mask and not dead:  # (c): fewer tracked start groups lost so far
-            for fewer in range(mask):
-                if fewer & mask == fewer:
-                    near = key + (fewer - mask) * stride
-                    if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
-                        dead = True
-                        break
+        runs = key // stride
+        if masks > 1:
+            mask = runs % masks
+            runs //= masks
+            if mask and not dead:  # (c): fewer tracked start groups lost so far
+                for fewer in range(mask):
+                    if fewer & mask == fewer:
+                        near = key + (fewer - mask) * stride
+                        if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
+                            dead = True
+                            break
         jk = 0 if strict else key % J1
         power = stride * masks
         for c in range(4):
+            pair = runs % N_PAIRS
+            runs //= N_PAIRS
             if c == colour or (colour == 3 and not dead):
-                pair = (key // power) % N_PAIRS
                 for k in range(dominators.shape[1]):
                     if dead:
                         break
@@ -263,13 +259,14 @@ def _prune(
                             dead = True
                             break
             power *= N_PAIRS
-        alive[i - start] = not dead
+        if dead:
+            parents[i] = -2  # marked: the states after it may still be compared with it
     for i in range(start, end):
         present[keys[i] >> 6] = 0
         runs_count[keys[i] // stride] = 0
     w = start
     for i in range(start, end):
-        if alive[i - start]:
+        if parents[i] != -2:
             keys[w] = keys[i]
             scores[w] = scores[i]
             parents[w] = parents[i]
@@ -289,7 +286,8 @@ def search(
     ranks: int,
     pair_p: I32,
     pair_q: I32,
-    pair_index: I32,
+    moves: I32,
+    move_counts: I32,
     summary_next: I32,
     group_jokers: I32,
     dominators: I32,
@@ -341,7 +339,7 @@ def search(
             out = _cell(
                 card, c, v, table[card], hand[card], unit[card], threshold - potential - tie_left[v * 4 + c], jokers,
                 length, ranks, table, hand, shape,
-                pair_p, pair_q, pair_index, summary_next, group_jokers, c == 3, strict, power,
+                moves, move_counts, summary_next, group_jokers, c == 3, strict, power,
                 masks, slot_of, present, runs_count, keys, scores, parents, choices, start, end,
             )  # fmt: skip
             if out < 0:

@@ -36,7 +36,7 @@ BUILD_TIMEOUT = 900  # seconds; a build this slow is given up (numba's compiler 
 # Signatures of the exported kernels (C-contiguous arrays, as `run_dp` passes them).
 _A32, _A64 = "i4[::1]", "i8[::1]"
 SIGNATURES = {
-    "search": f"UniTuple(i8, 2)({_A32}, {_A32}, i4[:, ::1], {_A64}, i8, i8, i8, {_A32}, {_A32}, i4[:, ::1], "
+    "search": f"UniTuple(i8, 2)({_A32}, {_A32}, i4[:, ::1], {_A64}, i8, i8, i8, {_A32}, {_A32}, i4[:, :, ::1], {_A32}, "
     f"i4[:, ::1], {_A32}, i4[:, ::1], i4[:, :, ::1], {_A32}, {_A64}, {_A32}, {_A64}, {_A64}, {_A32}, {_A32}, {_A32}, i8, b1, "
     f"i8, i8, i8, {_A64}, i8)",
     "playable": f"{_A32}({_A32}, {_A32})",

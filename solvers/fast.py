@@ -252,7 +252,7 @@ def as_written(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple[
     have no escorts: a slot is one card)."""
     written: dict[tuple[int, ...], tuple[Slot, ...]] = {}
     for info in position.table:
-        written.setdefault(tuple(sorted([s.card for s in info.slots])), info.slots)
+        written.setdefault(info.kinds, info.slots)
     return [written.get(tuple(sorted([s.card for s in meld])), meld) for meld in melds]
 
 

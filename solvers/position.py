@@ -7,6 +7,7 @@ valid). `Solution` is what every solver returns: the cards played and the whole 
 
 from __future__ import annotations
 
+import operator
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -152,7 +153,7 @@ def make_position(
             if slot.escort is not None:
                 for card in slot.escort.cards():
                     counts[card] += 1
-    if any(n > c for n, c in zip(counts, rules.copies, strict=True)):  # name the card
+    if any(map(operator.gt, counts, rules.copies)):  # more copies than the deck holds: name the card
         every = [*kinds, *(card for info in melds for slot in info.slots for card in slot.cards())]
         check_copies(rules, every, "hand and table")
     return position

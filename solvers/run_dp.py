@@ -98,6 +98,8 @@ class Tables:
     pair_p: I32  # pair index -> longer slot length (capped at min_meld)
     pair_q: I32  # pair index -> shorter slot length
     pair_index: I32  # [p, q] (p >= q) -> pair index
+    moves: I32  # [row, m] -> the m-th run-slot move allowed (`slot_moves`)
+    move_counts: I32  # [row] -> how many moves the row allows
     dominators: I32  # [pair, k] -> the pairs that can do whatever this pair can (-1 ends the row)
     group_dominators: I32  # [colours to come, summary * J1 + jokers, k] -> parts that close no worse
     summaries: tuple[tuple[int, int], ...]  # summary index -> (colours with one, colours with two)
@@ -126,6 +128,8 @@ class _Kept:
     values: I64
     tables: Tables | None = None
     warm: bool = False
+    value_list: list[int] = field(default_factory=list)  # `values` as Python ints
+    units: dict[tuple[str, int], I64] = field(default_factory=dict)  # `_units`, kept
     answers: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], _Answer] = field(default_factory=dict)
 
 
@@ -144,7 +148,7 @@ def _kept(variant: Variant) -> _Kept:
         kept = _KEPT.get(variant)
         if kept is None:
             values = np.array(variant.hand_values[: JOKER + 1], dtype=np.int64)
-            kept = _KEPT[variant] = _Kept(variant, _covers(variant), values)
+            kept = _KEPT[variant] = _Kept(variant, _covers(variant), values, value_list=values.tolist())
         if len(_BY_ID) > 1_000:
             _BY_ID.clear()
         known = _BY_ID[id(variant)] = (variant, kept)
@@ -196,6 +200,7 @@ def build_tables(variant: Variant) -> Tables:
             templates[(i, x)] = template
     assert len(pairs) == N_PAIRS and len(summaries) == N_SUMMARIES
     group_dominators = _group_dominators(summaries, index, group_jokers, jokers)
+    moves, move_counts = slot_moves(pairs, pair_index, length)
     return Tables(
         min_meld=length,
         group_max=gmax,
@@ -203,6 +208,8 @@ def build_tables(variant: Variant) -> Tables:
         pair_p=np.array([p for p, _ in pairs], dtype=np.int32),
         pair_q=np.array([q for _, q in pairs], dtype=np.int32),
         pair_index=pair_index,
+        moves=moves,
+        move_counts=move_counts,
         dominators=dominators,
         group_dominators=group_dominators,
         summaries=tuple(summaries),
@@ -211,6 +218,50 @@ def build_tables(variant: Variant) -> Tables:
         templates=templates,
         summary_index=index,
     )
+
+
+def slot_moves(pairs: list[tuple[int, int]], pair_index: I32, length: int) -> tuple[I32, I32]:
+    """What a colour's two run slots may do at a cell, worked out once per variant: for every row
+    ((cells of the colour still to come, capped at `length` - 1) * 2 + whether a joker may open a
+    slot here) * 3 + naturals of the cell at hand (capped at 2), then the slots' pair, the moves
+    (each slot stops, takes a natural or takes a joker: `da`, `db`) as (code `da` * 3 + `db`, the
+    new pair, naturals used, jokers used, slots going on), in the order the kernel tries them.
+    Whether enough jokers are left is the one check left to the kernel (it depends on the state).
+
+    A slot of length 1 to `length` - 1 must go on; a joker opens a slot only where a natural may
+    follow it; a slot too close to the colour's last number to reach `length` may not open or go
+    on short; of two equal slots one order is enough; a finished run is extended rather than
+    ended to open another."""
+    rows = length * 2 * 3 * len(pairs)
+    moves = np.zeros((rows, 9, 5), dtype=np.int32)
+    counts = np.zeros(rows, dtype=np.int32)
+    for left, joker_open, at_hand in itertools.product(range(length), (0, 1), range(3)):
+        for pair, (p, q) in enumerate(pairs):
+            row = ((left * 2 + joker_open) * 3 + at_hand) * len(pairs) + pair
+            n = 0
+            for da, db in itertools.product(range(3), range(3)):
+                na = 0 if da == 0 else min(p + 1, length)
+                nb = 0 if db == 0 else min(q + 1, length)
+                if (
+                    (da == 0 and 0 < p < length)
+                    or (db == 0 and 0 < q < length)
+                    or (da == 2 and p == 0 and not joker_open)
+                    or (db == 2 and q == 0 and not joker_open)
+                    or (0 < na < length and left < length - na)
+                    or (0 < nb < length and left < length - nb)
+                    or (p == q and db > da)
+                    or (da == 0 and p == length and db != 0 and q == 0)
+                ):
+                    continue
+                naturals = int(da == 1) + int(db == 1)
+                if naturals > at_hand:
+                    continue
+                new_pair = pair_index[na, nb] if na >= nb else pair_index[nb, na]
+                going_on = int(p > 0 and da > 0) + int(q > 0 and db > 0)
+                moves[row, n] = (da * 3 + db, new_pair, naturals, int(da == 2) + int(db == 2), going_on)
+                n += 1
+            counts[row] = n
+    return moves, counts
 
 
 def _group_dominators(
@@ -503,7 +554,8 @@ def _best_state(
             tables.ranks,
             tables.pair_p,
             tables.pair_q,
-            tables.pair_index,
+            tables.moves,
+            tables.move_counts,
             tables.summary_next,
             tables.group_jokers,
             tables.dominators,
@@ -627,9 +679,13 @@ def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
     """Scores to reach, highest first: every playable natural (plus `bonus`), then short by 1, 4,
     13, 40 ... of the most valuable card, down to 0 (always reachable: play nothing). A search that
     keeps only the states able to reach a threshold and still finds a play has found the best one."""
-    top = int(np.dot(naturals[:JOKER], unit[:JOKER])) + bonus
-    held = unit[:JOKER][naturals[:JOKER] > 0]
-    step = int(held.max()) if held.size else max(bonus, 1)
+    top = bonus
+    step = 0
+    for count, value in zip(naturals[:JOKER].tolist(), unit[:JOKER].tolist(), strict=True):
+        if count:
+            top += count * value
+            step = max(step, value)
+    step = step or max(bonus, 1)
     out = []
     slack = 0
     while slack < top:
@@ -640,12 +696,20 @@ def _thresholds(naturals: I32, unit: I64, bonus: int) -> list[int]:
 
 
 def _units(position: Position, objective: str) -> I64:
-    """Score of each hand card kind: cards then points, or points then cards (lexicographic)."""
-    variant = position.variant
-    hv = _kept(variant).values
-    if objective == "cards":
-        return hv + (int(hv[list(position.hand)].sum()) + 1)
-    return hv * (len(position.hand) + 1) + 1
+    """Score of each hand card kind: cards then points, or points then cards (lexicographic).
+    Kept per variant by what they depend on (the hand's points, or its size)."""
+    kept = _kept(position.variant)
+    hv = kept.value_list
+    key = (objective, sum(hv[c] for c in position.hand) if objective == "cards" else len(position.hand))
+    unit = kept.units.get(key)
+    if unit is None:
+        if len(kept.units) > MAX_ANSWERS:
+            kept.units.clear()
+        if objective == "cards":
+            unit = kept.units[key] = kept.values + (key[1] + 1)
+        else:
+            unit = kept.units[key] = kept.values * (key[1] + 1) + 1
+    return unit
 
 
 def _path(buf: _Buffers, best: int) -> I32:
