@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from rummyai.solvers.dp_layout import J1, N_PAIRS, N_SUMMARIES
+from rummyai.solvers.dp_layout import J1, MASKS, N_PAIRS, N_SUMMARIES
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
@@ -103,9 +103,9 @@ def _cell(
         g = rest % N_SUMMARIES
         runs = rest // N_SUMMARIES
         mask = 0
-        if masks > 1:
-            mask = runs % masks
-            runs //= masks
+        if masks > 1:  # masks is 1 or MASKS: a constant divisor
+            mask = runs % MASKS
+            runs //= MASKS
         pair = _digit(runs, colour)
         base_runs = runs - pair * power
         row = row_base + pair
@@ -231,9 +231,9 @@ def _prune(
                     dead = True
                     break
         runs = key // stride
-        if masks > 1:
-            mask = runs % masks
-            runs //= masks
+        if masks > 1:  # masks is 1 or MASKS: a constant divisor
+            mask = runs % MASKS
+            runs //= MASKS
             if mask and not dead:  # (c): fewer tracked start groups lost so far
                 for fewer in range(mask):
                     if fewer & mask == fewer:
