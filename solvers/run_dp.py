@@ -45,6 +45,7 @@ caller falls back to CP-SAT.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 import time
@@ -718,39 +719,53 @@ def _path(buf: _Buffers, best: int) -> I32:
     return path
 
 
+@functools.cache
+def _decoder(ways: int) -> tuple[tuple[int, int, int, int], ...]:
+    """What each path entry says: (jokers closing the number's groups, what each run slot does,
+    naturals sent to the groups); the slot moves are -1 where nothing is used at the cell."""
+    out = []
+    for entry in range(9 * ways * J1):
+        choice, jokers = divmod(entry, J1)
+        code, sent = divmod(choice, ways)
+        first, second = _SLOT_MOVES[code]
+        out.append((jokers, -1, -1, 0) if choice == 0 else (jokers, first, second, sent))
+    return tuple(out)
+
+
 def _replay(tables: Tables, path: I32, on_table: I32) -> tuple[list[int], list[tuple[Slot, ...]], int]:
     """Rebuild the played naturals, the melds and the jokers placed from the layer choices
     (`on_table`: the table's copies of each kind)."""
     length = tables.min_meld
-    ways = tables.summary_next.shape[1]
-    # each cell's choice: (what each run slot does, naturals sent to groups) and the groups' jokers
-    choices, group_jokers = np.divmod(path, J1)
-    codes, sent = np.divmod(choices, ways)
-    choice_of, jokers_of, code_of, sent_of = (a.tolist() for a in (choices, group_jokers, codes, sent))
+    decode = _decoder(tables.summary_next.shape[1])
+    steps = path.tolist()
     table = on_table.tolist()
     runs: list[list[list[Slot]]] = [[[] for _ in range(SLOTS)] for _ in range(SUITS)]
     melds: list[tuple[Slot, ...]] = []
     played: list[int] = []
     jokers_used = 0
+    cell = 0
     for v in range(tables.ranks):
         to_groups = [0] * SUITS  # naturals each colour sends to this number's groups
         x = 0
         for c in range(SUITS):
-            cell = v * SUITS + c
-            x = jokers_of[cell]
+            x, da, db, k = decode[steps[cell]]
+            cell += 1
             colour = runs[c]
-            if choice_of[cell] == 0:  # nothing at this cell: runs in progress end
-                for slot in colour:
-                    if slot:
-                        melds.append(tuple(slot))
-                        slot.clear()
+            first, second = colour
+            if da < 0:  # nothing at this cell: runs in progress end
+                if first:
+                    melds.append(tuple(first))
+                    first.clear()
+                if second:
+                    melds.append(tuple(second))
+                    second.clear()
                 continue
-            card = c * 13 + v
-            k = sent_of[cell]
-            if len(colour[1]) > len(colour[0]) and len(colour[0]) < length:
+            if len(second) > len(first) and len(first) < length:
                 colour.reverse()  # the longer slot first, as in the state's pair
+                first, second = second, first
+            card = c * 13 + v
             n = k
-            for slot, d in zip(colour, _SLOT_MOVES[code_of[cell]], strict=True):
+            for slot, d in ((first, da), (second, db)):
                 if d == 0:
                     if slot:
                         melds.append(tuple(slot))
