@@ -15,7 +15,9 @@ colour, the lengths of its two run slots in progress (0, 1, 2 or "long enough", 
 pair: one slot per copy of a card), how many colours sent one and how many sent two naturals to
 the current number's groups (colours are interchangeable there), and the jokers placed so far.
 At a cell the copies used (table copies forced, hand copies optional) extend or open slots or
-go to the groups; a joker may extend or open a slot in place of the card. On a number's last
+go to the groups; a joker may extend or open a slot in place of the card (what a slot pair may
+do depends only on the pair, the cells left in the colour, whether a joker may open a slot there
+and the naturals at hand, so those moves are listed once per variant: `slot_moves`). On a number's last
 colour its groups are closed with the fewest jokers that make them valid (worked out once per
 variant by trying every assignment). Slots of length 1-2 must go on; a run ends when its slot is
 left empty. With at most two jokers every meld of three cards holds a natural. Jokers no stand-in

@@ -83,3 +83,9 @@ def test_train_value_data_resumes_game_by_game_and_is_read_only_with_its_setting
 def test_the_worlds_curve_refuses_a_folder_that_is_not_its_study(study: str, message: str) -> None:
     root = TRAINING.parents[1]
     assert_refused(root / "experiments" / "studies" / "worlds_curve.py", [study], root, message)
+
+
+def test_the_instruction_count_benchmark_refuses_a_count_below_one(tmp_path: Path) -> None:
+    assert_refused(
+        BENCHMARKS / "solve_instructions.py", ["--rounds", "0"], tmp_path, "--rounds must be at least 1"
+    )

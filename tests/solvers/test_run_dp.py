@@ -156,6 +156,32 @@ def test_tables_encode_slot_pairs_and_group_summaries() -> None:
     assert len(members) + jokers == 4
 
 
+def test_slot_moves_follow_the_cell() -> None:
+    """The per-cell run-slot moves: a slot in progress goes on, a joker opens a slot only where a
+    natural may follow, no move uses more naturals than the cell has, and near the colour's end
+    no slot opens that cannot reach three cards."""
+    tables = build_tables(get_variant("rummikub"))
+    pairs = list(zip(tables.pair_p.tolist(), tables.pair_q.tolist(), strict=True))
+    for row in range(len(tables.move_counts)):
+        rest, pair = divmod(row, len(pairs))
+        rest, at_hand = divmod(rest, 3)
+        left, joker_open = divmod(rest, 2)
+        p, q = pairs[pair]
+        moves = tables.moves[row, : tables.move_counts[row]].tolist()
+        if p in (0, 3) and q in (0, 3):  # nothing in progress: leaving the cell empty is a move
+            assert moves[0][0] == 0, (left, joker_open, at_hand, p, q)
+        for code, new_pair, naturals, jokers, _ in moves:
+            da, db = divmod(code, 3)
+            assert naturals == (da == 1) + (db == 1) <= at_hand
+            assert jokers == (da == 2) + (db == 2)
+            assert not (0 < p < 3 and da == 0) and not (0 < q < 3 and db == 0)
+            if not joker_open:
+                assert not (da == 2 and p == 0) and not (db == 2 and q == 0)
+            a, b = pairs[new_pair]
+            if left == 0:  # the colour's last number: only finished runs stay
+                assert a in (0, 3) and b in (0, 3)
+
+
 def _runs_fit(counts: tuple[int, ...], jokers: int, most: int) -> bool:
     """Whether one colour's naturals (`counts` per number, all of them) and `jokers` jokers (all
     of them when `most` is unbounded, at most that many otherwise) split into runs of 3 or more
