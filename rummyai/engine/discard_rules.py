@@ -481,6 +481,7 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
     if r not in w.hand or r == d:
         raise fail(v, "swap", f"replacement id {r} is not in the hand")
     kind = v.deck[r]
+    _read_replacement(w, r, placed=move.place is not None)
     escorts = old.escorts or (None,) * len(old.ids)
     rule = v.escorts
     new_escort: int | None = None
@@ -534,9 +535,7 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
     gained = [r] + ([new_escort] if new_escort is not None else [])
     _take_from_hand(w, gained)
     if new_escort is not None:
-        # §7.1: the escort laid is the held heart with the most duties; the replacement is not
-        # re-read: a committed replacement passing its duty to the diamond and a held copy
-        # keeping it are both readings of the swap, and the move's ids choose between them
+        # §7.1: the escort laid is the held heart with the most duties
         _read_played(w, [new_escort])
     w.hand.append(d)
     w.table[move.target] = normalized
@@ -560,6 +559,22 @@ def _diamond_swap(w: Work, move: DiamondSwap) -> None:
         raise fail(
             v, "swap", f"{w.token(d)} must be placed again at once: the replacement was the committed card"
         )
+
+
+def _read_replacement(w: Work, r: int, placed: bool) -> None:
+    """§7.1 for a diamond swap's replacement `r` when the hand holds another copy of its kind and
+    one of the two is committed: laying the committed copy passes its duty to the diamond, which
+    must then be placed in the same action; laying the other leaves the duty on the copy still
+    held. The swap is read the way that can pass, whichever id the move names: as the committed
+    copy when the move places the diamond (its duty is then met, and the copy left in hand is
+    free), as the free one when it does not."""
+    committed = w.data.committed
+    kind = w.variant.deck[r]
+    for other in w.hand:
+        if other != r and w.variant.deck[other] == kind and (other in committed) != (r in committed):
+            if (r in committed) != placed:
+                _swap_duties(w, r, other)
+            return
 
 
 def _escort_credit(

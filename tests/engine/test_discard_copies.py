@@ -164,6 +164,51 @@ def test_black_heart_new_escort_may_be_either_copy_of_the_committed_heart() -> N
         assert not apply(taken, swap).round.family_data.committed  # the laid 5H was the committed one
 
 
+def _black_heart_committed_seven(second_meld: str) -> tuple[GameState, int, list[int]]:
+    """Seat 0 holds a 7S and takes another from the row (committed); table meld 0 is
+    `5S 6S QD=7S`. Returns the state, the diamond's id and both 7S ids."""
+    start = build_state(
+        "black-heart",
+        ["7S 2C 4H", "3S 4S"],
+        table=["5S 6S QD=7S", second_meld],
+        table_credit=[1, 1],
+        discard="7S",
+        phase="draw",
+        opened=[True, True],
+    )
+    taken = apply(start, TakeDiscard(0))
+    diamond = taken.round.table[0].ids[2]
+    return taken, diamond, _copies(taken, "7S")
+
+
+def test_black_heart_swap_placing_the_diamond_may_name_either_copy_of_the_committed_card() -> None:
+    # the diamond goes onto the clubs as 7C in the same action: read as the committed 7S's swap,
+    # whose duty the placed diamond meets, whichever 7S id the move names
+    taken, diamond, sevens = _black_heart_committed_seven("8C 9C TC")
+    clubs = taken.round.table[1]
+    place = LayOff(1, TableMeld((diamond, *clubs.ids), (Meaning(7, 3), *clubs.meanings), (None,) * 4))
+    for copy in sevens:
+        swap = DiamondSwap(0, diamond, copy, place=place)
+        assert validate(taken, swap) is None
+        after = apply(taken, swap)
+        assert not after.round.family_data.committed  # no duty is left on the 7S still held
+        assert validate(after, Discard(hand_ids(after, 0, "7S")[0])) is None
+
+
+def test_black_heart_swap_keeping_the_diamond_may_name_either_copy_of_the_committed_card() -> None:
+    # the diamond stays in hand: read as the free 7S's swap, the committed 7S still to be played
+    taken, diamond, sevens = _black_heart_committed_seven("8S 9S TS")
+    for copy in sevens:
+        swap = DiamondSwap(0, diamond, copy)
+        assert validate(taken, swap) is None
+        after = apply(taken, swap)
+        held = hand_ids(after, 0, "7S")[0]
+        assert after.round.family_data.committed == (held,)
+        assert validate(after, Discard(diamond)) is not None  # the committed 7S is not played yet
+        laid = apply(after, LayOff(1, hand_layoff(after, 0, 1, "7S", front=True)))
+        assert not laid.round.family_data.committed
+
+
 @pytest.mark.parametrize("variant", ["rummy-palace", "black-heart", "standard"])
 def test_the_quick_copy_count_refuses_only_bundles_no_serving_order_holds(
     variant: str, monkeypatch: pytest.MonkeyPatch
