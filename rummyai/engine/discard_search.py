@@ -2,7 +2,8 @@
 
 This is a simple generator, not an exhaustive search: groups and runs (with wilds filling gaps and
 escorts attached where needed), single-card lay-offs at either end of a run or into a group, and
-opening bundles of up to three melds. Every candidate returned is a valid meld in canonical form.
+opening bundles of up to three melds, or more where no meld of the bundle can be left out (a
+points opening of small melds). Every candidate returned is a valid meld in canonical form.
 """
 
 from __future__ import annotations
@@ -383,9 +384,13 @@ def opening_bundles(
     limit: int = 30,
 ) -> list[tuple[TableMeld, ...]]:
     """Bundles of up to three candidate melds that `hand` (physical ids) holds together and that
-    meet the opening requirement (and contain `must` if given), best-looking first. Candidates
+    meet the opening requirement (and contain `must` if given), best-looking first; then, for a
+    points opening, bundles of four or more that need every meld they hold (`_minimal_bundles`;
+    any other is a smaller opening with melds added after it in the same turn). Candidates
     name one copy of each card; a bundle needing two copies of a card gets the hand's other copy
-    (`_with_own_copies`), so melds that share a card kind still combine (§7.1)."""
+    (`_with_own_copies`), so melds that share a card kind still combine (§7.1). Two bundles are
+    the same when they lay the same cards with the same wild meanings (a Palace joker's stated
+    meaning binds its later swaps, §4.5)."""
 
     def weight(c: Candidate) -> int:
         return opening_value(variant, c[1]) if requirement.kind == "points" else card_count(c[1])
@@ -395,7 +400,7 @@ def opening_bundles(
     ranked = sorted(candidates, key=weight, reverse=True)[:24]
     holders = [c for c in candidates if must is None or must in c[0].all_ids()]
     out: list[tuple[TableMeld, ...]] = []
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[tuple[int, int, int], ...]] = set()
 
     def add(bundle: Sequence[Candidate]) -> bool:
         """Record the bundle if it qualifies and the hand holds it; True once the limit is reached
@@ -405,7 +410,7 @@ def opening_bundles(
         melds = _with_own_copies([m for m, _ in bundle], hand, have, variant, must)
         if melds is None:
             return False
-        key = tuple(sorted(deck[i] for m in melds for i in m.all_ids()))
+        key = tuple(sorted(_laid(deck, m, k, i) for m in melds for k, i in enumerate(m.all_ids())))
         if key in seen or (must is not None and not any(must in m.all_ids() for m in melds)):
             return False
         seen.add(key)
@@ -430,7 +435,51 @@ def opening_bundles(
             for a, b in combinations(ranked[:12], 2):
                 if add([a, b, h]):
                     return out
+    if requirement.kind == "points" and not requirement.single_meld:
+        small = [c for c in ranked if weight(c) < requirement.points]  # a larger one is needed alone
+        values = [weight(c) for c in small]
+        for bundle in _minimal_bundles(small, deck, have, values, requirement.points):
+            if add(bundle):
+                return out
     return out
+
+
+def _laid(deck: Sequence[int], meld: TableMeld, k: int, card: int) -> tuple[int, int, int]:
+    """A card of an opening as its kind and the rank and suit it stands for (-1: a natural, an
+    escort, or a group wild's suit)."""
+    mean = meld.meanings[k] if k < len(meld.meanings) else None
+    if mean is None:
+        return deck[card], -1, -1
+    return deck[card], mean.rank, -1 if mean.suit is None else mean.suit
+
+
+def _minimal_bundles(
+    candidates: Sequence[Candidate],
+    deck: Sequence[int],
+    have: Counter[int],
+    values: Sequence[int],
+    points: int,
+) -> Iterator[list[Candidate]]:
+    """Bundles of four or more `candidates` (best first; `values` their opening values) whose
+    cards the hand's kinds (`have`) cover together, worth `points` in all, from which no meld can
+    be left out: a depth-first search that stops a branch as soon as it reaches the points."""
+    kinds = [Counter(deck[i] for i in meld.all_ids()) for meld, _ in candidates]
+    chosen: list[int] = []
+
+    def grow(start: int, total: int, left: Counter[int]) -> Iterator[list[Candidate]]:
+        for k in range(start, len(candidates)):
+            if any(left[kind] < n for kind, n in kinds[k].items()):
+                continue
+            worth = total + values[k]
+            chosen.append(k)
+            if worth >= points:
+                if len(chosen) >= 4 and worth - min(values[j] for j in chosen) < points:
+                    yield [candidates[j] for j in chosen]
+            else:
+                yield from grow(k + 1, worth, left - kinds[k])
+            chosen.pop()
+
+    yield from grow(0, 0, have)
 
 
 def _with_own_copies(

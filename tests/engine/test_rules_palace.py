@@ -293,6 +293,25 @@ def test_legal_moves_offer_three_meld_openings_and_both_ends_for_a_run_joker() -
     assert [str(x) for x in melds[0].meanings if x] == ["9S"] and len(melds) == 1
 
 
+def test_legal_moves_offer_an_opening_that_needs_four_melds() -> None:
+    # §4.4 "one or more new melds": 6 + 6 + 9 + 9 points open only all four together
+    s = build_state("rummy-palace", ["AH 2H 3H AS 2S 3S 2D 3D 4D 2C 3C 4C 9S KS", "3C"], opened=[False, True])
+    openings = [m for m in legal_moves(s) if isinstance(m, Opening)]
+    bundles = [sorted(" ".join(tokens(s, p.meld.ids)) for p in m.plays) for m in openings]
+    assert sorted(["2H 3H AH", "2S 3S AS", "2D 3D 4D", "2C 3C 4C"]) in bundles  # `tokens` sorts as text
+    assert all(rule_of(s, move) is None for move in openings)
+
+
+def test_legal_moves_offer_each_meaning_of_an_opening_joker() -> None:
+    # §4.5: a joker's stated meaning binds its later swaps, so JK=JH QH KH (33 points) and
+    # QH KH JK=AH (36) are two openings of the same cards
+    s = build_state("rummy-palace", ["QH KH JK 5S", "3C"], opened=[False, True])
+    meanings = sorted(
+        str(x) for m in legal_moves(s) if isinstance(m, MeldCards) for x in m.meld.meanings if x
+    )
+    assert meanings == ["AH", "JH"]
+
+
 def test_opening_single_meld_option() -> None:
     hands = ["7S 8S 9S 4H 4D 4C 2D", "2C"]
     s = build_state("rummy-palace", hands, opened=[False, True], options=["opening_single_meld"])
