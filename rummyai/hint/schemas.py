@@ -37,6 +37,11 @@ class StepModel(BaseModel):
     swap_meld: int | None = Field(
         None, description="swap steps only: 0-based index into the start table of the meld swapped in"
     )
+    wild: str | None = Field(
+        None,
+        description="swap steps only: the joker or diamond that leaves the meld for the hand "
+        "(the text says where it goes next); absent elsewhere",
+    )
     opening: int | None = Field(
         None,
         description="open steps: which opening meld they lay (0-based, in the order laid); plays "

@@ -63,7 +63,7 @@ class Step:
     `source` is an index into the old table (None: the hand); `target` an index into the new
     table (None: back into the hand). `action` is ``play`` (hand to table), ``move`` (between
     table melds), ``take`` (table to hand), ``swap`` (hand `cards` put into old meld `target`
-    in place of a diamond or a joker, which goes to the hand) or ``open`` (hand cards laid as an
+    in place of `wild`, a diamond or a joker, which goes to the hand) or ``open`` (hand cards laid as an
     opening meld that later steps take apart: `plan_with_opening`).
     """
 
@@ -73,6 +73,7 @@ class Step:
     target: int | None
     text: str
     opening: int | None = None  # the opening meld an ``open`` step lays, or a play takes cards from
+    wild: int | None = None  # a ``swap`` step's joker or diamond, which leaves the meld
 
     def to_json(self) -> dict[str, Any]:
         """Plain-data form used by the JSON contract (``opening`` only where it is set)."""
@@ -85,6 +86,8 @@ class Step:
         }
         if self.opening is not None:
             out["opening"] = self.opening
+        if self.wild is not None:
+            out["wild"] = card_str(self.wild)
         return out
 
 
@@ -590,7 +593,7 @@ def plan_with_swaps(
             f"Swap {card_str(diamond)} out of meld {index + 1} ({meld_str(before)}) for "
             f"{card_str(replacement)}{with_escort} from your hand; {card_str(diamond)} {then}"
         )
-        steps.append(Step("swap", put, None, index, text))
+        steps.append(Step("swap", put, None, index, text, wild=diamond))
     plan = _plan_steps(middle, new, opening_first, variant, origin)
     rest = list(plan.steps)
     if opening_first and opening_parts:
@@ -747,7 +750,7 @@ def _plan_joker_swaps(
             f"Swap {card_str(JOKER)} out of meld {index + 1} ({meld_str(before[n])}) for "
             f"{card_str(replacement)} from your hand; the joker goes into {labels.new_label(to)} as {placed}"
         )
-        steps.append(Step("swap", (replacement,), None, index, text))
+        steps.append(Step("swap", (replacement,), None, index, text, wild=JOKER))
         steps.extend(after[n])
     plan = _swaps_change(plan, [index for index, _, _, _, _, _ in swaps])
     return _named_once(replace(plan, old=old_melds, steps=(*steps, *rest)))

@@ -207,6 +207,14 @@ def test_black_heart_hint_shows_the_swap_as_a_step() -> None:
     assert all(s.action != "move" for s in result.best.plan.steps)  # no rearranging in Black Heart
 
 
+def test_a_swap_step_names_the_diamond_that_leaves_a_meld_of_two() -> None:
+    # the group holds JD=5H and KD=5S: the hand's 5S frees KD, and the step's data says so
+    result = hint("black-heart", "5S 2C 3C 4C 9S 8H AS AH", "5S 5C JD=5H KD=5S | 7C 8C 9C")
+    swaps = [s for s in result.to_json()["best"]["steps"] if s["action"] == "swap"]
+    assert [(s["cards"], s["wild"], s["swap_meld"]) for s in swaps] == [(["5S"], "KD", 0)]
+    assert all("wild" not in s for s in result.to_json()["best"]["steps"] if s["action"] != "swap")
+
+
 def test_a_diamond_freed_by_the_committed_card_is_laid_in_the_same_move() -> None:
     # §6.5: the taken 9S replaces KD, which must then go back on the table this turn
     result = hint("black-heart", "QD 5H 7S 9S 5C 7C", "6C 6H 6S | 9C KD=9S 9H", committed="9S", score=350)
@@ -291,6 +299,11 @@ def test_a_palace_swap_of_a_joker_whose_meaning_is_not_written(hand: str, table:
     # the joker stands for what its place gives (a group's rank, a run's missing card)
     swap = hint("rummy-palace", hand, table).best.plan.steps[0]
     assert swap.action == "swap" and swap.text.startswith(f"Swap JK out of meld 1 ({table}) for {hand[:2]}")
+
+
+def test_a_palace_swap_step_names_the_joker() -> None:
+    steps = hint("rummy-palace", "5H 9C 9D 9S KD", "5S 5D JK").to_json()["best"]["steps"]
+    assert [s["wild"] for s in steps if s["action"] == "swap"] == ["JK"]
 
 
 def test_the_other_objectives_move_is_shown_only_when_it_does_better_by_that_objective() -> None:
