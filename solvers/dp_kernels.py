@@ -31,16 +31,17 @@ def _joker_ok(table: I32, hand: I32, colour: int, v: int, ranks: int, span: int)
 
 
 @njit(cache=True, inline="always")
-def _digit(runs: int, colour: int) -> int:
-    """Colour `colour`'s run-slot pair in a key's runs part (constant divisors: no division
-    instruction)."""
+def _digit(runs: np.uint64, colour: int) -> np.uint64:
+    """Colour `colour`'s run-slot pair in a key's runs part, unsigned (constant divisors: no
+    division instruction)."""
+    pairs = np.uint64(N_PAIRS)
     if colour == 0:
-        return runs % N_PAIRS
+        return runs % pairs
     if colour == 1:
-        return runs // N_PAIRS % N_PAIRS
+        return runs // pairs % pairs
     if colour == 2:
-        return runs // (N_PAIRS * N_PAIRS) % N_PAIRS
-    return runs // (N_PAIRS * N_PAIRS * N_PAIRS) % N_PAIRS
+        return runs // (pairs * pairs) % pairs
+    return runs // (pairs * pairs * pairs) % pairs
 
 
 @njit(cache=True)
@@ -95,23 +96,26 @@ def _cell(
     holders = shape[card, 3]  # tracked start groups holding this card (bits)
     tracked = shape[card, 4]  # tracked start groups of this number, scored on its last colour
     tie = in_runs + in_groups + spans > 0
-    out = end
-    for i in range(start, end):
-        key = keys[i]
-        jk = key % J1
-        rest = key // J1
-        g = rest % N_SUMMARIES
-        runs = rest // N_SUMMARIES
-        mask = 0
+    # keys and subscripts in unsigned arithmetic: cheaper division by constants, and numba skips
+    # the negative-index fix-up
+    out = np.uint64(end)
+    cap = np.uint64(keys.shape[0])
+    for i in range(np.uint64(start), np.uint64(end)):
+        key = np.uint64(keys[i])
+        jk = np.int64(key % np.uint64(J1))
+        rest = key // np.uint64(J1)
+        g = rest % np.uint64(N_SUMMARIES)
+        runs = rest // np.uint64(N_SUMMARIES)
+        mask = np.int64(0)
         if masks > 1:  # masks is 1 or MASKS: a constant divisor
-            mask = runs % MASKS
-            runs //= MASKS
-        pair = _digit(runs, colour)
-        base_runs = runs - pair * power
-        row = row_base + pair
+            mask = np.int64(runs % np.uint64(MASKS))
+            runs //= np.uint64(MASKS)
+        pair = np.int64(_digit(runs, colour))
+        base_runs = np.int64(runs) - pair * power
+        row = np.uint64(row_base + pair)
         free = jokers - jk
         score = scores[i]
-        for m in range(move_counts[row]):
+        for m in range(np.uint64(move_counts[row])):
             jok = moves[row, m, 3]
             if jok > free:
                 continue
@@ -120,7 +124,7 @@ def _cell(
             code = moves[row, m, 0]
             # naturals of this cell sent to the number's groups: the copies used are t..t+h
             for k in range(max(0, t - nat), min(ways - 1, t + h - nat) + 1):
-                ng = summary_next[g, k]
+                ng = summary_next[g, np.uint64(k)]
                 if ng < 0:
                     continue
                 sc = score + (nat + k - t) * gain
@@ -139,37 +143,40 @@ def _cell(
                     # the new state goes into the layer (or raises the score of its twin);
                     # written out here: a call would count references to the arrays, per state
                     if not closing:
-                        new_key = ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
+                        new_key = np.uint64(
+                            ((new_runs * masks + new_mask) * N_SUMMARIES + ng) * J1 + jk + jok
+                        )
                         bit = 1 << (new_key & 63)
                         if present[new_key >> 6] & bit == 0:
-                            if out >= keys.shape[0]:
+                            if out >= cap:
                                 return -1
                             present[new_key >> 6] |= bit
                             slot_of[new_key] = out
-                            runs_count[new_key // (N_SUMMARIES * J1)] += 1
+                            runs_count[new_key // np.uint64(N_SUMMARIES * J1)] += 1
                             keys[out] = new_key
                             scores[out] = sc
                             parents[out] = i
                             choices[out] = choice
-                            out += 1
-                        elif sc > scores[slot_of[new_key]]:
-                            at = slot_of[new_key]
-                            scores[at] = sc
-                            parents[at] = i
-                            choices[at] = choice
+                            out += np.uint64(1)
+                        else:
+                            at = np.uint64(slot_of[new_key])
+                            if sc > scores[at]:
+                                scores[at] = sc
+                                parents[at] = i
+                                choices[at] = choice
                         continue
                     # last colour of the number: score the tracked groups still whole (twice:
                     # a whole start group is what the tie-break counts) and close the groups
                     # with jokers at once
                     whole = tracked - (new_mask & 1) - (new_mask >> 1 & 1) if tracked else 0
-                    options = group_jokers[ng]
+                    options = group_jokers[np.uint64(ng)]
                     for x in range(free - jok + 1):
                         if (options >> x) & 1:
-                            new_key = new_runs * masks * N_SUMMARIES * J1 + jk + jok + x
+                            new_key = np.uint64(new_runs * masks * N_SUMMARIES * J1 + jk + jok + x)
                             total = sc + 2 * whole
                             bit = 1 << (new_key & 63)
                             if present[new_key >> 6] & bit == 0:
-                                if out >= keys.shape[0]:
+                                if out >= cap:
                                     return -1
                                 present[new_key >> 6] |= bit
                                 slot_of[new_key] = out
@@ -177,15 +184,16 @@ def _cell(
                                 scores[out] = total
                                 parents[out] = i
                                 choices[out] = choice + x
-                                out += 1
-                            elif total > scores[slot_of[new_key]]:
-                                at = slot_of[new_key]
-                                scores[at] = total
-                                parents[at] = i
-                                choices[at] = choice + x
+                                out += np.uint64(1)
+                            else:
+                                at = np.uint64(slot_of[new_key])
+                                if total > scores[at]:
+                                    scores[at] = total
+                                    parents[at] = i
+                                    choices[at] = choice + x
                             if not strict:
                                 break  # left-over jokers join melds at the end: the fewest is enough
-    return out
+    return int(out)
 
 
 @njit(cache=True)
@@ -215,62 +223,82 @@ def _prune(
     tracked start groups (`masks` > 1: the tie-break). Fewer jokers placed (a) and (b) hold only
     without `strict`, where left-over jokers join melds at the end. Compacts the survivors and clears
     every key from `present` and `runs_count`; returns the new end."""
-    stride = N_SUMMARIES * J1
-    for i in range(start, end):
-        key = keys[i]
+    # keys in unsigned arithmetic: cheaper division by constants, and numba skips the
+    # negative-index fix-up on every subscript
+    stride = np.uint64(N_SUMMARIES * J1)
+    pairs = np.uint64(N_PAIRS)
+    # (a) looks at the colour just expanded alone (its digit taken directly), or at every colour
+    # once the number is closed
+    first = colour if colour < 3 else 0
+    first_power = stride * np.uint64(masks)
+    for _ in range(first):
+        first_power *= pairs
+    for i in range(np.uint64(start), np.uint64(end)):
+        key = np.uint64(keys[i])
         score = scores[i]
         dead = False
-        if not strict and runs_count[key // stride] > 1:  # others with the same runs are in the layer
+        runs = key // stride
+        if not strict and runs_count[runs] > 1:  # others with the same runs are in the layer
             low = key % stride
-            for k in range(group_dominators.shape[1]):
+            for k in range(np.uint64(group_dominators.shape[1])):
                 other = group_dominators[low, k]
                 if other < 0:
                     break
-                near = key - low + other
-                if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
+                near = key - low + np.uint64(other)
+                if present[near >> 6] >> (near & 63) & 1 and scores[np.uint64(slot_of[near])] >= score:
                     dead = True
                     break
-        runs = key // stride
         if masks > 1:  # masks is 1 or MASKS: a constant divisor
-            mask = runs % MASKS
-            runs //= MASKS
+            mask = runs % np.uint64(MASKS)
+            runs //= np.uint64(MASKS)
             if mask and not dead:  # (c): fewer tracked start groups lost so far
                 for fewer in range(mask):
                     if fewer & mask == fewer:
-                        near = key + (fewer - mask) * stride
-                        if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
+                        near = key - (mask - fewer) * stride
+                        if (
+                            present[near >> 6] >> (near & 63) & 1
+                            and scores[np.uint64(slot_of[near])] >= score
+                        ):
                             dead = True
                             break
-        jk = 0 if strict else key % J1
-        power = stride * masks
-        for c in range(4):
-            pair = runs % N_PAIRS
-            runs //= N_PAIRS
-            if c == colour or (colour == 3 and not dead):
-                for k in range(dominators.shape[1]):
+        jk = np.uint64(0) if strict else key % np.uint64(J1)
+        if colour < 3:
+            runs = _digit(runs, colour)
+        power = first_power
+        for _ in range(first, colour + 1):
+            pair = runs % pairs
+            runs //= pairs
+            if not dead:
+                for k in range(np.uint64(dominators.shape[1])):
                     if dead:
                         break
                     other = dominators[pair, k]
                     if other < 0:
                         break
-                    base = key + (other - pair) * power
-                    for near in range(base - jk, base + 1):
-                        if present[near >> 6] >> (near & 63) & 1 and scores[slot_of[near]] >= score:
+                    # wraps around when other < pair: the sum is still right
+                    base = key + (np.uint64(other) - pair) * power
+                    for probe in range(base - jk, base + np.uint64(1)):
+                        if (
+                            present[probe >> 6] >> (probe & 63) & 1
+                            and scores[np.uint64(slot_of[probe])] >= score
+                        ):
                             dead = True
                             break
-            power *= N_PAIRS
+            power *= pairs
         if dead:
             parents[i] = -2  # marked: the states after it may still be compared with it
-    for i in range(start, end):
-        present[keys[i] >> 6] = 0
-        runs_count[keys[i] // stride] = 0
+    for i in range(np.uint64(start), np.uint64(end)):
+        key = np.uint64(keys[i])
+        present[key >> 6] = 0
+        runs_count[key // stride] = 0
     w = start
-    for i in range(start, end):
+    for i in range(np.uint64(start), np.uint64(end)):
         if parents[i] != -2:
-            keys[w] = keys[i]
-            scores[w] = scores[i]
-            parents[w] = parents[i]
-            choices[w] = choices[i]
+            at = np.uint64(w)
+            keys[at] = keys[i]
+            scores[at] = scores[i]
+            parents[at] = parents[i]
+            choices[at] = choices[i]
             w += 1
     return w
 
