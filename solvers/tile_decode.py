@@ -143,6 +143,8 @@ def _entries(tm: TileModel, val: Any) -> tuple[list[int], list[Slot], list[Entry
                 for _ in range(int(val(kept.group_jok))):
                     slots_list.append(Slot(JOKER, Meaning(info.rank)))
                     flags.append(False)
+            if tm.variant.group_distinct_suits:
+                _free_group_wilds(slots_list, kept_slots)
             entries.append(("group", slots_list, flags))
     for run in tm.runs:
         n = int(val(run.count))
@@ -179,6 +181,18 @@ def _entries(tm: TileModel, val: Any) -> tuple[list[int], list[Slot], list[Entry
                 entries.append(("group" if is_group else "run", list(slots_), [False] * len(slots_)))
     entries.extend(_witness_entries(tm, val))
     return played, kept_slots, entries, broken
+
+
+def _free_group_wilds(slots: list[Slot], kept_slots: list[Slot]) -> None:
+    """A kept group whose wild was written with a suit (`JK=7H`) and that now holds that natural
+    too: the wild stands for the group's rank alone, so that it takes a suit still free (a group
+    wild's suit binds nothing; rules §0, §4.5). `kept_slots` names the rewritten slot instead."""
+    naturals = {suit_of(s.card) for s in slots if s.meaning is None}
+    for k, slot in enumerate(slots):
+        meaning = slot.meaning
+        if meaning is not None and meaning.suit is not None and meaning.suit in naturals:
+            slots[k] = Slot(slot.card, Meaning(meaning.rank))
+            kept_slots[:] = [slots[k] if s is slot else s for s in kept_slots]
 
 
 def _finish(

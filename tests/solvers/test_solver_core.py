@@ -222,6 +222,10 @@ def test_draw_discard_matches_reference(variant: str, seed: int) -> None:
         ("rummy-palace", "2H 3H 4H 5C", "", False, {}, ""),
         ("rummy-palace", "9H 3C", "5H 6H 7H 8H", True, {"taken": "9H"}, "9H"),  # keep 3C to discard
         ("rummy-palace", "9H 3C", "5H 6H 7H 8H", True, {"taken": "3C"}, ""),  # 3C may not be discarded
+        # §4.5: a group joker's stated suit binds nothing: the natural it names is laid off
+        # and the joker takes the suit left (a swap would empty the hand)
+        ("rummy-palace", "7S 7D 7H", "JK=7H 7C 7S", True, {}, "7H"),
+        ("rummy-palace", "8D 3S 4S", "8S 8H JK=8D", True, {}, "8D"),
         ("standard", "9H TH 4C 4D 4S", "5H 6H 7H 8H", True, {}, "9H TH 4C 4D 4S"),  # out without discard
         ("standard", "9H TH 4C 4D 4S", "5H 6H 7H 8H", True, {"committed": "4S", "max_cards": 3}, "4C 4D 4S"),
     ],
