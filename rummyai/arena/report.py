@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ class Summary:
     rating_method: str = "bradley-terry"
     record_moves: bool = False
     resumed: int = 0  # games of this run found finished on disk and not played again
+    versions: dict[str, int] = field(default_factory=dict)  # games per code version of the records
 
 
 def _fmt(value: float, digits: int = 3) -> str:
@@ -120,6 +121,7 @@ def markdown(summary: Summary) -> str:
         f"- seed: {m['seed']}; options: {', '.join(m['options']) or 'none'}; max_turns: {m['max_turns']}",
         f"- match scores: {sense} is better; margins below are signed so that positive favours the row agent",
         f"- command: `{command_line(m, summary.rating_method, summary.record_moves)}`",
+        f"- code: {_versions(summary.versions)}",
         "",
         *rating_lines(summary.ratings, summary.pairs),
     ]
@@ -178,7 +180,7 @@ def command_line(manifest: dict[str, Any], ratings: str = "bradley-terry", recor
     return " ".join(parts)
 
 
-def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
+def plot_ratings(ratings: Sequence[Rating], path: Path, source: str = "") -> None:
     """Each agent's rating with its 95% interval (error bars)."""
     from matplotlib.figure import Figure  # loaded only to draw: the CLI imports this module
 
@@ -204,10 +206,12 @@ def plot_ratings(ratings: Sequence[Rating], path: Path) -> None:
     )
     ax.set_title("Ratings")
     ax.grid(axis="x", alpha=0.3)
+    if source:
+        _sign(fig, source)
     fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 
 
-def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) -> None:
+def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path, source: str = "") -> None:
     """Heatmap of the row agent's win rate against the column agent (blank where they never met);
     each cell shows the rate, its 95% interval and the number of duplicate sets behind it."""
     index = {name: i for i, name in enumerate(names)}
@@ -229,16 +233,19 @@ def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path) 
     ax = fig.add_subplot()
     image = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="RdBu")
     for (i, j), text in labels.items():
-        ax.text(j, i, text, ha="center", va="center", fontsize=7)
+        dark = abs(grid[i, j] - 0.5) > 0.3  # the colour map's deep ends: white text reads there
+        ax.text(j, i, text, ha="center", va="center", fontsize=7, color="white" if dark else "black")
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("opponent")
     ax.set_title("Win rate, row vs column (95% interval, duplicate sets)")
     fig.colorbar(image, ax=ax)
+    if source:
+        _sign(fig, source)
     fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 
 
-def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
+def plot_scores(agents: Sequence[AgentStats], path: Path, source: str = "") -> None:
     """Box plots of each agent's final match scores."""
     from matplotlib.figure import Figure
 
@@ -249,7 +256,32 @@ def plot_scores(agents: Sequence[AgentStats], path: Path) -> None:
     ax.set_ylabel("final match score")
     ax.set_title("Score distributions")
     ax.grid(axis="y", alpha=0.3)
+    if source:
+        _sign(fig, source)
     fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
+
+
+def _versions(versions: dict[str, int]) -> str:
+    """The code versions that played the games: one, or each with its number of games."""
+    if not versions:
+        return "no games yet"
+    if len(versions) == 1:
+        return f"rummyai {next(iter(versions))}"
+    mixed = ", ".join(f"rummyai {label} ({games} games)" for label, games in versions.items())
+    return f"{mixed} (mixed: resumed with --allow-mixed-versions)"
+
+
+def _source(summary: Summary) -> str:
+    """What a plot names under its panels: the command that drew it and the code that played."""
+    command = command_line(summary.manifest, summary.rating_method, summary.record_moves)
+    return f"{command}\n{_versions(summary.versions)}"
+
+
+def _sign(fig: Any, source: str) -> None:
+    """Write `source` under everything the figure draws (the saved canvas grows to hold it)."""
+    box = fig.get_tightbbox()  # inches, tick labels and axis titles included
+    x, y = box.x1 / fig.get_figwidth(), (box.y0 - 0.05) / fig.get_figheight()
+    fig.text(x, y, source, ha="right", va="top", fontsize=6, color="dimgray")
 
 
 def write_report(summary: Summary, out_dir: Path) -> Path:
@@ -258,9 +290,10 @@ def write_report(summary: Summary, out_dir: Path) -> Path:
     # may leave an agent out)
     played = {p.a for p in summary.pairs if p.comparisons} | {a.agent for a in summary.agents if a.scores}
     names = [a.agent for a in summary.agents if a.agent in played]
-    plot_ratings([r for r in summary.ratings if r.agent in played], out_dir / RATINGS_PNG)
-    plot_winrates(summary.pairs, names, out_dir / WINRATE_PNG)
-    plot_scores([a for a in summary.agents if a.agent in played], out_dir / SCORES_PNG)
+    source = _source(summary)
+    plot_ratings([r for r in summary.ratings if r.agent in played], out_dir / RATINGS_PNG, source)
+    plot_winrates(summary.pairs, names, out_dir / WINRATE_PNG, source)
+    plot_scores([a for a in summary.agents if a.agent in played], out_dir / SCORES_PNG, source)
     path = out_dir / "report.md"
     path.write_text(markdown(summary))
     return path

@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
@@ -229,6 +230,7 @@ def summarise(
         agents=agent_stats(records, order),
         pairs=pairwise(records, low_wins, order, resamples=resamples, seed=seed),
         rating_method=ratings,
+        versions=dict(sorted(Counter(version_label(r.get("code")) for r in records).items())),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 from pathlib import Path
@@ -261,10 +262,28 @@ def test_plots_leave_out_agents_without_games(tmp_path: Path) -> None:
 
     drawn: dict[str, Any] = {}
     original = (report.plot_ratings, report.plot_scores)
-    report.plot_ratings = lambda ratings, path: drawn.update(ratings=[r.agent for r in ratings])  # type: ignore[assignment]
-    report.plot_scores = lambda agents, path: drawn.update(scores=[a.agent for a in agents])  # type: ignore[assignment]
+    report.plot_ratings = lambda ratings, path, source: drawn.update(ratings=[r.agent for r in ratings])  # type: ignore[assignment]
+    report.plot_scores = lambda agents, path, source: drawn.update(scores=[a.agent for a in agents])  # type: ignore[assignment]
     try:
         run(tmp_path / "t", agents=["strong", "mid", "weak", "other"], players=2, games=1, report=True)
     finally:
         report.plot_ratings, report.plot_scores = original
     assert sorted(drawn["ratings"]) == sorted(drawn["scores"]) == ["mid", "strong"]
+
+
+def test_the_report_and_plots_name_the_code_that_played(tmp_path: Path) -> None:
+    from rummyai.arena import report
+
+    signed: list[str] = []
+    original = report._sign
+    report._sign = lambda fig, source: signed.append(source)  # type: ignore[assignment]
+    try:
+        summary = run(tmp_path / "t", agents=["strong", "weak"], players=2, games=1, report=True)
+    finally:
+        report._sign = original
+    (label,) = summary.versions
+    assert summary.versions == {label: summary.games}
+    assert f"- code: rummyai {label}" in (tmp_path / "t" / "report.md").read_text()
+    assert len(signed) == 3 and all(s.startswith("rummyai tournament ") and label in s for s in signed)
+    mixed = dataclasses.replace(summary, versions={"0.1.0": 2, label: 4})
+    assert "(2 games)" in report.markdown(mixed) and "mixed" in report.markdown(mixed)
