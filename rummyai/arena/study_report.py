@@ -19,7 +19,7 @@ from rummyai.arena.report import rating_lines
 from rummyai.arena.stats import pairwise
 from rummyai.arena.study import cell_records
 from rummyai.arena.study_plan import Cell, Plan
-from rummyai.arena.study_stats import CellResult, cell_result, holm
+from rummyai.arena.study_stats import MIN_SETS_FOR_TEST, CellResult, cell_result, holm
 from rummyai.variants import get_variant
 
 REPORT_FILE = "report.md"
@@ -92,12 +92,23 @@ def _done(report: CellReport) -> bool:
     return report.result is not None and report.result.sets >= report.cell.sets
 
 
+def _interval(low: float, high: float, digits: int) -> str:
+    """A 95% interval, or none where every resample is alike (one of no width would read as
+    certainty, as in the tournament report)."""
+    if not math.isnan(low) and not math.isnan(high) and high - low < 1e-9:
+        return "none: every resample alike"
+    return f"[{_num(low, digits)}, {_num(high, digits)}]"
+
+
 def _verdict(done: bool, p: float, adjusted: float, alpha: float, all_finished: bool) -> str:
-    """A cell's verdict: none before its planned size; "better" once its adjusted p is at most
-    alpha (final: unfinished cells count as p = 1 and Holm is monotone); pending while only the
-    unfinished cells can bring its adjusted p down to alpha."""
+    """A cell's verdict: none before its planned size; none without a test (too few sets for
+    one); "better" once its adjusted p is at most alpha (final: unfinished cells count as p = 1
+    and Holm is monotone); pending while only the unfinished cells can bring its adjusted p down
+    to alpha."""
     if not done:
         return "running: no verdict before the planned size"
+    if math.isnan(p):
+        return f"no test: fewer than {MIN_SETS_FOR_TEST} sets"
     if adjusted <= alpha:
         return "better"
     if p <= alpha and not all_finished:
@@ -155,7 +166,8 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
             verdict = "focal better" if e.value > _null(plan.primary) else "reference better"
         lines.append(
             head + f"| {r.sets} ({c.sets}) | {_num(e.value, digits, plan.primary != 'placement')} "
-            f"| [{_num(e.low, digits)}, {_num(e.high, digits)}] | {_p(e.p)} | {_p(p_adj) if done else 'n/a'} | {verdict} |"
+            f"| {_interval(e.low, e.high, digits)} | {_p(e.p)} "
+            f"| {_p(p_adj) if done and not math.isnan(e.p) else 'n/a'} | {verdict} |"
         )
     lines += [
         "",
@@ -173,9 +185,9 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
             continue
         m, pl, fw = r.endpoints["margin"], r.endpoints["placement"], r.focal_win
         lines.append(
-            f"| {c.id} | {r.games} | {_num(m.value, 2, True)} | [{_num(m.low, 2)}, {_num(m.high, 2)}] "
-            f"| {_num(pl.value, 3)} | [{_num(pl.low, 3)}, {_num(pl.high, 3)}] | {_num(fw.value, 3)} "
-            f"| [{_num(fw.low, 3)}, {_num(fw.high, 3)}] | {_num(r.reference_win, 3)} "
+            f"| {c.id} | {r.games} | {_num(m.value, 2, True)} | {_interval(m.low, m.high, 2)} "
+            f"| {_num(pl.value, 3)} | {_interval(pl.low, pl.high, 3)} | {_num(fw.value, 3)} "
+            f"| {_interval(fw.low, fw.high, 3)} | {_num(r.reference_win, 3)} "
             f"| {_speed(r, c.focal)} | {_speed(r, c.reference)} |"
         )
     lines += status_lines(plan, reports)

@@ -202,6 +202,10 @@ def test_report_recomputes_every_table_from_the_records(tmp_path: Path) -> None:
     report = write_study_report(load_plan(path))
     text = report.read_text()
     assert "| two | rummikub | 2 | `strong` | `weak` | 6 (6) |" in text
+    # six sets are too few for a test; every set splits its placements alike, so their
+    # resamples have no spread
+    assert "| n/a | n/a | no test: fewer than 30 sets |" in text
+    assert "| 0.500 | none: every resample alike |" in text
     assert "| four | rummikub | 4 | `mid` | `weak` | 0 (4) |" in text and "not started" in text
     assert "`0.1.0+aaaaaaaaaaaa`: 12" in text
     assert (tmp_path / "forest.png").stat().st_size > 1000
