@@ -133,6 +133,13 @@ def run_tournament(
     total = planned_games(agents, players, games, seating)
     if not allow_mixed_versions and len(done) < total:  # games to add: never to another version's
         check_versions(stored, stamp, path)
+    if record_moves and len(done) < total:
+        bare = sum(1 for r in records if "moves" not in r)
+        if bare:
+            raise RummyError(
+                f"{path} holds {bare} games recorded without their moves, which replays need "
+                "(finish the run without --record-moves, or use another folder)"
+            )
     play = game_fn or (play_recorded_game if record_moves else play_game)
     with ResultWriter(path) as writer, _progress(total, len(done), variant, progress) as bar:
         for record in _execute(todo, play, workers, backend):

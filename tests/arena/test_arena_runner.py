@@ -287,3 +287,11 @@ def test_the_report_and_plots_name_the_code_that_played(tmp_path: Path) -> None:
     assert len(signed) == 3 and all(s.startswith("rummyai tournament ") and label in s for s in signed)
     mixed = dataclasses.replace(summary, versions={"0.1.0": 2, label: 4})
     assert "(2 games)" in report.markdown(mixed) and "mixed" in report.markdown(mixed)
+
+
+def test_resuming_with_record_moves_refuses_games_recorded_without_them(tmp_path: Path) -> None:
+    run(tmp_path, games=2)
+    with pytest.raises(RummyError, match="without their moves"):
+        run(tmp_path, games=4, record_moves=True)
+    assert len(records(tmp_path)) == 2 * 6  # nothing was added
+    run(tmp_path, games=2, record_moves=True)  # nothing to add: the report is written again
