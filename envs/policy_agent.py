@@ -271,7 +271,7 @@ def load_sb3(path: str | Path) -> Policy:
     """A stable-baselines3 model (MaskablePPO, else PPO) as a policy (extra `learn`)."""
     file = Path(path)
     if not file.is_file():
-        raise RummyError(f"policy file {file} not found")
+        raise RummyError(f"policy agent: path={file}: no such file")
     try:
         from sb3_contrib import MaskablePPO
         from stable_baselines3 import PPO
@@ -287,7 +287,9 @@ def load_sb3(path: str | Path) -> Policy:
             model = PPO.load(str(file), device="cpu")
             masked = False
         except Exception as error:
-            raise RummyError(f"policy file {file} is not a stable-baselines3 PPO model: {error}") from error
+            raise RummyError(
+                f"policy agent: path={file} is not a stable-baselines3 PPO model: {error}"
+            ) from error
 
     def policy(obs: Observation) -> int:
         kwargs = {"action_masks": obs["action_mask"].astype(bool)} if masked else {}

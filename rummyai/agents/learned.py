@@ -217,13 +217,14 @@ def save_scorer(path: str | Path, scorer: CandidateScorer) -> None:
 def load_scorer(path: str | Path | None = None) -> CandidateScorer:
     """Read and check a weights file (the shipped one by default); RummyError says what is wrong."""
     file = DEFAULT_WEIGHTS if path is None else Path(path)
-    not_npz = RummyError(f"learned agent: weights file {file} is not an .npz archive of weights")
+    named = "" if path is None else f"weights={file}: "  # the agent parameter that gave it
+    not_npz = RummyError(f"learned agent: {named}weights file {file} is not an .npz archive of weights")
     if file.is_file() and not zipfile.is_zipfile(file):
         raise not_npz
     try:
         data = np.load(file, allow_pickle=False)
     except (OSError, ValueError, zipfile.BadZipFile) as error:
-        raise RummyError(f"learned agent: cannot read weights file {file}: {error}") from error
+        raise RummyError(f"learned agent: {named}cannot read weights file {file}: {error}") from error
     if not isinstance(data, np.lib.npyio.NpzFile):
         raise not_npz
     with data:
