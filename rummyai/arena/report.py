@@ -206,9 +206,7 @@ def plot_ratings(ratings: Sequence[Rating], path: Path, source: str = "") -> Non
     )
     ax.set_title("Ratings")
     ax.grid(axis="x", alpha=0.3)
-    if source:
-        _sign(fig, source)
-    fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
+    _save(fig, path, source)
 
 
 def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path, source: str = "") -> None:
@@ -240,9 +238,7 @@ def plot_winrates(pairs: Sequence[PairStats], names: Sequence[str], path: Path, 
     ax.set_xlabel("opponent")
     ax.set_title("Win rate, row vs column (95% interval, duplicate sets)")
     fig.colorbar(image, ax=ax)
-    if source:
-        _sign(fig, source)
-    fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
+    _save(fig, path, source)
 
 
 def plot_scores(agents: Sequence[AgentStats], path: Path, source: str = "") -> None:
@@ -256,9 +252,7 @@ def plot_scores(agents: Sequence[AgentStats], path: Path, source: str = "") -> N
     ax.set_ylabel("final match score")
     ax.set_title("Score distributions")
     ax.grid(axis="y", alpha=0.3)
-    if source:
-        _sign(fig, source)
-    fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
+    _save(fig, path, source)
 
 
 def _versions(versions: dict[str, int]) -> str:
@@ -275,6 +269,13 @@ def _source(summary: Summary) -> str:
     """What a plot names under its panels: the command that drew it and the code that played."""
     command = command_line(summary.manifest, summary.rating_method, summary.record_moves)
     return f"{command}\n{_versions(summary.versions)}"
+
+
+def _save(fig: Any, path: Path, source: str) -> None:
+    """Save a plot, with `source` written under it when given."""
+    if source:
+        _sign(fig, source)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the canvas grows to fit long agent specs
 
 
 def _sign(fig: Any, source: str) -> None:
