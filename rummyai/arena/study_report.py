@@ -15,7 +15,7 @@ from pathlib import Path
 from rummyai.arena.batch_ratings import fit_ratings
 from rummyai.arena.duplicate import lineup, seatings
 from rummyai.arena.play import GameRecord
-from rummyai.arena.report import rating_lines
+from rummyai.arena.report import _ci, rating_lines
 from rummyai.arena.stats import pairwise
 from rummyai.arena.study import cell_records
 from rummyai.arena.study_plan import Cell, Plan
@@ -92,14 +92,6 @@ def _done(report: CellReport) -> bool:
     return report.result is not None and report.result.sets >= report.cell.sets
 
 
-def _interval(low: float, high: float, digits: int) -> str:
-    """A 95% interval, or none where every resample is alike (one of no width would read as
-    certainty, as in the tournament report)."""
-    if not math.isnan(low) and not math.isnan(high) and high - low < 1e-9:
-        return "none: every resample alike"
-    return f"[{_num(low, digits)}, {_num(high, digits)}]"
-
-
 def _verdict(done: bool, p: float, adjusted: float, alpha: float, all_finished: bool) -> str:
     """A cell's verdict: none before its planned size; none without a test (too few sets for
     one); "better" once its adjusted p is at most alpha (final: unfinished cells count as p = 1
@@ -166,7 +158,7 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
             verdict = "focal better" if e.value > _null(plan.primary) else "reference better"
         lines.append(
             head + f"| {r.sets} ({c.sets}) | {_num(e.value, digits, plan.primary != 'placement')} "
-            f"| {_interval(e.low, e.high, digits)} | {_p(e.p)} "
+            f"| {_ci(e.low, e.high, digits)} | {_p(e.p)} "
             f"| {_p(p_adj) if done and not math.isnan(e.p) else 'n/a'} | {verdict} |"
         )
     lines += [
@@ -185,9 +177,9 @@ def markdown(plan: Plan, reports: list[CellReport]) -> str:
             continue
         m, pl, fw = r.endpoints["margin"], r.endpoints["placement"], r.focal_win
         lines.append(
-            f"| {c.id} | {r.games} | {_num(m.value, 2, True)} | {_interval(m.low, m.high, 2)} "
-            f"| {_num(pl.value, 3)} | {_interval(pl.low, pl.high, 3)} | {_num(fw.value, 3)} "
-            f"| {_interval(fw.low, fw.high, 3)} | {_num(r.reference_win, 3)} "
+            f"| {c.id} | {r.games} | {_num(m.value, 2, True)} | {_ci(m.low, m.high, 2)} "
+            f"| {_num(pl.value, 3)} | {_ci(pl.low, pl.high, 3)} | {_num(fw.value, 3)} "
+            f"| {_ci(fw.low, fw.high, 3)} | {_num(r.reference_win, 3)} "
             f"| {_speed(r, c.focal)} | {_speed(r, c.reference)} |"
         )
     lines += status_lines(plan, reports)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from arena_synth import FailAfter, stable, synthetic_game
 
+from rummyai.arena.report import NO_INTERVAL
 from rummyai.arena.study import PACKED_FILE, RECORD_FILE, cell_records, run_study
 from rummyai.arena.study_plan import load_plan
 from rummyai.arena.study_report import write_study_report
@@ -205,7 +206,7 @@ def test_report_recomputes_every_table_from_the_records(tmp_path: Path) -> None:
     # six sets are too few for a test; every set splits its placements alike, so their
     # resamples have no spread
     assert "| n/a | n/a | no test: fewer than 30 sets |" in text
-    assert "| 0.500 | none: every resample alike |" in text
+    assert f"| 0.500 | {NO_INTERVAL} |" in text
     assert "| four | rummikub | 4 | `mid` | `weak` | 0 (4) |" in text and "not started" in text
     assert "`0.1.0+aaaaaaaaaaaa`: 12" in text
     assert (tmp_path / "forest.png").stat().st_size > 1000
