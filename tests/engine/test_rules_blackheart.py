@@ -229,6 +229,18 @@ def test_royale_opens_at_any_score_and_scores_150() -> None:
     assert out.history[-1].scores == (25, -45)
 
 
+def test_royale_offered_among_many_larger_melds() -> None:
+    # three wild diamonds make more than the two dozen larger melds the engine ranks first; the
+    # Royale, the one meld that opens at 490, must still be on offer
+    s = build_state(
+        BH, ["4S 2H 4H 8H JD QD KD 2C 3C 6C 8C", "2S"], opened=[False, True], scores=[490, 0]
+    )
+    royale = meld(s, "JD QD KD")
+    assert rule_of(s, royale) is None
+    openings = [m for m in legal_moves(s) if isinstance(m, MeldCards | Opening)]
+    assert royale in openings
+
+
 def test_royale_cannot_be_extended_or_swapped() -> None:
     s = opened_state("9C 9S 9H", table=["JD QD KD"])
     extended = hand_layoff(s, 0, 0, "9S")
