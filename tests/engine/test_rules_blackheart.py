@@ -232,9 +232,7 @@ def test_royale_opens_at_any_score_and_scores_150() -> None:
 def test_royale_offered_among_many_larger_melds() -> None:
     # three wild diamonds make more than the two dozen larger melds the engine ranks first; the
     # Royale, the one meld that opens at 490, must still be on offer
-    s = build_state(
-        BH, ["4S 2H 4H 8H JD QD KD 2C 3C 6C 8C", "2S"], opened=[False, True], scores=[490, 0]
-    )
+    s = build_state(BH, ["4S 2H 4H 8H JD QD KD 2C 3C 6C 8C", "2S"], opened=[False, True], scores=[490, 0])
     royale = meld(s, "JD QD KD")
     assert rule_of(s, royale) is None
     openings = [m for m in legal_moves(s) if isinstance(m, MeldCards | Opening)]
