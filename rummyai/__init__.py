@@ -7,6 +7,7 @@ the agents, the arena) only when first called, so ``import rummyai`` stays light
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path as _Path
 from typing import TYPE_CHECKING, Any
 
 from rummyai.errors import (
@@ -31,6 +32,14 @@ if TYPE_CHECKING:
     from rummyai.solvers.position import HandInput, Solution, TableInput
 
 __version__ = "0.2.0.dev0"
+
+# An installed rummyai holds `solvers` and `envs` (pyproject maps the repository's top-level
+# folders to rummyai.solvers and rummyai.envs). In a source checkout they sit beside this folder:
+# look for them there too, so that Python started in the checkout (whose `rummyai/` then comes
+# before any installed copy) still finds them.
+_CHECKOUT = _Path(__file__).resolve().parent.parent
+if not _Path(__file__).with_name("solvers").is_dir() and (_CHECKOUT / "solvers" / "__init__.py").is_file():
+    __path__.append(str(_CHECKOUT))
 
 
 def list_variants() -> list[str]:

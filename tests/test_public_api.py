@@ -38,6 +38,22 @@ def test_import_rummyai_solvers_loads_no_agents_or_environments() -> None:
     assert not {m for m in loaded if m.startswith(("rummyai.agents", "rummyai.envs", "gymnasium"))}
 
 
+def test_a_checkout_finds_solvers_and_envs_beside_its_rummyai_folder() -> None:
+    # Python started in a clone imports the clone's rummyai/ before any installed copy; the
+    # editable install's finder is dropped here, as a plain `pip install .` has none
+    root = Path(rummyai.__file__).resolve().parents[1]
+    code = (
+        "import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f).lower()]; "
+        "import rummyai.solvers.position, rummyai.envs.candidates; "
+        "print(rummyai.solvers.position.__file__); print(rummyai.envs.candidates.__file__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True)
+    assert done.stdout.split() == [
+        str(root / "solvers" / "position.py"),
+        str(root / "envs" / "candidates.py"),
+    ]
+
+
 def test_solve_finds_the_four_card_run() -> None:
     move = rummyai.solve("rummikub", "7H 8H 9H JK", "3C 4C 5C | 8S 8D 8H")
     assert move.status == "optimal"
