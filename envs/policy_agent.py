@@ -176,9 +176,15 @@ class PolicyAgent:
         trained = getattr(self.policy, "observation_space", None)
         if trained is None:
             return
+        if not hasattr(trained, "spaces"):
+            raise RummyError(
+                f"the model was trained on one flat vector ({trained}), not on the environments' "
+                "Dict observation: train it with MultiInputPolicy on the environment itself "
+                "(FlatObservation's models play through a callable of your own)"
+            )
         wanted = observation_space(ObservationEncoder(variant, players), self.slots, self.width)
         for key, space in wanted.spaces.items():
-            have = trained.spaces.get(key) if hasattr(trained, "spaces") else None
+            have = trained.spaces.get(key)
             if have is None or have.shape != space.shape:
                 got = "none" if have is None else have.shape
                 raise RummyError(

@@ -1,10 +1,11 @@
 """Train sb3-contrib's MaskablePPO on `rummyai/Rummikub-v2` for a short run; win rate before and after.
 
 Needs the `learn` extra (``pip install -e '.[learn]'``: CPU torch 2.13.0 and sb3-contrib). The
-policy sees the flattened observation (`rummyai.envs.wrappers.FlatObservation`: own hand, table,
-melds, public counts and every candidate's features) and picks a candidate slot under the action
-mask. Opponents are the `random` agent. Win rate = share of evaluation matches where the learner's
-seat is among the winners, on seeds never used in training.
+policy is `MultiInputPolicy` on the environment's own `Dict` observation (own hand, table, melds,
+public counts, history and every candidate's features), picking a candidate slot under the action
+mask, so a saved model (`--save`) plays in tournaments as the `policy` agent. Opponents are the
+`random` agent unless `--opponents` names others. Win rate = share of evaluation matches where
+the learner's seat is among the winners, on seeds never used in training.
 
     .venv/bin/python experiments/train_ppo.py                   # about 10 minutes
     .venv/bin/python experiments/train_ppo.py --timesteps 20000 --eval-episodes 100
@@ -22,7 +23,6 @@ import gymnasium as gym
 import numpy as np
 
 import rummyai.envs  # noqa: F401  (registers the ids)
-from rummyai.envs.wrappers import FlatObservation
 
 
 @dataclass
@@ -45,9 +45,8 @@ class Args:
 
 
 def make_env(args: Args) -> gym.Env[Any, Any]:
-    """The environment as the learner sees it: flattened observation, mask via action_masks()."""
-    env = gym.make(args.env_id, opponents=args.opponents, reward=args.reward)
-    return FlatObservation(env)
+    """The environment as the learner sees it (its mask through `action_masks()`)."""
+    return gym.make(args.env_id, opponents=args.opponents, reward=args.reward)
 
 
 def evaluate(model: Any, args: Args, episodes: int, seed_offset: int) -> dict[str, float]:
@@ -61,7 +60,7 @@ def evaluate(model: Any, args: Args, episodes: int, seed_offset: int) -> dict[st
         obs, info = env.reset(seed=seed_offset + episode)
         done = False
         while not done:
-            mask = env.action_masks()
+            mask = env.get_wrapper_attr("action_masks")()
             if model is None:
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
@@ -89,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     eval_seed = 1_000_000  # evaluation deals never seen in training
     model = MaskablePPO(
-        "MlpPolicy",
+        "MultiInputPolicy",
         make_vec_env(lambda: make_env(args), n_envs=args.n_envs, seed=args.seed),
         n_steps=args.n_steps,
         batch_size=args.batch_size,

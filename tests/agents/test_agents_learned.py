@@ -212,6 +212,21 @@ def test_policy_agent_plays_an_sb3_model(tmp_path: Path) -> None:
         gym.make("rummyai/Rummikub-v2", num_players=3, opponents=spec)
 
 
+def test_a_model_of_the_flat_vector_is_refused_by_what_it_was_trained_on(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    from rummyai import play_match
+    from rummyai.envs.wrappers import FlatObservation
+
+    env = FlatObservation(gym.make("rummyai/Rummikub-v2"))
+    path = tmp_path / "flat.zip"
+    MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0).save(path)
+    with pytest.raises(RummyError, match=r"one flat vector .* MultiInputPolicy"):
+        play_match("rummikub", [f"policy:path={path}", "greedy"], seed=1, options={"rounds": 1})
+
+
 def test_a_saved_model_plays_in_a_tournament_with_two_workers(tmp_path: Path) -> None:
     """torch loaded in the tournament process must not hang forked workers (extra `learn`)."""
     pytest.importorskip("sb3_contrib")
