@@ -59,13 +59,15 @@ def disagreements(ratings: Sequence[Rating], pairs: Sequence[PairStats]) -> list
     for p in pairs:
         if p.a in score and p.b in score and score[p.a] > score[p.b] and p.win_rate < 0.5:
             if p.sets <= 1:  # one set: nothing to resample, so no interval and no verdict
-                evidence = "(one set: no interval)"
+                evidence = "(no interval)"
             else:
                 verdict = "its 95% interval is below one half" if p.win_ci[1] < 0.5 else "within noise"
                 evidence = f"[{_fmt(p.win_ci[0])}, {_fmt(p.win_ci[1])}] ({verdict})"
+            share = "none" if p.win_rate == 0 else f"only {p.win_rate:.3f}"
+            sets = "one set" if p.sets == 1 else f"{p.sets} sets"
             notes.append(
                 f"`{p.a}` is rated above `{p.b}` ({score[p.a]:.1f} vs {score[p.b]:.1f}) but placed better "
-                f"than it in only {p.win_rate:.3f} of their comparisons over {p.sets} sets {evidence}"
+                f"than it in {share} of their comparisons over {sets} {evidence}"
             )
     return notes
 

@@ -37,7 +37,9 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     if path.exists() and holds_games(out_dir):
         old = read_manifest(path)
         old_rules = _rules(old)
-        for key in sorted(set(old) | set(manifest)):
+        keys = set(old) | set(manifest)
+        # the variant first: the fields it decides (such as low_score_wins) only follow from it
+        for key in sorted(keys, key=lambda k: (k != "variant", k)):
             if key == "options" and old_rules is not None and old_rules == _rules(manifest):
                 continue  # options that make the same rules (another order or form, a default named)
             if key not in EXTENDABLE and old.get(key) != manifest.get(key):

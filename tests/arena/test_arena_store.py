@@ -125,6 +125,14 @@ def test_a_folder_left_without_games_takes_another_tournament(tmp_path: Path) ->
         run_tournament(**COMMON, out_dir=out)  # now it holds games
 
 
+def test_a_folder_of_another_variant_is_refused_by_its_variant(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run_tournament(**COMMON, out_dir=out)
+    # rhine also flips low_score_wins, which the message would otherwise name first
+    with pytest.raises(RummyError, match="different tournament: variant was 'rummikub', now 'rhine'"):
+        run_tournament(**{**COMMON, "variant": "rhine"}, out_dir=out)
+
+
 def test_bad_results_files_give_clear_errors(tmp_path: Path) -> None:
     a_file = tmp_path / "report.md"
     a_file.write_text("not a folder\n")
