@@ -39,7 +39,8 @@ register_agent(
     "holdback",
     "rummyai.agents.holdback:HoldbackAgent",
     "greedy that holds back a card ending a meld of 4 or more (laid down or laid off) and keeps jokers "
-    "while no opponent is close to out (options: hold_fourth, keep_joker, hold, danger, hold_turns)",
+    "while no opponent is close to out (options: hold_fourth, keep_joker, hold, danger, hold_turns, objective, "
+    "work_limit)",
 )
 register_agent(
     "mcts",
