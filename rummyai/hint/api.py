@@ -30,7 +30,7 @@ from rummyai.hint.position import (
     read_position,
 )
 from rummyai.hint.steps import JokerSwap, StepPlan, Swap, in_start_order, plan_with_opening, plan_with_swaps
-from rummyai.melds import analyze_meld
+from rummyai.melds import analyze_meld, opening_value
 from rummyai.variants import Variant
 
 OBJECTIVES = ("cards", "points", "penalty")
@@ -336,12 +336,23 @@ def _suggest(
         # a move that lays no new meld does not open (a Black Heart diamond swap alone, §6.4)
         opens = plan.new_melds or any(step.action == "open" for step in plan.steps)
         verb = "open with" if not position.opened and opens else "play"
-        what = f"{verb} {cards_str(move.played)} ({_n(len(move.played), 'card')}, {_n(points, 'point')})"
+        worth = f"{_n(len(move.played), 'card')}, {_n(points, 'point')}"
+        if verb == "open with" and position.variant.opening == "points":
+            laid = qualifying or [plan.new[j] for j in plan.new_melds]
+            worth += f"; {_opening_worth(position.variant, laid)} toward the opening"
+        what = f"{verb} {cards_str(move.played)} ({worth})"
         keep = f", keep {cards_str(held_back)} for later" if held_back else ""
         explanation = f"{title}: {what}{keep}; {plan.summary()}."
     return Suggestion(
         label, title, move.played, move.melds, plan, points, move.status, explanation, tuple(held_back)
     )
+
+
+def _opening_worth(variant: Variant, melds: Sequence[Meld]) -> int:
+    """What the melds an opening lays count toward the variant's points opening (its opening
+    values: a joker as the card it stands for, or nothing, by the variant), which the hand's
+    points beside it need not equal."""
+    return sum(opening_value(variant, analyze_meld(variant, tuple(meld))) for meld in melds)
 
 
 def nothing_played(variant: Variant, opened: bool, proven: bool) -> str:
@@ -350,7 +361,7 @@ def nothing_played(variant: Variant, opened: bool, proven: bool) -> str:
     end = "draw" if variant.tile_style else "just discard"
     if not proven:
         return f"No move found within the time limit: {end}, or ask again with more time."
-    if opened:
+    if opened or variant.opening == "none":  # standard rummy has no opening to make
         return f"No card from your hand can be played: {end}."
     return f"You cannot make your opening with this hand yet: {end}."
 

@@ -113,13 +113,21 @@ def test_no_move_says_draw() -> None:
     assert "draw" in result.best.explanation
     closed = hint("rummikub", "2H 3H 4H", "", opened=False)
     assert closed.best.played == () and "opening" in closed.best.explanation
+    free = hint("standard", "2S 4D", "3C 4C 5C", opened=False)  # no opening in standard rummy
+    assert free.best.explanation == "No card from your hand can be played: just discard."
 
 
 def test_opening_alternatives_still_open() -> None:
     result = hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", opened=False)
     assert result.best.explanation.startswith(
-        "Most cards: open with 9S 9D 9C TH JH QH KH (7 cards, 73 points)"
+        "Most cards: open with 9S 9D 9C TH JH QH KH (7 cards, 73 points; 73 toward the opening)"
     )
+    # a joker counts as the card it stands for toward the opening, 30 in hand
+    joker = hint("rummikub", "QH QS 2C JK", "", opened=False)
+    assert "(3 cards, 54 points; 36 toward the opening)" in joker.best.explanation
+    # rummy-board's jokers count nothing toward the opening
+    board = hint("rummy-board", "TH TS TD JK 2C", "", opened=False)
+    assert "(4 cards, 55 points; 30 toward the opening)" in board.best.explanation
     check_hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", False, result)
 
 
