@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 from rummyai.cards import Slot
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.position import Position, count_broken, score_key
-from rummyai.solvers.tile_decode import decode, pooled_layouts
+from rummyai.solvers.tile_decode import Assignment, decode, pooled_layouts
 from rummyai.solvers.tile_model import TileModel, solve_model
 from rummyai.solvers.tile_model_parts import LinearExpr
 
@@ -39,6 +39,7 @@ LATE_SOLVE = 0.05  # seconds a floor model may still solve once the limit has pa
 # limit is given, and how many legal tables it may find before it gives up
 PROOF_WORK = 0.25
 PROOF_ROUNDS = 3
+EARLIER_JUDGED = 24  # solutions of the search judged at the end, when no answer is proven
 
 
 def cut(tm: TileModel, solver: cp_model.CpSolver, wide: bool = False) -> None:
@@ -100,23 +101,80 @@ class _Budget:
         return self.work - self.spent
 
     def solve(
-        self, tm: TileModel, cap: float | None = None, late: bool = False
+        self,
+        tm: TileModel,
+        cap: float | None = None,
+        late: bool = False,
+        seen: _Incumbents | None = None,
     ) -> tuple[cp_model.CpSolver, Any]:
         """Solve within what is left (`cap` at most); `late`: a floor model that may still use
-        a little of the grace time once the limit has passed (it is small and quick)."""
+        a little of the grace time once the limit has passed (it is small and quick); `seen`
+        keeps the solutions found on the way."""
         room = self.left() if cap is None else min(self.left(), cap)
         if late and self.time_limit is not None:
             room = max(room, min(LATE_SOLVE, self.left() + VERIFY_GRACE / 2))
         room = max(room, 0.001)
         if self.time_limit is not None:
-            return solve_model(tm, room)
-        solver, status = solve_model(tm, None, work=room)
+            return solve_model(tm, room, callback=seen)
+        solver, status = solve_model(tm, None, work=room, callback=seen)
         self.spent += solver.deterministic_time
         return solver, status
 
 
+class _Values:
+    """One solution's variable values, read as a solver reads its last one (`value`)."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = values
+
+    def value(self, var: Any) -> int:
+        index = var.index
+        return self.values[index] if index >= 0 else 1 - self.values[-index - 1]
+
+
+class _Incumbents(cp_model.CpSolverSolutionCallback):
+    """Every solution the solves of one model find, the last of each included: tables worth
+    less than a refused optimum that the judge may accept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[_Values] = []
+
+    def on_solution_callback(self) -> None:
+        self.found.append(_Values(list(self.response_proto.solution)))
+
+
+def _earlier_legal(
+    position: Position,
+    objective: str,
+    tm: TileModel,
+    seen: _Incumbents,
+    best: tuple[int, int],
+    deadline: float | None,
+) -> tuple[list[int], list[tuple[Slot, ...]], tuple[int, int]] | None:
+    """The best judged-legal table among the solutions `seen` kept of `tm`, if one beats `best`:
+    the most valuable first, each table once, at most `EARLIER_JUDGED` of them judged."""
+    scored: dict[tuple[str, ...], tuple[tuple[int, int], list[int], _Values]] = {}
+    for values in seen.found:
+        played, melds, _ = decode(tm, values)
+        score = score_key(position, objective, played)
+        if score > best:
+            scored.setdefault(_table_key(melds), (score, played, values))
+    ranked = sorted(scored.values(), key=lambda row: row[0], reverse=True)
+    for score, played, values in ranked[:EARLIER_JUDGED]:
+        melds = _legal_table(position, tm, values, deadline)
+        if melds is not None:
+            return played, melds, score
+    return None
+
+
+def _table_key(melds: list[tuple[Slot, ...]]) -> tuple[str, ...]:
+    """A table's melds as one value, the same for the same melds in any order."""
+    return tuple(sorted(" ".join(map(str, meld)) for meld in melds))
+
+
 def _legal_table(
-    position: Position, tm: TileModel, solver: cp_model.CpSolver, deadline: float | None
+    position: Position, tm: TileModel, solver: Assignment, deadline: float | None
 ) -> list[tuple[Slot, ...]] | None:
     """A judged-legal layout of the model's current assignment, or None: the decoded table, the
     same melds without wild-free melds merged onto joker melds, then (pooled jokers) up to
@@ -204,6 +262,7 @@ def rhine_repair(
     # every judged-legal table has, and Tile Rummy's model is the first one. So its optimum
     # before any cut bounds the answer.
     lex = _lex(search, objective)
+    seen = _Incumbents()  # every solution of the search, judged at the end if nothing better is
     cuts = 0
     safe_done = False
     max_cuts = RHINE_CUTS if strict else MAX_CUTS
@@ -217,7 +276,7 @@ def rhine_repair(
                 proven = bound is not None and best == bound
                 continue
         search.model.add(lex >= _lex_value(position, objective, best) + 1)
-        found, status = budget.solve(search)
+        found, status = budget.solve(search, seen=seen)
         if status == cp_model.INFEASIBLE and cuts == 0:
             proven = True  # the relaxation (no cut yet) has nothing better than `best`
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -261,6 +320,18 @@ def rhine_repair(
         played, melds = _safe_answer(position, objective, max_cards, budget, duties)
         if score_key(position, objective, played) > best:
             best_played, best_melds, best = played, melds, score_key(position, objective, played)
+    if not proven:
+        # a solution the search passed on its way to a refused table, judged last so that it
+        # changes no search above: a better floor, proven when it reaches the bound
+        earlier = _earlier_legal(position, objective, search, seen, best, budget.deadline)
+        if earlier is not None:
+            best_played, best_melds, best = earlier
+            proven = bound is not None and best == bound
+            if strict and not proven and proof.left() > 0:
+                best_played, best_melds, proven = _swap_proof(
+                    position, objective, max_cards, best_played, best_melds, proof, duties
+                )
+                best = score_key(position, objective, best_played)
     if minimize_changes and best_played and budget.left() > 0:
         best_melds = _tidy(position, objective, max_cards, best, best_melds, budget, duties)
     return best_played, best_melds, "optimal" if proven else "feasible"

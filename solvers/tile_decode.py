@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rummyai.cards import JOKER, Meaning, Slot, make_card, rank_of, suit_of
 from rummyai.errors import MeldError
@@ -23,6 +21,12 @@ from rummyai.variants import Variant
 
 if TYPE_CHECKING:
     from rummyai.solvers.tile_model import TileModel
+
+
+class Assignment(Protocol):
+    """Values of a model's variables: a solver after its solve, or one solution kept on the way."""
+
+    def value(self, var: Any) -> Any: ...
 
 
 def _deal_groups(
@@ -41,7 +45,7 @@ def _deal_groups(
 
 
 def decode(
-    tm: TileModel, solver: cp_model.CpSolver, merge: bool = True
+    tm: TileModel, solver: Assignment, merge: bool = True
 ) -> tuple[list[int], list[tuple[Slot, ...]], int]:
     """The played cards, the new table and the number of start melds broken (`merge`: grow Rhine
     joker melds by wild-free ones, see `merge_joker_melds`)."""
@@ -55,7 +59,7 @@ def decode(
 Entry = tuple[str, list[Slot], list[bool]]  # meld kind, slots, which slots a pooled joker may take
 
 
-def pooled_layouts(tm: TileModel, solver: cp_model.CpSolver, limit: int) -> list[list[tuple[Slot, ...]]]:
+def pooled_layouts(tm: TileModel, solver: Assignment, limit: int) -> list[list[tuple[Slot, ...]]]:
     """Other tables of the same assignment: pooled jokers only count the jokers standing for each
     card kind, so which meld's copy of that card a joker takes is free ('5H 6H 7H' with a joker
     in the group of fives, or a natural 5H there and the joker in the run). Up to `limit`

@@ -817,11 +817,15 @@ def single_meld_exact(variant: Variant) -> bool:
 
 
 def solve_model(
-    tm: TileModel, time_limit: float | None, work: float | None = None, first: bool = False
+    tm: TileModel,
+    time_limit: float | None,
+    work: float | None = None,
+    first: bool = False,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
 ) -> tuple[cp_model.CpSolver, Any]:
     """Run CP-SAT on a built model with fast settings for small models (`work`: a limit in
     CP-SAT's deterministic time, which does not depend on the machine's load; `first`: stop at
-    the first solution)."""
+    the first solution; `callback`: told of every solution found on the way)."""
     solver = cp_solver()
     params = solver.parameters
     params.stop_after_first_solution = first
@@ -833,5 +837,5 @@ def solve_model(
         params.max_time_in_seconds = float(time_limit)
     if work is not None:
         params.max_deterministic_time = max(float(work), 0.001)
-    status = solver.solve(tm.model)
+    status = solver.solve(tm.model, callback)
     return solver, status

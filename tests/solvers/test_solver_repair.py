@@ -165,6 +165,21 @@ def test_joker_melds_trading_replacements_read_on_the_canonical_copies() -> None
     assert (sol.status, sol.cards_played) == ("optimal", 0)
 
 
+def test_rhine_repair_keeps_a_legal_table_its_search_passed() -> None:
+    """A Rhine mid-game position (`tiles_bench.py` #27): the witness model's 12-card tables are
+    refused one after another until its cuts run out, and the strict model's floor plays 9. A
+    12-card table the search found on its way to a refused one is legal, and is the answer;
+    12 is the relaxation's bound, so no legal play has more cards."""
+    hand = "3S JS QS 2H 4H QH KH 3D 9D QD KD 3C 6C"
+    table = (
+        "5D 5S 5C 5H | 7D JK=7 7C 7S | 5H 6H 7H 8H 9H | 6S 7S JK=8S 9S | JK=5H 6H 7H 8H 9H | "
+        "JK=JC QC KC | 5D 6D 7D 8D"
+    )
+    sol = solve("rhine", hand, table)
+    assert sol.cards_played == 12
+    assert judged_legal("rhine", parse_cards(hand), table, sol.melds, True)
+
+
 def test_rhine_wild_may_not_just_join_the_qualifying_group() -> None:
     """Rhine, not yet qualified: 3S 3H 3C qualify, TC replaces the run's joker (R4) and KC goes
     beside it: five cards ('JK=9C TC JC QC KC'). A hand joker joining the qualifying threes
