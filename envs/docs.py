@@ -141,12 +141,6 @@ the same 60 seeded rummikub episodes against random (`--episodes 60`, which play
 seeded episodes, the way to compare two versions of the code) ran at 279, 291 and 414 steps per
 CPU second in three runs of the same code (rummyai 0.1.0).
 
-Two versions of the code compared that way, taking turns, two runs each (`--episodes 20 --vector 0
---clock cpu --opponents random`, rummyai 0.2.0.dev0, load average 0.8-1.0, a slower 2-core machine
-than the table's): commit 7bc7229 ran rummikub at 284 and 280 steps per CPU second where commit
-05879ce ran 242 and 232, and rummy-tiles at 91 and 98 where 05879ce ran 84 and 91, on the same
-episodes (the compiled search's leaner inner loop: [Solver benchmarks](solver-benchmarks.md#instructions-per-solve)).
-
 Where a step's time goes (`--breakdown`, CPU time per learner step with timers around each part,
 60 seeded episodes; rummyai 0.1.0 on commit a75b766, load average 1.4-1.6):
 
