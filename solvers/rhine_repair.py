@@ -4,8 +4,8 @@ The tile model relaxes the rules that depend on which start meld a card came fro
 judge rejects its best table, `rhine_repair` asks a strict model (witness cards no copy
 assignment reads otherwise) for a table at the relaxation's bound, solves a tighter relaxation
 (explicit witness melds for the broken joker melds), tries another layout of a rejected table
-before cutting it off, and uses the strict and always-legal models (jokers kept whole) as
-floors; ``optimal`` needs a proof.
+before cutting it off, uses the strict and always-legal models (jokers kept whole) as floors,
+and last judges the tables its search passed on the way; ``optimal`` needs a proof.
 """
 
 from __future__ import annotations
@@ -133,8 +133,8 @@ class _Values:
 
 
 class _Incumbents(cp_model.CpSolverSolutionCallback):
-    """Every solution the solves of one model find, the last of each included: tables worth
-    less than a refused optimum that the judge may accept."""
+    """Every solution the solves of one model find on their way to their answers: tables worth
+    less than a refused answer that the judge may accept."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -218,7 +218,10 @@ def rhine_repair(
        answer before any cut proves it too.
     2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
        in their whole melds, none from the hand; or the table only grown) give a floor; judged.
-    3. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
+    3. Nothing proven yet: the solutions the witness search found on its way to its answers
+       (`_Incumbents`) are judged, the most valuable first; a legal one above the best so far is
+       the answer. Judged last, they change no search above.
+    4. An answer equal to the bound is ``optimal``; running out of budget, cuts or answers
        leaves ``feasible``. With `minimize_changes`, the tidy phase then keeps the primary
        value fixed and keeps as many start melds whole as it can (judged, else untouched).
     """
@@ -281,6 +284,7 @@ def rhine_repair(
             proven = True  # the relaxation (no cut yet) has nothing better than `best`
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
+        seen.found.pop()  # the solve's answer, `found`, is judged here: only those before it wait
         played = decode(search, found)[0]
         score = score_key(position, objective, played)
         if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):

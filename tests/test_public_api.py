@@ -41,7 +41,7 @@ def test_import_rummyai_solvers_loads_no_agents_or_environments() -> None:
 def test_a_checkout_finds_solvers_and_envs_beside_its_rummyai_folder() -> None:
     # Python started in a clone imports the clone's rummyai/ before any installed copy; the
     # editable install's finder is dropped here, as a plain `pip install .` has none
-    root = Path(rummyai.__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[1]
     code = (
         "import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f).lower()]; "
         "import rummyai.solvers.position, rummyai.envs.candidates; "

@@ -384,8 +384,9 @@ def opening_bundles(
     limit: int = 30,
 ) -> list[tuple[TableMeld, ...]]:
     """Bundles of up to three candidate melds that `hand` (physical ids) holds together and that
-    meet the opening requirement (and contain `must` if given), best-looking first, then any other meld that opens alone (the
-    Royale at a high score, ranked below two dozen larger melds); then, for a
+    meet the opening requirement (and contain `must` if given): the best-looking single melds, every
+    other meld that opens alone (the Royale at a high score, ranked below two dozen larger melds),
+    then pairs and triples of the best-looking; then, for a
     points opening, bundles of four or more that need every meld they hold (`_minimal_bundles`;
     any other is a smaller opening with melds added after it in the same turn). Candidates
     name one copy of each card; a bundle needing two copies of a card gets the hand's other copy
@@ -421,6 +422,10 @@ def opening_bundles(
     for c in ranked:
         if add([c]):
             return out
+    kept = {id(c) for c in ranked}
+    for c in candidates:  # one ranked too low that opens alone (Black Heart's Royale, §6.4)
+        if id(c) not in kept and add([c]):
+            return out
     for a, b in combinations_with_replacement(ranked, 2):  # a meld twice: two copies of each card
         if add([a, b]):
             return out
@@ -436,10 +441,6 @@ def opening_bundles(
             for a, b in combinations(ranked[:12], 2):
                 if add([a, b, h]):
                     return out
-    kept = {id(c) for c in ranked}
-    for c in candidates:  # one ranked too low that opens alone (Black Heart's Royale, §6.4)
-        if id(c) not in kept and add([c]):
-            return out
     if requirement.kind == "points" and not requirement.single_meld:
         small = [c for c in ranked if weight(c) < requirement.points]  # a larger one is needed alone
         values = [weight(c) for c in small]

@@ -338,7 +338,7 @@ def _suggest(
         verb = "open with" if not position.opened and opens else "play"
         worth = f"{_n(len(move.played), 'card')}, {_n(points, 'point')}"
         if verb == "open with" and position.variant.opening == "points":
-            laid = qualifying or [plan.new[j] for j in plan.new_melds]
+            laid = _opening_melds(position, move, qualifying) or [plan.new[j] for j in plan.new_melds]
             worth += f"; {_opening_worth(position.variant, laid)} toward the opening"
         what = f"{verb} {cards_str(move.played)} ({worth})"
         keep = f", keep {cards_str(held_back)} for later" if held_back else ""
@@ -346,6 +346,24 @@ def _suggest(
     return Suggestion(
         label, title, move.played, move.melds, plan, points, move.status, explanation, tuple(held_back)
     )
+
+
+def _opening_melds(position: HintPosition, move: _Move, qualifying: Sequence[Meld]) -> list[Meld]:
+    """The melds an opening turn opens with where it lays more than them: Rhine's qualifying
+    melds, or Rummy Palace's new melds but those a joker won by a swap joins (laid once the
+    opening is down; `opening_parts` holds the part of such a meld laid before). Empty where
+    every new meld is part of the opening."""
+    if qualifying:
+        return list(qualifying)
+    if not move.joker_swaps:
+        return []
+    joined = {swap[3] for swap in move.joker_swaps}  # the new melds the swapped jokers go to
+    start = len(position.table)
+    return [
+        move.opening_parts.get(j, meld)
+        for j, meld in enumerate(move.melds)
+        if j >= start and (j in move.opening_parts or j not in joined)
+    ]
 
 
 def _opening_worth(variant: Variant, melds: Sequence[Meld]) -> int:

@@ -237,6 +237,18 @@ def test_royale_offered_among_many_larger_melds() -> None:
     assert rule_of(s, royale) is None
     openings = [m for m in legal_moves(s) if isinstance(m, MeldCards | Opening)]
     assert royale in openings
+    # after a take from the row (KD committed), thirty larger openings come before it
+    taken = build_state(
+        BH,
+        ["JD QD KD 4S 5S 6S 7S 8S 9S TS 4C 5C 6C 7C 8C 9C", "2S"],
+        opened=[False, True],
+        scores=[490, 0],
+        taken="KD 4S 5S 6S 7S 8S",
+        committed="KD",
+    )
+    royale = meld(taken, "JD QD KD")
+    assert rule_of(taken, royale) is None
+    assert royale in legal_moves(taken)
 
 
 def test_royale_cannot_be_extended_or_swapped() -> None:

@@ -128,6 +128,9 @@ def test_opening_alternatives_still_open() -> None:
     # rummy-board's jokers count nothing toward the opening
     board = hint("rummy-board", "TH TS TD JK 2C", "", opened=False)
     assert "(4 cards, 55 points; 30 toward the opening)" in board.best.explanation
+    # Rummy Palace: the kings open; the joker they win by a swap is laid after the opening
+    palace = hint("rummy-palace", "KS KD KC 5C 8H 9H 2S", "JK=5C 6C 7C", opened=False)
+    assert "; 30 toward the opening)" in palace.best.explanation
     check_hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", False, result)
 
 
