@@ -19,7 +19,7 @@ from importlib import import_module
 from numbers import Real
 from typing import Any
 
-from rummyai.cards import Slot, card_str, cards_str, is_kind, parse_slot, sorted_cards
+from rummyai.cards import Slot, card_str, cards_str, is_kind, parse_slot, rank_of, sorted_cards, suit_of
 from rummyai.errors import MeldError, RummyError
 from rummyai.hint.position import (
     HandInput,
@@ -304,6 +304,7 @@ def _plainly_safe(position: HintPosition) -> bool:
 def _suggest(
     position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
 ) -> Suggestion:
+    move = _joined_runs(position, move)
     qualifying = _qualifying(position, move)
     origin = None
     if position.variant.manipulation:  # a rearranged table: its melds where the start's were
@@ -346,6 +347,58 @@ def _suggest(
     return Suggestion(
         label, title, move.played, move.melds, plan, points, move.status, explanation, tuple(held_back)
     )
+
+
+def _joined_runs(position: HintPosition, move: _Move) -> _Move:
+    """An opening turn's new runs of one suit that meet (`AH 2H 3H 4H | 5H 6H 7H`) laid as one
+    run, as a person would lay them: the solver's opening search leaves them apart. Only runs of
+    natural cards from the hand that match no start meld are joined, and only when the engine's
+    judge accepts the joined table (tile-style opening turns; the move is kept otherwise)."""
+    v = position.variant
+    if position.opened or not v.tile_style or not move.played or move.swaps or move.joker_swaps:
+        return move
+    start = Counter(tuple(meld) for meld in position.table)
+    melds = list(move.melds)
+    joined = False
+    while True:
+        pair = _meeting_runs(v, melds, start)
+        if pair is None:
+            break
+        low, high = pair
+        melds[low] = melds[low] + melds[high]
+        del melds[high]
+        joined = True
+    if not joined:
+        return move
+    judge = judge_function()
+    if judge is None:
+        return move
+    obj = {**position_json(position), "new_table": [[str(s) for s in m] for m in melds]}
+    return replace(move, melds=tuple(melds)) if judge(obj).get("legal") else move
+
+
+def _meeting_runs(v: Variant, melds: Sequence[Meld], start: Counter[Meld]) -> tuple[int, int] | None:
+    """Indexes (lower, higher) of two natural runs of one suit, neither a start meld, where the
+    first ends just below where the second begins and both read as one valid run; else None."""
+    spans: dict[int, tuple[int, int, int]] = {}
+    for k, meld in enumerate(melds):
+        if start[tuple(meld)] or any(s.meaning is not None or v.is_wild(s.card) for s in meld):
+            continue
+        try:
+            info = analyze_meld(v, tuple(meld))
+        except MeldError:
+            continue
+        if info.kind == "run":
+            spans[k] = (suit_of(meld[0].card), rank_of(meld[0].card), rank_of(meld[-1].card))
+    for low, (suit, _, end) in spans.items():
+        for high, (other, first, _) in spans.items():
+            if low != high and suit == other and first == end + 1:
+                try:
+                    analyze_meld(v, tuple(melds[low]) + tuple(melds[high]))
+                except MeldError:
+                    continue
+                return low, high
+    return None
 
 
 def _opening_melds(position: HintPosition, move: _Move, qualifying: Sequence[Meld]) -> list[Meld]:

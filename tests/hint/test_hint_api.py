@@ -134,6 +134,19 @@ def test_opening_alternatives_still_open() -> None:
     check_hint("rummikub", "TH JH QH KH 9S 9D 9C 2C", "", False, result)
 
 
+def test_an_opening_lays_a_long_run_as_one_meld() -> None:
+    # the opening search returns the hearts as three runs that meet; a person lays one
+    hand = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH"
+    for variant in ("rummy-board", "rummikub"):
+        result = hint(variant, hand, "", opened=False)
+        assert [len(m) for m in result.best.melds] == [12]
+        check_hint(variant, hand, "", False, result)
+    # a start meld the run meets stays as it is: an opening turn may not touch the table
+    kept = hint("rummikub", "4H 5H 6H 7H 8H 9H TH JH QH", "AH 2H 3H", opened=False)
+    assert "AH 2H 3H" in [" ".join(map(str, m)) for m in kept.best.melds]
+    check_hint("rummikub", "4H 5H 6H 7H 8H 9H TH JH QH", "AH 2H 3H", False, kept)
+
+
 def test_zero_alternatives() -> None:
     assert hint("rummikub", HAND, TABLE, alternatives=0).alternatives == ()
 
