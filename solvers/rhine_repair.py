@@ -279,12 +279,14 @@ def rhine_repair(
                 proven = bound is not None and best == bound
                 continue
         search.model.add(lex >= _lex_value(position, objective, best) + 1)
+        kept = len(seen.found)
         found, status = budget.solve(search, seen=seen)
         if status == cp_model.INFEASIBLE and cuts == 0:
             proven = True  # the relaxation (no cut yet) has nothing better than `best`
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
-        seen.found.pop()  # the solve's answer, `found`, is judged here: only those before it wait
+        if len(seen.found) > kept:
+            seen.found.pop()  # the solve's answer, `found`, judged below: only those before it wait
         played = decode(search, found)[0]
         score = score_key(position, objective, played)
         if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
