@@ -302,9 +302,14 @@ def _plainly_safe(position: HintPosition) -> bool:
 
 # ------------------------------------------------------------------------------ suggestions
 def _suggest(
-    position: HintPosition, label: str, move: _Move, title: str, held_back: Sequence[int] = ()
+    position: HintPosition,
+    label: str,
+    move: _Move,
+    title: str,
+    held_back: Sequence[int] = (),
+    deadline: float | None = None,
 ) -> Suggestion:
-    move = _joined_runs(position, move)
+    move = _joined_runs(position, move, deadline)
     qualifying = _qualifying(position, move)
     origin = None
     if position.variant.manipulation:  # a rearranged table: its melds where the start's were
@@ -349,13 +354,16 @@ def _suggest(
     )
 
 
-def _joined_runs(position: HintPosition, move: _Move) -> _Move:
+def _joined_runs(position: HintPosition, move: _Move, deadline: float | None) -> _Move:
     """An opening turn's new runs of one suit that meet (`AH 2H 3H 4H | 5H 6H 7H`) laid as one
-    run, as a person would lay them: the solver's opening search leaves them apart. Only runs of
-    natural cards from the hand that match no start meld are joined, and only when the engine's
-    judge accepts the joined table (tile-style opening turns; the move is kept otherwise)."""
+    run, as a person would lay them: the solver's opening search leaves them apart. Only on
+    tile-style opening turns that leave the table as it is (so every new meld is the hand's),
+    only runs of natural cards, and only when the engine's judge accepts the joined table by
+    `deadline`; the move is kept otherwise."""
     v = position.variant
-    if position.opened or not v.tile_style or not move.played or move.swaps or move.joker_swaps:
+    if position.opened or not v.tile_style or not v.opening_turn_exclusive or not move.played:
+        return move
+    if move.swaps or move.joker_swaps or (deadline is not None and time.perf_counter() >= deadline):
         return move
     start = Counter(tuple(meld) for meld in position.table)
     melds = list(move.melds)
@@ -368,13 +376,9 @@ def _joined_runs(position: HintPosition, move: _Move) -> _Move:
         melds[low] = melds[low] + melds[high]
         del melds[high]
         joined = True
-    if not joined:
+    if not joined or not _judge(position, melds, deadline):
         return move
-    judge = judge_function()
-    if judge is None:
-        return move
-    obj = {**position_json(position), "new_table": [[str(s) for s in m] for m in melds]}
-    return replace(move, melds=tuple(melds)) if judge(obj).get("legal") else move
+    return replace(move, melds=tuple(melds))
 
 
 def _meeting_runs(v: Variant, melds: Sequence[Meld], start: Counter[Meld]) -> tuple[int, int] | None:
@@ -524,7 +528,7 @@ def hint_position(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     best_move = _solve(position, objective, time_limit)
-    best = _suggest(position, "best", best_move, TITLES[objective])
+    best = _suggest(position, "best", best_move, TITLES[objective], deadline=deadline)
     notes: list[str] = []
     if best.status != "optimal":
         why = (
@@ -611,7 +615,7 @@ def _alternatives(
             if label == "hold_back"
             else ()
         )
-        found.append(_suggest(position, label, move, TITLES[label], held))
+        found.append(_suggest(position, label, move, TITLES[label], held, deadline))
     return found
 
 

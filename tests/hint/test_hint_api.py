@@ -98,6 +98,12 @@ def test_alternatives_are_judged_within_the_hints_time_limit(monkeypatch: pytest
     assert any(a.label == "hold_back" for a in result.alternatives)
     # the hint's clock starts within the call (after any first import, however slow the machine)
     assert seen and all(d is not None and start + 30 <= d <= end + 30 for d in seen)
+    # an opening's joined runs are judged within the limit too
+    seen.clear()
+    start = time.perf_counter()
+    hint("rummikub", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH", "", opened=False, time_limit=30)
+    end = time.perf_counter()
+    assert seen and all(d is not None and start + 30 <= d <= end + 30 for d in seen)
 
 
 def test_points_objective_puts_the_most_points_first() -> None:
