@@ -9,9 +9,9 @@ Both the engine's move check (`check_play_qualifying`) and the text judge use th
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from itertools import combinations
+from itertools import combinations, islice, product
 
 from rummyai.cards import Meaning, Slot, sort_key
 from rummyai.engine.moves import Violation
@@ -23,6 +23,7 @@ from rummyai.melds import analyze_meld, opening_value
 from rummyai.variants import Variant
 
 MAX_QUALIFYING_TRIES = 400
+MAX_PART_CHOICES = 16  # ways to pick a meld's hand copies where it holds more than the hand played
 
 
 def check_play_qualifying(
@@ -130,7 +131,8 @@ def _qualifying_sets(
         return
     hand_melds = candidate_melds(variant, played)
     cands = _hand_parts(variant, played, new) + hand_melds + _stand_ins(variant, played, hand_melds)
-    for combo in opening_combos(variant, played, cands):
+    unique = list({(c.cards, c.meanings): c for c in cands}.values())  # first of each, in order
+    for combo in opening_combos(variant, played, unique, MAX_QUALIFYING_TRIES):
         pools: dict[int, list[int]] = defaultdict(list)
         for i in reversed(played):
             pools[deck[i]].append(i)
@@ -175,23 +177,36 @@ def _stand_ins(variant: Variant, played: list[int], melds: list[Candidate]) -> l
 
 
 def _hand_parts(variant: Variant, played: list[int], new: tuple[TableMeld, ...]) -> list[Candidate]:
-    """The played hand cards of each new meld, where they make a meld by themselves."""
+    """Each new meld's cards that the played hand cards can supply, where they make a meld by
+    themselves (the qualifying meld the player laid first and then extended with table cards,
+    or the whole meld).
+
+    Read on card kinds, not on which copy the new table's ids name (§7.1): a kind the hand holds
+    may be the hand's copy in any meld that holds it. Where a meld holds more copies of a kind
+    than the hand played (two jokers meaning different cards), each choice of slots is a part.
+    Sorted by value, then kinds and meanings, so that the order the melds are written in does
+    not decide which qualifying sets are tried first."""
     deck = variant.deck
-    mine = set(played)
-    out: list[Candidate] = []
+    have = Counter(deck[i] for i in played)
+    found: dict[tuple[tuple[int, ...], tuple[Meaning | None, ...]], Candidate] = {}
     for meld in new:
-        part = [(i, m) for i, m in zip(meld.ids, meld.meanings, strict=True) if i in mine]
-        if len(part) == len(meld.ids) or len(part) < variant.min_meld:
-            continue
-        slots = tuple(Slot(deck[i], m) for i, m in part)
-        try:
-            info = analyze_meld(variant, slots)
-        except MeldError:
-            continue
-        wilds = sum(info.as_wild)
-        out.append(
-            Candidate(
-                tuple(s.card for s in slots), tuple(m for _, m in part), wilds, opening_value(variant, info)
-            )
-        )
-    return sorted(out, key=lambda c: -c.value)
+        slots = meld.slots(deck)
+        by_kind: dict[int, list[int]] = defaultdict(list)
+        for k, slot in enumerate(slots):
+            if have[slot.card]:
+                by_kind[slot.card].append(k)
+        choices = [combinations(where, min(len(where), have[kind])) for kind, where in by_kind.items()]
+        for picks in islice(product(*choices), MAX_PART_CHOICES):
+            keep = sorted(k for pick in picks for k in pick)
+            if len(keep) < variant.min_meld:
+                continue
+            part = tuple(slots[k] for k in keep)
+            key = (tuple(s.card for s in part), tuple(s.meaning for s in part))
+            if key in found:
+                continue
+            try:
+                info = analyze_meld(variant, part)
+            except MeldError:
+                continue
+            found[key] = Candidate(key[0], key[1], sum(info.as_wild), opening_value(variant, info))
+    return sorted(found.values(), key=lambda c: (-c.value, c.cards, [str(m or "") for m in c.meanings]))

@@ -462,3 +462,32 @@ def test_a_verdict_with_more_tied_copies_than_are_kept_does_not_depend_on_meld_o
 
 def _words(text: str, sep: str | None = None) -> list[str]:
     return text.split(sep)
+
+
+def test_a_qualifying_meld_inside_a_new_meld_is_found_whichever_copies_the_ids_name() -> None:
+    # §1.4 with the 30-point rule: the hand qualifies with 7H JK=8H 9H TH (34 points), then a
+    # table 6H joins it and the table's 7H 8H 9H stay together. Two 7Hs and two 9Hs are about; the
+    # order of the melds decides which copies the written table's ids name, and the verdict may not
+    # depend on it (§7.1)
+    variant = get_variant("rhine", ["rhine.points_qualify"])
+    hand = "3H 5D 8D JD 3C 5C 8C JC 2H 3H 4H 5H 7H 8H 9H TH JH JK"
+    table = "6S 7S JK=8S 9S TS | TD JD QD KD | 6H 7H 8H 9H JK=TH | QS QD QH QC | AC 2C JK=3C | 6S 6C 6H"
+    new = [
+        "6S 7S JK=8S 9S TS",
+        "TD JD QD KD",
+        "QS QD QH QC",
+        "AC 2C JK=3C",
+        "6S 6C 6H",
+        "2H JK=3H 4H",
+        "7H 8H 9H",
+        "6H 7H JK=8H 9H TH",
+        "3H 3H 3C",
+        "5H 5D 5C",
+        "8H 8D 8C",
+        "JH JD JC",
+    ]
+    rng = random.Random(7)
+    for _ in range(12):
+        order = rng.sample(new, len(new))
+        verdict = judge_play(variant, hand, table, order, opened=False)
+        assert verdict.legal, (order, verdict.reason)
