@@ -154,17 +154,17 @@ def _earlier_legal(
 ) -> tuple[list[int], list[tuple[Slot, ...]], tuple[int, int]] | None:
     """The best judged-legal table among the solutions `seen` kept of `tm`, if one beats `best`:
     the most valuable first, each table once, at most `EARLIER_JUDGED` of them judged."""
-    scored: dict[tuple[str, ...], tuple[tuple[int, int], list[int], _Values]] = {}
+    scored: dict[tuple[str, ...], tuple[tuple[int, int], list[int], _Values, list[tuple[Slot, ...]]]] = {}
     for values in seen.found:
         played, melds, _ = decode(tm, values)
         score = score_key(position, objective, played)
         if score > best:
-            scored.setdefault(_table_key(melds), (score, played, values))
+            scored.setdefault(_table_key(melds), (score, played, values, melds))
     ranked = sorted(scored.values(), key=lambda row: row[0], reverse=True)
-    for score, played, values in ranked[:EARLIER_JUDGED]:
-        melds = _legal_table(position, tm, values, deadline)
-        if melds is not None:
-            return played, melds, score
+    for score, played, values, decoded in ranked[:EARLIER_JUDGED]:
+        legal = _legal_table(position, tm, values, deadline, decoded)
+        if legal is not None:
+            return played, legal, score
     return None
 
 
@@ -174,12 +174,17 @@ def _table_key(melds: list[tuple[Slot, ...]]) -> tuple[str, ...]:
 
 
 def _legal_table(
-    position: Position, tm: TileModel, solver: Assignment, deadline: float | None
+    position: Position,
+    tm: TileModel,
+    solver: Assignment,
+    deadline: float | None,
+    decoded: list[tuple[Slot, ...]] | None = None,
 ) -> list[tuple[Slot, ...]] | None:
-    """A judged-legal layout of the model's current assignment, or None: the decoded table, the
-    same melds without wild-free melds merged onto joker melds, then (pooled jokers) up to
-    `LAYOUTS` tables with the jokers in other melds' copies of the cards they stand for."""
-    melds = decode(tm, solver)[1]
+    """A judged-legal layout of the model's current assignment, or None: the decoded table
+    (`decoded` when the caller has it), the same melds without wild-free melds merged onto joker
+    melds, then (pooled jokers) up to `LAYOUTS` tables with the jokers in other melds' copies of
+    the cards they stand for."""
+    melds = decode(tm, solver)[1] if decoded is None else decoded
     if judged_legal(position, melds, deadline):
         return melds
     plain = decode(tm, solver, merge=False)[1]
