@@ -1,0 +1,103 @@
+"""The judge's verdict does not depend on the order anything is written in (§7.1: identical copies
+are indistinguishable, so a turn is legal or not on card kinds alone).
+
+Random positions from a narrow band of cards (so copies repeat), new melds laid from the hand and
+random rearrangements, some of them broken on purpose; each is judged as written and with the
+new table's melds, the hand's cards and the start table's melds shuffled.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummyai.cards import JOKER, card_str, make_card
+from rummyai.engine import judge_play
+from rummyai.variants import Variant, get_variant
+
+from .random_tables import rearrange, valid_slots
+
+SETTINGS = [
+    ("rhine", ()),
+    ("rhine", ("rhine.points_qualify",)),
+    ("rhine", ("extra_packs=1",)),
+    ("rhine", ("rhine.wild_twos",)),
+    ("rummy-tiles", ()),
+    ("rummy-board", ()),
+    ("rummikub", ()),
+    ("rummikub", ("official_jokers",)),
+]
+
+
+def _deal(rng: random.Random, variant: Variant) -> tuple[list[list[int]], list[int]]:
+    """A start table of valid melds and a hand, every card from a few ranks of a few suits."""
+    low = rng.randint(1, 8)
+    suits = rng.sample(range(4), rng.randint(2, 4))
+    pool = [make_card(r, s) for r in range(low, low + 5) for s in suits for _ in range(variant.decks)]
+    pool += [JOKER] * rng.randint(0, variant.deck.count(JOKER))
+    rng.shuffle(pool)
+    table: list[list[int]] = []
+    for _ in range(100):
+        if len(table) >= 4 or len(pool) < 8:
+            break
+        cards = pool[: rng.randint(3, 5)]
+        if valid_slots(variant, cards) is not None:
+            table.append(cards)
+            del pool[: len(cards)]
+        else:
+            rng.shuffle(pool)
+    return table, pool[: rng.randint(4, 12)]
+
+
+def _hand_melds(rng: random.Random, variant: Variant, hand: list[int]) -> tuple[list[list[int]], list[int]]:
+    """Some valid melds laid from the hand, and the cards left."""
+    rest, melds = list(hand), []
+    for _ in range(30):
+        if len(rest) < 3:
+            break
+        pick = rng.sample(range(len(rest)), rng.randint(3, min(5, len(rest))))
+        cards = [rest[i] for i in pick]
+        if valid_slots(variant, cards) is not None:
+            melds.append(cards)
+            rest = [c for i, c in enumerate(rest) if i not in pick]
+    return melds, rest
+
+
+def _text(melds: list[list[int]]) -> list[str]:
+    return [" ".join(card_str(c) for c in m) for m in melds]
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**9), setting=st.sampled_from(SETTINGS), opened=st.booleans())
+def test_the_verdict_does_not_depend_on_the_order_of_melds_or_cards(
+    seed: int, setting: tuple[str, tuple[str, ...]], opened: bool
+) -> None:
+    variant = get_variant(setting[0], list(setting[1]))
+    rng = random.Random(seed)
+    table, hand = _deal(rng, variant)
+    laid, rest = _hand_melds(rng, variant, hand)
+    new = rearrange(rng, table + laid, rest, variant)
+    if rng.random() < 0.2 and len(new) >= 2:  # a card moved without asking whether the melds stay valid
+        a, b = rng.sample(range(len(new)), 2)
+        new[b].append(new[a].pop())
+        new = [m for m in new if m]
+    hand_text, table_text, new_text = [card_str(c) for c in hand], _text(table), _text(new)
+    verdict = judge_play(variant, hand_text, table_text, new_text, opened=opened)
+    for _ in range(2):
+        shuffled = judge_play(
+            variant,
+            rng.sample(hand_text, len(hand_text)),
+            rng.sample(table_text, len(table_text)),
+            rng.sample(new_text, len(new_text)),
+            opened=opened,
+        )
+        assert shuffled.legal == verdict.legal, (
+            setting,
+            opened,
+            hand_text,
+            table_text,
+            new_text,
+            verdict.reason,
+        )
