@@ -115,6 +115,7 @@ def judge(position: Position, melds: Sequence[Sequence[Slot]], deadline: float |
         [[str(s) for s in meld] for meld in melds],
         opened=position.opened,
         deadline=deadline,
+        stable_reason=False,
     )
 
 

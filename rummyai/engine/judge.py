@@ -72,8 +72,14 @@ def judge_play(
     opened: bool = True,
     options: Any = None,
     deadline: float | None = None,
+    stable_reason: bool = True,
 ) -> Judgement:
     """Is `new_table` a legal result of playing cards from `hand` onto `table`?
+
+    The verdict depends on card kinds only (§7.1). An illegal play is judged once more with the
+    hand, the table and the new table in a fixed order, so that the rule named does not depend
+    on the order they are written in either (`stable_reason=False` skips that: the solver's
+    repair asks only whether a table is legal).
 
     `deadline` (a `time.perf_counter()` value) bounds the search over readings of unstated
     wilds and the exact search for canonical copy assignments (`copies.deadline_scope`): past
@@ -97,6 +103,27 @@ def judge_play(
     check_copies(rules, [*hand_cards, *(s.card for m in start for s in m)], "hand and table")
     check_copies(rules, [s.card for m in final for s in m], "the new table")
     analyze_table(rules, start)
+    verdict = _judge_written(rules, hand_cards, start, final, opened, deadline)
+    if verdict.legal or verdict.rule == "time" or not stable_reason:
+        return verdict
+    # a legal verdict does not depend on the order anything is written in (§7.1), but which of
+    # several broken rules is named first may: name the one found in a fixed order
+    ordered = (sorted(hand_cards, key=sort_key), sorted(start, key=_meld_key), sorted(final, key=_meld_key))
+    if ordered == (hand_cards, start, final):
+        return verdict
+    again = _judge_written(rules, *ordered, opened, deadline)
+    return verdict if again.legal or again.rule == "time" else again
+
+
+def _judge_written(
+    rules: Variant,
+    hand_cards: list[int],
+    start: list[tuple[Slot, ...]],
+    final: list[tuple[Slot, ...]],
+    opened: bool,
+    deadline: float | None,
+) -> Judgement:
+    """`judge_play` on read input: ids handed out in the order written, then the layouts judged."""
     ids = _IdPool(rules)
     start_melds = tuple(
         TableMeld(tuple(ids.take(s.card) for s in meld), tuple(s.meaning for s in meld)) for meld in start
@@ -107,6 +134,11 @@ def judge_play(
             return _judge_layouts(rules, start_melds, hand_ids, final, opened, deadline)
     except CopiesTimeout:
         return Judgement(False, rule="time", reason="the time limit ran out before a legal reading was found")
+
+
+def _meld_key(meld: tuple[Slot, ...]) -> tuple[list[int], list[str]]:
+    """A meld's place in the fixed order: by card kinds, then meanings."""
+    return [s.card for s in meld], [str(s.meaning or "") for s in meld]
 
 
 def _judge_layouts(

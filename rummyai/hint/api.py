@@ -231,7 +231,7 @@ def _qualifying(position: HintPosition, move: _Move) -> list[Meld]:
         return []
     obj = position_json(position)
     new_table = [[str(s) for s in m] for m in move.melds]
-    verdict = judge_play(v, obj["hand"], obj["table"], new_table, opened=False)
+    verdict = judge_play(v, obj["hand"], obj["table"], new_table, opened=False, stable_reason=False)
     return [tuple(parse_slot(t) for t in tokens) for tokens in verdict.opening]
 
 

@@ -1,5 +1,6 @@
 """The judge's verdict does not depend on the order anything is written in (§7.1: identical copies
-are indistinguishable, so a turn is legal or not on card kinds alone).
+are indistinguishable, so a turn is legal or not on card kinds alone), nor does the rule it names
+for an illegal play.
 
 Random positions from a narrow band of cards (so copies repeat), new melds laid from the hand and
 random rearrangements, some of them broken on purpose; each is judged as written and with the
@@ -93,11 +94,22 @@ def test_the_verdict_does_not_depend_on_the_order_of_melds_or_cards(
             rng.sample(new_text, len(new_text)),
             opened=opened,
         )
-        assert shuffled.legal == verdict.legal, (
-            setting,
-            opened,
-            hand_text,
-            table_text,
-            new_text,
+        # the same verdict, and for an illegal play the same rule and reason
+        same = (shuffled.legal, shuffled.rule, shuffled.reason) == (
+            verdict.legal,
+            verdict.rule,
             verdict.reason,
         )
+        assert same, (setting, opened, hand_text, table_text, new_text, verdict.reason, shuffled.reason)
+
+
+def test_an_illegal_play_names_the_same_rule_in_every_order() -> None:
+    # the joker meld 3S 4S JK=5S 6S is split and its joker changes meaning: T3 and T4 both refuse
+    # it; which one the judge names may not depend on the order of the new melds
+    new = ["4S 6S JK", "3S JK 4S"]
+    hand = "5C JK 3D 4S 4C 7D 5H"
+    verdicts = {
+        (v.rule, v.reason)
+        for v in (judge_play("rummy-tiles", hand, ["4S 6S JK 3S"], o) for o in (new, new[::-1]))
+    }
+    assert len(verdicts) == 1, verdicts
