@@ -132,7 +132,7 @@ def _qualifying_sets(
     hand_melds = candidate_melds(variant, played)
     cands = _hand_parts(variant, played, new) + hand_melds + _stand_ins(variant, played, hand_melds)
     unique = list({(c.cards, c.meanings): c for c in cands}.values())  # first of each, in order
-    for combo in opening_combos(variant, played, unique, MAX_QUALIFYING_TRIES):
+    for combo in opening_combos(variant, played, unique):
         pools: dict[int, list[int]] = defaultdict(list)
         for i in reversed(played):
             pools[deck[i]].append(i)

@@ -174,11 +174,8 @@ def _pools(variant: Variant, hand: Sequence[int]) -> dict[int, list[int]]:
     return pools
 
 
-def opening_combos(
-    variant: Variant, hand: Sequence[int], cands: list[Candidate], limit: int = MAX_OPENINGS
-) -> list[list[Candidate]]:
-    """Disjoint sets of candidate melds reaching the opening points (bounded backtracking: at
-    most `limit` sets, `MAX_OPENING_NODES` steps)."""
+def opening_combos(variant: Variant, hand: Sequence[int], cands: list[Candidate]) -> list[list[Candidate]]:
+    """Disjoint sets of candidate melds reaching the opening points (bounded backtracking)."""
     if variant.opening_wild_value == "forbidden":
         cands = [c for c in cands if c.wilds == 0]
     have = Counter(variant.deck[i] for i in hand)
@@ -193,7 +190,7 @@ def opening_combos(
             results.append(list(chosen))
             return
         for k in range(start, len(cands)):
-            if len(results) >= limit or nodes >= MAX_OPENING_NODES:
+            if len(results) >= MAX_OPENINGS or nodes >= MAX_OPENING_NODES:
                 return
             c = cands[k]
             need = c.counts()
