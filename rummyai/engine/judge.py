@@ -339,9 +339,12 @@ def _wild_meanings(
 _JUDGE_KEYS = {"variant", "hand", "table", "new_table", "opened", "options"}
 
 
-def judge_json(obj: Mapping[str, Any], deadline: float | None = None) -> dict[str, Any]:
+def judge_json(
+    obj: Mapping[str, Any], deadline: float | None = None, stable_reason: bool = True
+) -> dict[str, Any]:
     """The `rummyai validate --json` answer for one input object (``{"error": ...}`` on bad input;
-    ``table`` defaults to an empty table, as in `solve`); `deadline` as in `judge_play`."""
+    ``table`` defaults to an empty table, as in `solve`); `deadline` and `stable_reason` as in
+    `judge_play`."""
     try:
         if not isinstance(obj, Mapping):
             raise RummyError("a position is a JSON object")
@@ -365,6 +368,7 @@ def judge_json(obj: Mapping[str, Any], deadline: float | None = None) -> dict[st
             opened=opened,
             options=obj.get("options"),
             deadline=deadline,
+            stable_reason=stable_reason,
         )
     except RummyError as error:
         return {"error": str(error)}

@@ -207,9 +207,8 @@ def _judge(position: HintPosition, melds: Sequence[Meld], deadline: float | None
     judge_json = judge_function()
     if judge_json is None:
         return None
-    answer = judge_json(
-        {**position_json(position), "new_table": [[str(s) for s in m] for m in melds]}, deadline
-    )
+    new_table = [[str(s) for s in m] for m in melds]
+    answer = judge_json({**position_json(position), "new_table": new_table}, deadline, stable_reason=False)
     return bool(answer.get("legal"))
 
 
