@@ -115,7 +115,7 @@ def judge(position: Position, melds: Sequence[Sequence[Slot]], deadline: float |
         [[str(s) for s in meld] for meld in melds],
         opened=position.opened,
         deadline=deadline,
-        stable_reason=False,
+        fixed_order=False,  # legal or not only; as the bridge reads it, so both share one copy search
     )
 
 

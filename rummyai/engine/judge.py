@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations, islice, product
 from typing import Any, TypeVar
 
@@ -72,14 +72,17 @@ def judge_play(
     opened: bool = True,
     options: Any = None,
     deadline: float | None = None,
-    stable_reason: bool = True,
+    fixed_order: bool = True,
 ) -> Judgement:
     """Is `new_table` a legal result of playing cards from `hand` onto `table`?
 
-    The verdict depends on card kinds only (§7.1). An illegal play is judged once more with the
-    hand, the table and the new table in a fixed order, so that the rule named does not depend
-    on the order they are written in either (`stable_reason=False` skips that: the solver's
-    repair asks only whether a table is legal).
+    The answer depends on card kinds only (§7.1), never on the order anything is written in:
+    the hand, the table and the new table are judged in one fixed order (by card kinds, then
+    meanings), so the verdict, the rule named for an illegal play and the qualifying melds found
+    for a legal one are the same however the play is written; `new_table` comes back in the
+    order given. `fixed_order=False` judges them as written, which gives the same verdict: the
+    solver's check asks only legal or not, and reading its tables in the order the bridge to
+    engine plays reads them lets the two share one copy search.
 
     `deadline` (a `time.perf_counter()` value) bounds the search over readings of unstated
     wilds and the exact search for canonical copy assignments (`copies.deadline_scope`): past
@@ -103,19 +106,26 @@ def judge_play(
     check_copies(rules, [*hand_cards, *(s.card for m in start for s in m)], "hand and table")
     check_copies(rules, [s.card for m in final for s in m], "the new table")
     analyze_table(rules, start)
-    verdict = _judge_written(rules, hand_cards, start, final, opened, deadline)
-    if verdict.legal or verdict.rule == "time" or not stable_reason:
-        return verdict
-    # a legal verdict does not depend on the order anything is written in (§7.1), but which of
-    # several broken rules is named first may: name the one found in a fixed order
-    ordered = (sorted(hand_cards, key=sort_key), sorted(start, key=_meld_key), sorted(final, key=_meld_key))
-    if ordered == (hand_cards, start, final):
-        return verdict
-    again = _judge_written(rules, *ordered, opened, deadline)
-    return verdict if again.legal or again.rule == "time" else again
+    if not fixed_order:
+        return _judge_ordered(rules, hand_cards, start, final, opened, deadline)
+    order = sorted(range(len(final)), key=lambda k: _meld_key(final[k]))
+    verdict = _judge_ordered(
+        rules,
+        sorted(hand_cards, key=sort_key),
+        sorted(start, key=_meld_key),
+        [final[k] for k in order],
+        opened,
+        deadline,
+    )
+    if verdict.legal and len(verdict.new_table) == len(order):
+        as_given: list[list[str]] = [[] for _ in order]
+        for text, k in zip(verdict.new_table, order, strict=True):
+            as_given[k] = text
+        verdict = replace(verdict, new_table=as_given)
+    return verdict
 
 
-def _judge_written(
+def _judge_ordered(
     rules: Variant,
     hand_cards: list[int],
     start: list[tuple[Slot, ...]],
@@ -123,7 +133,8 @@ def _judge_written(
     opened: bool,
     deadline: float | None,
 ) -> Judgement:
-    """`judge_play` on read input: ids handed out in the order written, then the layouts judged."""
+    """`judge_play` on read input in the order given: ids handed out in that order (identical
+    copies in order of appearance), then the layouts judged."""
     ids = _IdPool(rules)
     start_melds = tuple(
         TableMeld(tuple(ids.take(s.card) for s in meld), tuple(s.meaning for s in meld)) for meld in start
@@ -137,7 +148,7 @@ def _judge_written(
 
 
 def _meld_key(meld: tuple[Slot, ...]) -> tuple[list[int], list[str]]:
-    """A meld's place in the fixed order: by card kinds, then meanings."""
+    """A meld's place in the fixed order the judge reads a table in: by card kinds, then meanings."""
     return [s.card for s in meld], [str(s.meaning or "") for s in meld]
 
 
@@ -339,12 +350,9 @@ def _wild_meanings(
 _JUDGE_KEYS = {"variant", "hand", "table", "new_table", "opened", "options"}
 
 
-def judge_json(
-    obj: Mapping[str, Any], deadline: float | None = None, stable_reason: bool = True
-) -> dict[str, Any]:
+def judge_json(obj: Mapping[str, Any], deadline: float | None = None) -> dict[str, Any]:
     """The `rummyai validate --json` answer for one input object (``{"error": ...}`` on bad input;
-    ``table`` defaults to an empty table, as in `solve`); `deadline` and `stable_reason` as in
-    `judge_play`."""
+    ``table`` defaults to an empty table, as in `solve`); `deadline` as in `judge_play`."""
     try:
         if not isinstance(obj, Mapping):
             raise RummyError("a position is a JSON object")
@@ -368,7 +376,6 @@ def judge_json(
             opened=opened,
             options=obj.get("options"),
             deadline=deadline,
-            stable_reason=stable_reason,
         )
     except RummyError as error:
         return {"error": str(error)}

@@ -207,8 +207,9 @@ def _judge(position: HintPosition, melds: Sequence[Meld], deadline: float | None
     judge_json = judge_function()
     if judge_json is None:
         return None
-    new_table = [[str(s) for s in m] for m in melds]
-    answer = judge_json({**position_json(position), "new_table": new_table}, deadline, stable_reason=False)
+    answer = judge_json(
+        {**position_json(position), "new_table": [[str(s) for s in m] for m in melds]}, deadline
+    )
     return bool(answer.get("legal"))
 
 
@@ -230,7 +231,7 @@ def _qualifying(position: HintPosition, move: _Move) -> list[Meld]:
         return []
     obj = position_json(position)
     new_table = [[str(s) for s in m] for m in move.melds]
-    verdict = judge_play(v, obj["hand"], obj["table"], new_table, opened=False, stable_reason=False)
+    verdict = judge_play(v, obj["hand"], obj["table"], new_table, opened=False)
     return [tuple(parse_slot(t) for t in tokens) for tokens in verdict.opening]
 
 

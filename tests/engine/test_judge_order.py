@@ -70,6 +70,11 @@ def _text(melds: list[list[int]]) -> list[str]:
     return [" ".join(card_str(c) for c in m) for m in melds]
 
 
+def _kinds(tokens: list[str]) -> list[str]:
+    """A written meld's cards without the wilds' meanings."""
+    return [t.split("=")[0] for t in tokens]
+
+
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 10**9), setting=st.sampled_from(SETTINGS), opened=st.booleans())
 def test_the_verdict_does_not_depend_on_the_order_of_melds_or_cards(
@@ -86,21 +91,31 @@ def test_the_verdict_does_not_depend_on_the_order_of_melds_or_cards(
         new = [m for m in new if m]
     hand_text, table_text, new_text = [card_str(c) for c in hand], _text(table), _text(new)
     verdict = judge_play(variant, hand_text, table_text, new_text, opened=opened)
+    if verdict.legal:  # the judged new table comes back in the order given
+        assert [sorted(_kinds(m)) for m in verdict.new_table] == [sorted(_kinds(m.split())) for m in new_text]
     for _ in range(2):
+        order = rng.sample(range(len(new_text)), len(new_text))
         shuffled = judge_play(
             variant,
             rng.sample(hand_text, len(hand_text)),
             rng.sample(table_text, len(table_text)),
-            rng.sample(new_text, len(new_text)),
+            [new_text[k] for k in order],
             opened=opened,
         )
-        # the same verdict, and for an illegal play the same rule and reason
-        same = (shuffled.legal, shuffled.rule, shuffled.reason) == (
+        # the same verdict; for an illegal play the same rule and reason; for a legal one the same
+        # cards played, qualifying melds and judged melds
+        assert (shuffled.legal, shuffled.rule, shuffled.reason, shuffled.played, shuffled.opening) == (
             verdict.legal,
             verdict.rule,
             verdict.reason,
+            verdict.played,
+            verdict.opening,
+        ), (setting, opened, hand_text, table_text, new_text, order)
+        assert (
+            shuffled.new_table == [verdict.new_table[k] for k in order]
+            if verdict.legal
+            else not shuffled.new_table
         )
-        assert same, (setting, opened, hand_text, table_text, new_text, verdict.reason, shuffled.reason)
 
 
 def test_an_illegal_play_names_the_same_rule_in_every_order() -> None:
@@ -113,3 +128,15 @@ def test_an_illegal_play_names_the_same_rule_in_every_order() -> None:
         for v in (judge_play("rummy-tiles", hand, ["4S 6S JK 3S"], o) for o in (new, new[::-1]))
     }
     assert len(verdicts) == 1, verdicts
+
+
+def test_the_qualifying_melds_found_do_not_depend_on_the_order_of_the_new_melds() -> None:
+    # the hand's 8H 9H TH may be read into either meld that holds them: 8H 9H TH JH or 7H 8H 9H TH
+    # qualifies, and the judge names the same one in every order
+    hand = "9H TH 8H JH 7D 9D 7H TD JD"
+    new = ["8H TH 9H 7H", "8D 9D 7D", "9H TH 8H JH"]
+    variant = get_variant("rhine", ["rhine.points_qualify"])
+    openings = [
+        judge_play(variant, hand, ["8H TH 9H", "8D 9D 7D"], o, opened=False).opening for o in (new, new[::-1])
+    ]
+    assert openings[0] and openings[0] == openings[1], openings

@@ -87,9 +87,9 @@ def test_alternatives_are_judged_within_the_hints_time_limit(monkeypatch: pytest
     # past which it refuses to decide (a large position's judgement could outrun the limit)
     seen: list[float | None] = []
 
-    def judge(obj: object, deadline: float | None = None, stable_reason: bool = True) -> dict[str, object]:
+    def judge(obj: object, deadline: float | None = None) -> dict[str, object]:
         seen.append(deadline)
-        return judge_json(obj, deadline, stable_reason)  # type: ignore[arg-type]
+        return judge_json(obj, deadline)  # type: ignore[arg-type]
 
     monkeypatch.setattr(api, "judge_function", lambda: judge)
     start = time.perf_counter()
