@@ -32,7 +32,7 @@ from rummyai.engine.copies import CopiesTimeout, conservation_problem, deadline_
 from rummyai.engine.moves import Violation
 from rummyai.engine.qualify import before_opening, qualifies_inside_turn, search_qualifying
 from rummyai.engine.state import TableMeld
-from rummyai.engine.tile_rules import PlayCheck, check_play, meld_text, sections
+from rummyai.engine.tile_rules import PlayCheck, check_play, meld_sort_key, meld_text, sections
 from rummyai.errors import MeldError, RummyError, VariantError, check_flag
 from rummyai.melds import TableInput, analyze_meld, analyze_table, read_table
 from rummyai.variants import Variant, get_variant
@@ -93,6 +93,7 @@ def judge_play(
     `VariantError`; each names the meld by its number in the table or the new table.
     """
     check_flag("opened", opened)
+    check_flag("fixed_order", fixed_order)
     rules = get_variant(variant, options)
     if not rules.tile_style:
         raise VariantError(f"{rules.id} is not a tile-style variant; the judge rates table rearrangements")
@@ -108,11 +109,11 @@ def judge_play(
     analyze_table(rules, start)
     if not fixed_order:
         return _judge_ordered(rules, hand_cards, start, final, opened, deadline)
-    order = sorted(range(len(final)), key=lambda k: _meld_key(final[k]))
+    order = sorted(range(len(final)), key=lambda k: meld_sort_key(final[k]))
     verdict = _judge_ordered(
         rules,
         sorted(hand_cards, key=sort_key),
-        sorted(start, key=_meld_key),
+        sorted(start, key=meld_sort_key),
         [final[k] for k in order],
         opened,
         deadline,
@@ -145,11 +146,6 @@ def _judge_ordered(
             return _judge_layouts(rules, start_melds, hand_ids, final, opened, deadline)
     except CopiesTimeout:
         return Judgement(False, rule="time", reason="the time limit ran out before a legal reading was found")
-
-
-def _meld_key(meld: tuple[Slot, ...]) -> tuple[list[int], list[str]]:
-    """A meld's place in the fixed order the judge reads a table in: by card kinds, then meanings."""
-    return [s.card for s in meld], [str(s.meaning or "") for s in meld]
 
 
 def _judge_layouts(

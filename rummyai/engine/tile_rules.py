@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
 
-from rummyai.cards import Meaning, card_str
+from rummyai.cards import Meaning, Slot, card_str
 from rummyai.engine.copies import ConservationProblem, canonical_search, check_deadline
 from rummyai.engine.moves import Violation
 from rummyai.engine.state import TableMeld
@@ -191,13 +191,16 @@ def check_play(
     return first
 
 
-def _meld_order(deck: Sequence[int], melds: Sequence[TableMeld]) -> list[int]:
+def _meld_order(deck: tuple[int, ...], melds: Sequence[TableMeld]) -> list[int]:
     """The melds' indexes in one order that does not depend on the order they are written in,
-    nor on which copies their ids name: by card kinds, then meanings."""
-    return sorted(
-        range(len(melds)),
-        key=lambda k: ([deck[i] for i in melds[k].ids], [str(m or "") for m in melds[k].meanings]),
-    )
+    nor on which copies their ids name (`meld_sort_key`)."""
+    return sorted(range(len(melds)), key=lambda k: meld_sort_key(melds[k].slots(deck)))
+
+
+def meld_sort_key(meld: Sequence[Slot]) -> tuple[list[int], list[str]]:
+    """A meld's place in the one order the rules' readings use where the written order must not
+    matter: by card kinds, then meanings."""
+    return [s.card for s in meld], [str(s.meaning or "") for s in meld]
 
 
 def _start_melds_whole(
