@@ -118,7 +118,7 @@ def judge_play(
         opened,
         deadline,
     )
-    if verdict.legal and len(verdict.new_table) == len(order):
+    if verdict.legal:  # one judged meld per new meld, in the order judged
         as_given: list[list[str]] = [[] for _ in order]
         for text, k in zip(verdict.new_table, order, strict=True):
             as_given[k] = text
