@@ -191,14 +191,21 @@ def _dispatch(
         return solve_fast(position, objective, time_limit, minimize_changes, work_limit, exact, tidied)
 
     from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp  # numba on first use
+    from rummyai.solvers.official_dp import official_dp_applies, solve_official_dp
 
     start = time.perf_counter()  # one deadline for the program, CP-SAT and Palace's openings
     deadline = None if time_limit is None else start + time_limit
-    if not must and taken_card is None and locked_dp_applies(position, max_cards):
-        # Tile Rummy's locked joker melds: the program proves most positions; CP-SAT the rest
-        proven = solve_locked_dp(position, objective, minimize_changes, deadline)
-        if proven is not None:
-            return proven
+    if not must and taken_card is None:
+        # Tile Rummy's locked joker melds and official Rummikub's table jokers: the program
+        # proves most or half of the positions; CP-SAT the rest
+        for applies, program in (
+            (locked_dp_applies, solve_locked_dp),
+            (official_dp_applies, solve_official_dp),
+        ):
+            if applies(position, max_cards):
+                proven = program(position, objective, minimize_changes, deadline)
+                if proven is not None:
+                    return proven
     from rummyai.solvers.tile_solve import solve_tile  # CP-SAT (`prepare` imported it)
 
     def tile(at: Position, cap: int | None, committed: Sequence[int], taken: int | None) -> Solution:

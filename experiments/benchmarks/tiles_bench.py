@@ -54,6 +54,7 @@ from typing import Any
 
 from rummyai.cards import JOKER, Slot
 from rummyai.solvers import locked_dp as locked_mod
+from rummyai.solvers import official_dp as official_mod
 from rummyai.solvers import make_position, solve
 from rummyai.solvers import rhine_repair as repair_mod
 from rummyai.solvers import tile_model as model_mod
@@ -133,6 +134,8 @@ class Phases:
         patch(solve_mod, "rhine_repair", "repair")
         patch(locked_mod, "solve_dp_spent", "program")  # Tile Rummy's locked-joker program
         patch(locked_mod, "judged_legal", "judge")
+        patch(official_mod, "solve_dp_spent", "program")  # official Rummikub's joker program
+        patch(official_mod, "judged_legal", "judge")
         try:
             yield
         finally:

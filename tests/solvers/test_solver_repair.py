@@ -1,7 +1,8 @@
 """The judge-and-repair loop of the relaxed joker rules (Rhine, official Rummikub jokers) on small
 positions where the model's first tables are refused: the answer is legal and as good as the
 exhaustive reference's. The positions are shrunk from the solver sweep's status count
-(`sweep_grid.py --statuses`).
+(`sweep_grid.py --statuses`). Official Rummikub's dynamic program, which answers many of these
+positions before the model is built, is switched off here (`test_official_dp.py` tests it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from solver_checks import judged_legal
 
 from rummyai.cards import parse_cards
 from rummyai.engine import judge_play
-from rummyai.solvers import make_position, solve
+from rummyai.solvers import make_position, official_dp, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.position import Solution, score_key
 from rummyai.solvers.random_positions import random_position
@@ -28,6 +29,12 @@ from rummyai.variants import Variant, get_variant
 
 OFFICIAL = get_variant("rummikub", ["official_jokers"])
 FROM_TABLE = get_variant("rummikub", {"official_jokers": True, "joker_replacement_from": "rack_or_table"})
+
+
+@pytest.fixture(autouse=True)
+def _repair_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CP-SAT model and its repair answer every position of this module."""
+    monkeypatch.setattr(official_dp, "official_dp_applies", lambda position, max_cards: False)
 
 
 def test_official_repair_takes_a_joker_by_its_replacement() -> None:
