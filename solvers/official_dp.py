@@ -41,6 +41,7 @@ from rummyai.variants import RunRule, Variant
 
 SUITS = 4
 RANKS = 13
+COPIES = 2  # copies of a card the program encodes
 MAX_RUNS = 120  # program runs before the search gives the position to CP-SAT
 REFUSED = 4  # full combinations at the bound whose plays the judge refused, before it does
 
@@ -132,7 +133,7 @@ class _Search:
 
     def __init__(self, position: Position, free: Variant, objective: str) -> None:
         self.position, self.free, self.objective = position, free, objective
-        self.jokers = [
+        jokers = [
             _joker(info, slot, k)
             for k, info in enumerate(position.table)
             for slot in info.slots
@@ -141,6 +142,9 @@ class _Search:
         self.hand = Counter(position.hand)
         self.table = Counter(c for info in position.table for c in info.cards)
         every = self.hand + self.table
+        # the joker with fewer choices is branched on first: fewer children to solve per node
+        count = [len(_choices(k, jokers, position.table, every, self.hand)) for k in range(len(jokers))]
+        self.jokers = [jokers[k] for k in sorted(range(len(jokers)), key=lambda k: count[k])]
         self.choices = [
             _choices(k, self.jokers, position.table, every, self.hand) for k in range(len(self.jokers))
         ]
@@ -152,6 +156,10 @@ class _Search:
         table, spare = Counter(self.table), Counter(self.hand)
         fixed: list[tuple[Slot, ...]] = []
         table[JOKER] -= sum(1 if c.kind == "kept" else 2 if c.kind == "together" else 0 for c in combo)
+        for choice in combo:
+            if choice.kind == "anywhere":  # kept somewhere: a natural of its card, where copies allow
+                table[JOKER] -= 1
+                table[choice.card] += 1
         from_rack: Counter[int] = Counter()  # rack tiles the kept melds lay
         for choice in combo:
             for card in [*choice.naturals, *([JOKER] if choice.extra else [])]:
@@ -237,13 +245,42 @@ class _Search:
                 k = -depth
                 here = [PARTNERED] if any(c.partner == k for c in combo) else self.choices[k]
                 seen = _observed(self.jokers[k], here, solved)
+                kept = (
+                    score if seen is not None and seen.kind != "taken" else self.kept_bound(combo, k, score)
+                )
                 for choice in here:
                     order += 1
                     known = solved if choice is seen or choice is PARTNERED else None
-                    heapq.heappush(heap, (score, depth - 1, known is None, order, (*combo, choice), known))
+                    bound_here = score if choice.kind in ("taken", "partnered") else kept
+                    if bound_here is None:
+                        continue  # no kept meld for this joker plays at all
+                    row = (bound_here, depth - 1, known is None, order, (*combo, choice), known)
+                    heapq.heappush(heap, row)
         except _Overflow:
             return None
         return None
+
+    def kept_bound(
+        self, combo: tuple[_Choice, ...], k: int, score: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        """A bound (negated, as in the heap) on every kept choice of joker `k` at once: the joker
+        relaxed to a natural of the card it stands for (for a group joker, the best over the
+        colours of its number), which the rack and the table must not hold twice already. One
+        program run (four for a group joker) that can save solving each kept choice in turn;
+        the parent's `score` where no such natural can be encoded; None when none plays."""
+        joker = self.jokers[k]
+        m = joker.meaning
+        colours = [m.suit] if joker.run else list(range(SUITS))
+        best: tuple[int, int] | None = None
+        for colour in colours:
+            assert colour is not None
+            card = make_card(m.rank, colour)
+            if self.table[card] + self.hand[card] >= COPIES:
+                return score  # a third copy: not encoded, no tighter bound
+            found = self.solve((*combo, _Choice("anywhere", card=card)))
+            if found is not None and (best is None or _neg(found.score) < best):
+                best = _neg(found.score)
+        return None if best is None else max(best, score)
 
     def settle(
         self, combo: tuple[_Choice, ...], solved: _Solved, tidy: bool, deadline: float | None
