@@ -255,16 +255,19 @@ def _joker_moved(
     the joker's run split around it, or the joker moved to another meld's end, often make a
     legal play, which is then proven best (it scores the bound)."""
     for play in refused[:REFUSED_TRIED]:
-        moved = _one_joker_moved(position, locked, play, deadline)
+        moved = one_joker_moved(
+            position, play, partial(_legal, position, locked, deadline=deadline), deadline
+        )
         if moved is not None:
             return moved
     return None
 
 
-def _one_joker_moved(
-    position: Position, locked: list[MeldInfo], play: _Play, deadline: float | None
+def one_joker_moved(
+    position: Position, play: _Play, legal: Callable[[_Play], bool], deadline: float | None
 ) -> _Play | None:
-    """`_joker_moved` for one refused play."""
+    """`_joker_moved` for one refused play, `legal` saying which tables pass (also used by
+    official Rummikub's program, `rummyai.solvers.official_dp`)."""
     played, melds = play
     hand_kinds = set(played) - {JOKER}
     options: list[tuple[bool, int, list[tuple[Slot, ...]]]] = []
@@ -293,7 +296,7 @@ def _one_joker_moved(
     for _, _, table in options[:JOKER_MOVES]:
         if deadline is not None and time.perf_counter() > deadline:
             return None
-        if _legal(position, locked, (played, table), deadline=deadline):
+        if legal((played, table)):
             return played, table
     return None
 

@@ -35,6 +35,7 @@ from rummyai.melds import MeldInfo
 from rummyai.solvers.candidate_search import twin
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.fast import fast_path_ok, tidy_layout
+from rummyai.solvers.locked_dp import one_joker_moved
 from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
 from rummyai.solvers.run_dp import NoArrangement, dp_supported, solve_dp_spent, warm
 from rummyai.variants import RunRule, Variant
@@ -44,6 +45,7 @@ RANKS = 13
 COPIES = 2  # copies of a card the program encodes
 MAX_RUNS = 120  # program runs before the search gives the position to CP-SAT
 REFUSED = 4  # full combinations at the bound whose plays the judge refused, before it does
+MOVED_TRIED = 2  # refused plays tried again with one joker laid elsewhere
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,7 @@ class _Search:
             _choices(k, self.jokers, position.table, every, self.hand) for k in range(len(self.jokers))
         ]
         self.runs = 0
+        self.refused: list[_Play] = []  # full combinations' plays at the bound the judge refused
 
     def solve(self, combo: tuple[_Choice, ...], tidy: bool = False) -> _Solved | None:
         """The combination's best play, the jokers after `combo` relaxed to free ones; None when
@@ -215,15 +218,14 @@ class _Search:
             (_neg(root.score), 0, 0, 0, (), root)
         ]
         order = 0
-        bound: tuple[int, int] | None = None
-        refused = 0
+        refused_at = heap[0][0]  # the score of the refused plays, once there are some
         try:
             while heap:
                 if deadline is not None and time.perf_counter() > deadline:
                     return None
                 score, depth, _, _, combo, solved = heapq.heappop(heap)
-                if bound is not None and score != bound:
-                    return None  # every play at the bound broke the joker rules
+                if self.refused and score != refused_at:
+                    return self.moved(deadline)  # every play at the bound broke the joker rules
                 if solved is None:
                     if self.runs >= MAX_RUNS:
                         return None
@@ -238,9 +240,10 @@ class _Search:
                     play = self.settle(combo, solved, tidy, deadline)
                     if play is not None:
                         return play
-                    bound, refused = score, refused + 1
-                    if refused >= REFUSED:
-                        return None
+                    refused_at = score
+                    self.refused.append(solved.play)
+                    if len(self.refused) >= REFUSED:
+                        return self.moved(deadline)
                     continue
                 k = -depth
                 here = [PARTNERED] if any(c.partner == k for c in combo) else self.choices[k]
@@ -258,6 +261,19 @@ class _Search:
                     heapq.heappush(heap, row)
         except _Overflow:
             return None
+        return self.moved(deadline)
+
+    def moved(self, deadline: float | None) -> _Play | None:
+        """A refused play at the bound (the first `MOVED_TRIED`) with the same tiles and one joker
+        laid elsewhere (a run split around it, or the joker moved to another meld's end), the
+        first such table the judge accepts: the relaxation may add a taken joker to an old meld,
+        which §8.2 refuses. None if none passes."""
+        for play in self.refused[:MOVED_TRIED]:
+            moved = one_joker_moved(
+                self.position, play, lambda p: judged_legal(self.position, p[1], deadline), deadline
+            )
+            if moved is not None:
+                return moved
         return None
 
     def kept_bound(

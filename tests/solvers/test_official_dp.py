@@ -152,3 +152,18 @@ def test_a_passed_deadline_leaves_the_position_to_cp_sat() -> None:
     position = make_position(OFFICIAL, "6S 7H 8H", "4S 5S JK=6S")
     assert solve_official_dp(position, "cards") is not None
     assert solve_official_dp(position, "cards", deadline=time.perf_counter() - 1) is None
+
+
+@pytest.mark.parametrize(
+    ("hand", "table", "cards"),
+    [
+        ("9C 3S 7S", "6C 7C 8C JK=9C TC", 1),  # 9C takes the joker, which leaves with TC
+        ("JS 8C KC", "TC JC JK=QC JK=KC", 2),
+    ],
+)
+def test_a_taken_joker_the_relaxation_leaves_in_its_meld_is_laid_elsewhere(
+    hand: str, table: str, cards: int
+) -> None:
+    # the program's best play adds the taken joker to an old meld (refused, §8.2); the same
+    # tiles with the joker moved to the other end of a split run are legal and proven best
+    assert _answer(hand, table)[0] == cards
