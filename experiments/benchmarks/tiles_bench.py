@@ -10,9 +10,9 @@ not on the other variants asked for. Each position is solved warm with the defau
 after `+`, as in `rummikub+official_jokers`) and every answer is checked by `check_solution`
 (the engine's judge included). Printed per variant: wall ms median / p90 / max,
 answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), the
-cards and points played in all, and the share of time spent in Tile Rummy's locked-joker
-program (`rummyai.solvers.locked_dp`), building models, in CP-SAT, in the
-judge and in the repair, and the same shares with the CP-SAT solves per position for the
+cards and points played in all, and the share of time spent in the compiled program's runs
+(inside Tile Rummy's and official Rummikub's joker searches, `rummyai.solvers.locked_dp` and
+`rummyai.solvers.official_dp`), building models, in CP-SAT, in the judge and in the repair, and the same shares with the CP-SAT solves per position for the
 slowest tenth of the positions.
 
 `--games N` plays N seeded four-player `holdback` games of `rummy-tiles` (the agents call the
@@ -54,8 +54,8 @@ from typing import Any
 
 from rummyai.cards import JOKER, Slot
 from rummyai.solvers import locked_dp as locked_mod
-from rummyai.solvers import official_dp as official_mod
 from rummyai.solvers import make_position, solve
+from rummyai.solvers import official_dp as official_mod
 from rummyai.solvers import rhine_repair as repair_mod
 from rummyai.solvers import tile_model as model_mod
 from rummyai.solvers import tile_solve as solve_mod
@@ -92,7 +92,7 @@ def stream(name: str) -> int:
 
 
 class Phases:
-    """Time per phase of a solve (Tile Rummy's locked-joker program, model build, CP-SAT, judge,
+    """Time per phase of a solve (the compiled program in the joker searches, model build, CP-SAT, judge,
     repair), by wrapping its collaborators (nested time is counted in the innermost phase only)."""
 
     def __init__(self) -> None:
