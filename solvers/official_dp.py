@@ -246,15 +246,19 @@ class _Search:
                         return self.moved(deadline)
                     continue
                 k = -depth
-                here = [PARTNERED] if any(c.partner == k for c in combo) else self.choices[k]
+                if any(c.partner == k for c in combo):  # kept already, in its partner's meld
+                    order += 1
+                    heapq.heappush(heap, (score, depth - 1, 0, order, (*combo, PARTNERED), solved))
+                    continue
+                here = self.choices[k]
                 seen = _observed(self.jokers[k], here, solved)
                 kept = (
                     score if seen is not None and seen.kind != "taken" else self.kept_bound(combo, k, score)
                 )
                 for choice in here:
                     order += 1
-                    known = solved if choice is seen or choice is PARTNERED else None
-                    bound_here = score if choice.kind in ("taken", "partnered") else kept
+                    known = solved if choice is seen else None
+                    bound_here = score if choice.kind == "taken" else kept
                     if bound_here is None:
                         continue  # no kept meld for this joker plays at all
                     row = (bound_here, depth - 1, known is None, order, (*combo, choice), known)

@@ -450,9 +450,11 @@ def solve_dp(
 def solve_dp_spent(
     position: Position, on_table: list[int], objective: str, tidy: bool
 ) -> tuple[list[int], list[tuple[Slot, ...]]] | None:
-    """Best play (hand kinds played, melds) when the table's cards are `on_table`, a sub-multiset
-    of the start table's (`position.table` then only shapes the tie-break): for callers that
-    spend some table cards themselves (`rummyai.solvers.locked_dp`). None when the states
+    """Best play (hand kinds played, melds) when the cards the play must lay are `on_table`
+    (`position.table` then only shapes the tie-break): for callers that spend some table cards
+    themselves or add cards the play must lay (`rummyai.solvers.locked_dp`,
+    `rummyai.solvers.official_dp`), within the encoding's two copies of a card in `on_table` and
+    the hand together. None when the states
     overflow the buffers; `NoArrangement` when the cards fit no valid melds. The caller checks
     `dp_supported` and the turn (opened, free jokers)."""
     tidy = tidy and bool(position.table)
