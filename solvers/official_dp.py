@@ -11,15 +11,19 @@ played; the joker goes into a new meld). A combination fixes one choice per tabl
   parts are melds the program lays itself). Two table jokers kept in one meld are one choice of
   the first (`together`); a kept meld may hold one more joker (a taken table joker or a rack
   joker: jokers are alike to the program, and a table one must be laid anyway).
-* taken: the replacement's rack tile is put on the table; the joker is a free table joker.
+* taken: the replacement's rack tile must be laid (inside a kept meld, or by the program); the
+  joker is a free table joker.
 
 The program (`solve_dp_spent`) lays every other tile freely, so every legal play is a play of
 some combination with the same rack tiles played, and the best combination bounds the answer.
-A best-first branch-and-bound over the jokers (the ones not yet chosen relaxed to free jokers,
-their melds' tiles to loose table tiles) finds it; a choice the parent's play already makes
-costs no program run. The first full combination whose play the judge accepts is the answer.
-When the plays at the bound are refused (a taken joker added to an old meld, say), or the search
-runs past `MAX_RUNS` program runs, `solve_official_dp` returns None and the CP-SAT model answers.
+A best-first branch-and-bound over the jokers (the one with fewer choices first; the ones not
+yet chosen relaxed to free jokers, their melds' tiles to loose table tiles) finds it: a choice
+the parent's play already makes costs no program run, and one run with the joker as a natural
+of its card bounds all its kept choices at once (`kept_bound`). The first full combination
+whose play the judge accepts is the answer. When every play at the bound is refused, the first
+refused ones are tried again with one joker laid elsewhere (`one_joker_moved`: the relaxation
+may add a taken joker to an old meld); when none passes, or the search runs past `MAX_RUNS`
+program runs, `solve_official_dp` returns None and the CP-SAT model answers.
 """
 
 from __future__ import annotations
