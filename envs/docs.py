@@ -56,14 +56,15 @@ variant; everything below holds for all seven.
 SPEED_TABLE = """
 | variant | one core, per CPU second | one core, per second | AsyncVectorEnv x2, per second | AsyncVectorEnv x2, per CPU second | target (one core) |
 | --- | --- | --- | --- | --- | --- |
-| rummikub | 551 / 369 | 547 / 367 | 307 / 268 | 309 / 269 | 2,000: not met |
-| rummy-board | 391 / 289 | 387 / 287 | 258 / 195 | 260 / 196 | 300: met against random |
-| rummy-tiles | 110 / 78 | 109 / 78 | 102 / 82 | 93 / 70 | 300: not met |
-| rhine | 23 / 19 | 23 / 19 | 39 / 21 | 34 / 19 | 300: not met |
-| rummy-palace | 976 / 680 | 976 / 678 | 558 / 385 | 512 / 375 | 300: met |
-| standard | 782 / 842 | 779 / 837 | 541 / 492 | 480 / 423 | 300: met |
-| black-heart | 437 / 445 | 434 / 441 | 468 / 410 | 371 / 326 | 300: met |
+| rummikub | 281 / 201 | 278 / 201 | 268 / 226 | 200 / 163 | 2,000: not met |
+| rummy-board | 256 / 231 | 255 / 231 | 262 / 181 | 195 / 136 | 300: not met |
+| rummy-tiles | 97 / 63 | 97 / 63 | 90 / 70 | 71 / 55 | 300: not met |
+| rhine | 14 / 15 | 14 / 15 | 29 / 3 | 23 / 2 | 300: not met |
+| rummy-palace | 481 / 395 | 481 / 394 | 367 / 281 | 270 / 216 | 300: met |
+| standard | 477 / 454 | 476 / 454 | 357 / 328 | 264 / 247 | 300: met |
+| black-heart | 235 / 247 | 234 / 247 | 240 / 233 | 187 / 179 | 300: not met in this run (met in another, below) |
 """
+
 
 SELF_PLAY = """
 ## Self-play: the PettingZoo view
@@ -107,12 +108,10 @@ Learner steps per second, measured by `experiments/benchmarks/env_bench.py`: a l
 uniformly among the masked candidates, 2 players, one-round matches, default candidates
 (`auto`), after one untimed episode (loading the compiled solver, building its tables). A
 single environment runs pinned to one CPU; the `AsyncVectorEnv` rows run 2 worker processes
-(both cores). The machine is 2 cores shared with other jobs (load average 1.2-3.7 during these
-runs: another job at low priority beside them), so the rate per second of wall
-time partly measures the load; the comparable figure is
-steps per CPU second (the environment process's own CPU time; for `AsyncVectorEnv`, the
-workers' and the main process's together, so two idle cores give at most twice it per second
-of wall time).
+(both cores). The machine is a 2-core AMD EPYC virtual machine shared with other jobs, so the
+rate per second of wall time partly measures the load; the comparable figure is steps per CPU
+second (the environment process's own CPU time; for `AsyncVectorEnv`, the workers' and the main
+process's together, so two idle cores give at most twice it per second of wall time).
 
 ```sh
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --seconds 10 \\
@@ -123,26 +122,25 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --se
     --variants rummy-palace,standard,black-heart
 ```
 
-rummyai 0.2.0.dev0 (commit 70bded0), Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1,
-ortools 9.15.6755; one run of each command above. Steps per CPU second and per second of wall
-time, learner against `random` / `greedy` opponents; the last column holds them against the
-project's targets (2,000 steps per CPU second on one core for rummikub, 300 for the others):
+rummyai 0.2.0.dev0, Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1, ortools
+9.15.6755; one run of each command above, one after the other, load average 0.7-1.8 (the
+vector rows' own workers among it). Steps per CPU second and per second of wall time, learner
+against `random` / `greedy` opponents; the last column holds them against the project's targets
+(2,000 steps per CPU second on one core for rummikub, 300 for the others):
 
 {table}
 
-Rhine's rows cover 7-21 episodes, some positions taking CP-SAT and the judge's repair a
-second or more, so they vary widely with the seeds. In these runs that job kept one
-of the two cores partly busy, so the two workers had little more than one core between them and
-the vector rows show what sending observations between processes costs more than what a second
-core brings.
+Rhine's rows cover 1-15 episodes, some positions taking CP-SAT and the judge's repair a second
+or more, so they vary widely with the seeds.
 
-Even steps per CPU second move by a quarter from one run to the next on this shared machine:
-the same 60 seeded rummikub episodes against random (`--episodes 60`, which plays a fixed set of
-seeded episodes, the way to compare two versions of the code) ran at 279, 291 and 414 steps per
-CPU second in three runs of the same code (rummyai 0.1.0).
+Even steps per CPU second move by a third or more from one run to the next on this machine:
+`env_bench.py --clock cpu --seconds 5 --variants black-heart,standard --vector 0`, run just
+before the commands above at load average 0.7, gave black-heart 401 / 340 and standard 495 / 365
+steps per CPU second. To compare two versions of the code, play a fixed set of seeded episodes
+(`--episodes 60`) with both, one after the other.
 
 Where a step's time goes (`--breakdown`, CPU time per learner step with timers around each part,
-60 seeded episodes; rummyai 0.1.0 on commit a75b766, load average 1.4-1.6):
+60 seeded episodes; rummyai 0.2.0.dev0, load average 1.4-1.8):
 
 ```sh
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --episodes 60 \\
@@ -151,19 +149,19 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --ep
 
 | part (CPU ms per learner step, share) | rummikub, random | rummikub, greedy | rummy-board, random | rummy-board, greedy |
 | --- | --- | --- | --- | --- |
-| the learner's candidates | 1.54 (79%) | 1.27 (50%) | 1.64 (80%) | 1.43 (50%) |
-| - solver calls | 1.01 (52%) | 0.71 (28%) | 0.85 (42%) | 0.82 (28%) |
-| - answers to engine plays | 0.19 (10%) | 0.21 (8%) | 0.42 (21%) | 0.19 (7%) |
-| - legal moves | 0.08 (4%) | 0.09 (4%) | 0.09 (4%) | 0.11 (4%) |
-| - ranking and features | 0.14 (7%) | 0.14 (5%) | 0.15 (7%) | 0.16 (6%) |
-| opponents' turns | 0.20 (10%) | 1.06 (42%) | 0.19 (9%) | 1.21 (42%) |
-| observation | 0.08 (4%) | 0.08 (3%) | 0.08 (4%) | 0.10 (3%) |
-| whole step | 1.94 | 2.54 | 2.04 | 2.88 |
+| the learner's candidates | 2.49 (74%) | 2.26 (53%) | 2.72 (74%) | 2.48 (48%) |
+| - solver calls | 1.36 (41%) | 0.83 (19%) | 1.11 (30%) | 1.11 (21%) |
+| - answers to engine plays | 0.42 (13%) | 0.68 (16%) | 0.67 (18%) | 0.44 (8%) |
+| - legal moves | 0.16 (5%) | 0.18 (4%) | 0.20 (6%) | 0.23 (5%) |
+| - ranking and features | 0.29 (9%) | 0.30 (7%) | 0.33 (9%) | 0.37 (7%) |
+| opponents' turns | 0.37 (11%) | 1.46 (34%) | 0.42 (11%) | 2.09 (40%) |
+| observation | 0.19 (6%) | 0.21 (5%) | 0.21 (6%) | 0.25 (5%) |
+| whole step | 3.35 | 4.25 | 3.68 | 5.20 |
 
-Against `random`, the learner's candidate list is four fifths of the time and the solver calls
-half of it: about one fresh position per step, answered by the compiled dynamic program (plus
-a most-points call where that can differ); turning its answers into engine plays (the engine's
-bridge and check) a tenth; ranking and features, the engine's legal moves, the random
+Against `random`, the learner's candidate list is three quarters of the time and the solver
+calls two fifths of the step: about one fresh position per step, answered by the compiled
+dynamic program (plus a most-points call where that can differ); turning its answers into
+engine plays (the engine's bridge and check) an eighth; ranking and features, the engine's legal moves, the random
 opponent's turn (its legal moves, the engine's apply) and the observation the rest. Against
 `greedy`, the opponent's own solver calls take as long again. Answers are reused only where
 that is exact, so the candidates and observations are those of a fresh solve (checked step by
@@ -178,8 +176,9 @@ and its joker rules are outside the dynamic program; most of it goes to opened t
 joker in play, where the model's table must also pass the engine's judge. Rummy-tiles'
 opened turns are answered by the locked-joker program (`solvers/locked_dp.py`), about three
 compiled searches of a millisecond each per position, plus the engine's judge where a joker
-meld's cards have second copies on the table: 9.3 ms of solver calls in a 12.3 ms learner step
-against random (`--breakdown --episodes 20 --variants rummy-tiles --vector 0`, load 3.8).
+meld's cards have second copies on the table: 6.8 ms of solver calls in a 9.7 ms learner step
+against random (`--breakdown --episodes 20 --variants rummy-tiles --vector 0 --opponents
+random`, load average 0.9).
 """
 
 
