@@ -197,7 +197,7 @@ def _dispatch(
     deadline = None if time_limit is None else start + time_limit
     if not must and taken_card is None:
         # Tile Rummy's locked joker melds and official Rummikub's table jokers: the program
-        # proves most or half of the positions; CP-SAT the rest
+        # proves most positions; CP-SAT the rest
         for applies, program in (
             (locked_dp_applies, solve_locked_dp),
             (official_dp_applies, solve_official_dp),

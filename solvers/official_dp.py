@@ -353,12 +353,12 @@ def _choices(
     spare_jokers = every[JOKER] - 1
     start = table[joker.start]
     mates = [p for p, other in enumerate(jokers) if other.start == joker.start and p != k]
-    naturals = tuple(c for c in start.cards if c != JOKER)
+    own = tuple(c for c in start.cards if c != JOKER)
     out: list[_Choice] = []
     if not mates:
-        out.append(_Choice("kept", tuple(start.slots), naturals))
+        out.append(_Choice("kept", tuple(start.slots), own))
     elif all(p > k for p in mates) and len(mates) == 1:
-        out.append(_Choice("together", tuple(start.slots), naturals, partner=mates[0]))
+        out.append(_Choice("together", tuple(start.slots), own, partner=mates[0]))
     out.extend(
         _Choice("kept", meld, naturals, extra)
         for meld, naturals, extra in _kept_melds([joker], every, spare_jokers)
