@@ -37,7 +37,7 @@ from rummyai.melds import MeldInfo, is_valid_meld
 from rummyai.solvers.candidate_search import twin
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.fast import fast_path_ok
-from rummyai.solvers.position import Position, Solution, count_broken, objective_value, score_key
+from rummyai.solvers.position import Position, Solution, count_broken, proven_solution, score_key
 from rummyai.solvers.run_dp import NoArrangement, dp_supported, solve_dp_spent, warm
 from rummyai.variants import Variant
 
@@ -92,23 +92,7 @@ def solve_locked_dp(
     free = twin(position.variant, joker_rules=False)
     warm(free)
     found = _search(position, free, objective, minimize_changes, deadline)
-    if found is None:
-        return None
-    played, melds = found
-    if not played:
-        melds = [tuple(info.slots) for info in position.table]
-    hv = position.variant.hand_values
-    return Solution(
-        tuple(played),
-        tuple(melds),
-        "optimal",
-        objective,
-        objective_value(position, objective, played),
-        len(played),
-        sum(hv[c] for c in played),
-        (time.perf_counter() - start) * 1000,
-        count_broken(position, melds),
-    )
+    return None if found is None else proven_solution(position, objective, found[0], found[1], start)
 
 
 _Play = tuple[list[int], list[tuple[Slot, ...]]]

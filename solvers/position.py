@@ -225,3 +225,24 @@ def late_search_time(start: float, time_limit: float | None) -> float | None:
         return None
     left = time_limit + LATE_SEARCH - (time.perf_counter() - start)
     return left if left > 0.005 else None
+
+
+def proven_solution(
+    position: Position, objective: str, played: list[int], melds: list[tuple[Slot, ...]], start: float
+) -> Solution:
+    """The `Solution` of a play a search proved best (the start table as it is when nothing is
+    played), timed from `start` (a `time.perf_counter` instant)."""
+    if not played:
+        melds = [tuple(info.slots) for info in position.table]
+    hv = position.variant.hand_values
+    return Solution(
+        tuple(played),
+        tuple(melds),
+        "optimal",
+        objective,
+        objective_value(position, objective, played),
+        len(played),
+        sum(hv[c] for c in played),
+        (time.perf_counter() - start) * 1000,
+        count_broken(position, melds),
+    )

@@ -10,8 +10,8 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_checks import midgame_positions
 
-from rummyai.cards import JOKER
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp
@@ -44,23 +44,10 @@ def test_matches_exhaustive_search(seed: int, objective: str, tidy: bool) -> Non
     assert score_key(position, objective, answer.played) == score_key(position, objective, exact.played)
 
 
-def _midgame(count: int, seed: int) -> list[tuple[list[int], list]]:
-    """Seeded mid-game positions with a joker on the table (the benchmark's recipe)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        hand, table = random_position(
-            TILES, rng.randrange(10**9), rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7
-        )
-        if any(slot.card == JOKER for meld in table for slot in meld):
-            out.append((hand, table))
-    return out
-
-
 @pytest.mark.parametrize("objective", ["cards", "points"])
 def test_matches_the_cp_sat_model_on_midgame_positions(objective: str) -> None:
     answered = 0
-    for hand, table in _midgame(25, 7 if objective == "cards" else 8):
+    for hand, table in midgame_positions(TILES, 25, 7 if objective == "cards" else 8):
         position = make_position(TILES, hand, table)
         found = solve_locked_dp(position, objective)
         if found is None:

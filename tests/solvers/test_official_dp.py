@@ -10,6 +10,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_checks import midgame_positions
 
 from rummyai.cards import JOKER, Slot
 from rummyai.solvers import make_position, solve
@@ -68,23 +69,10 @@ def test_answers_most_small_positions() -> None:
     assert answered >= len(cases) // 2
 
 
-def _midgame(count: int, seed: int) -> list[tuple[list[int], list[tuple[Slot, ...]]]]:
-    """Seeded mid-game positions with a joker on the table (the benchmark's recipe)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        hand, table = random_position(
-            OFFICIAL, rng.randrange(10**9), rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7
-        )
-        if any(slot.card == JOKER for meld in table for slot in meld):
-            out.append((hand, table))
-    return out
-
-
 @pytest.mark.parametrize("objective", ["cards", "points"])
 def test_matches_the_cp_sat_model_on_midgame_positions(objective: str) -> None:
     answered = 0
-    for hand, table in _midgame(20, 11 if objective == "cards" else 12):
+    for hand, table in midgame_positions(OFFICIAL, 20, 11 if objective == "cards" else 12):
         position = make_position(OFFICIAL, hand, table)
         found = solve_official_dp(position, objective)
         if found is None:
