@@ -133,11 +133,15 @@ class _Search:
         self.table = Counter(c for info in position.table for c in info.cards)
         every = self.hand + self.table
         # the joker with fewer choices is branched on first: fewer children to solve per node
-        count = [len(_choices(k, jokers, position.table, every, self.hand)) for k in range(len(jokers))]
-        self.jokers = [jokers[k] for k in sorted(range(len(jokers)), key=lambda k: count[k])]
-        self.choices = [
-            _choices(k, self.jokers, position.table, every, self.hand) for k in range(len(self.jokers))
-        ]
+        listed = [_choices(k, jokers, position.table, every, self.hand) for k in range(len(jokers))]
+        order = sorted(range(len(jokers)), key=lambda k: len(listed[k]))
+        self.jokers = [jokers[k] for k in order]
+        # a later joker's choices hold the pairs kept together with it, so a new order lists again
+        self.choices = (
+            listed
+            if order == sorted(order)
+            else [_choices(k, self.jokers, position.table, every, self.hand) for k in range(len(self.jokers))]
+        )
         self.runs = 0
         self.refused: list[_Play] = []  # full combinations' plays at the bound the judge refused
 
@@ -479,6 +483,7 @@ def _holds(meld: tuple[Slot, ...], part: tuple[Slot, ...]) -> bool:
 
 
 def _rest_ok(rest: tuple[Slot, ...]) -> bool:
+    """Whether tiles cut off a run are a run of their own (or none)."""
     return not rest or (len(rest) >= 3 and any(s.card != JOKER for s in rest))
 
 
