@@ -215,6 +215,9 @@ PARTS: tuple[tuple[str, str, str], ...] = (
     ("  ranking and features", "rummyai.envs.solver_candidates", "rank_moves"),
     ("opponents' turns", "rummyai.envs.rummy_env:RummyEnv", "_play_opponents"),
     ("observation", "rummyai.envs.rummy_env:RummyEnv", "_observation"),
+    # wherever they run in the step (the candidates' solver calls, a greedy opponent's)
+    ("compiled search", "rummyai.solvers.run_dp", "kernels"),
+    ("CP-SAT", "ortools.sat.python.cp_model:CpSolver", "solve"),
 )
 
 
@@ -236,6 +239,15 @@ def timed_parts() -> Iterator[dict[str, float]]:
 
         return timed
 
+    def timed_kernels(label: str, kernels: Callable[..., Any]) -> Callable[..., Any]:
+        """`dp_native.kernels` as the dynamic program reads it, its `search` timed."""
+
+        def wrapped() -> Any:
+            found = kernels()
+            return found._replace(search=timer(label, found.search))
+
+        return wrapped
+
     for label, where, name in PARTS:
         module, _, cls = where.partition(":")
         owner: Any = importlib.import_module(module)
@@ -243,7 +255,8 @@ def timed_parts() -> Iterator[dict[str, float]]:
             owner = getattr(owner, cls)
         original = owner.__dict__[name] if cls else getattr(owner, name)
         undo.append((owner, name, original))
-        setattr(owner, name, timer(label.strip(), getattr(owner, name)))
+        wrap = timed_kernels if name == "kernels" else timer
+        setattr(owner, name, wrap(label.strip(), getattr(owner, name)))
     try:
         yield spent
     finally:
