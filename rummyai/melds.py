@@ -163,7 +163,8 @@ _MEANING, _SHAPE, _COUNT, _GENERIC = 0, 1, 2, 3
 def _analyze(variant: Variant, slots: tuple[Slot, ...]) -> MeldInfo:
     if len(slots) < variant.min_meld:
         raise MeldError(
-            f"'{_text(slots)}' has {len(slots)} core cards; a meld needs at least {variant.min_meld}"
+            f"'{_text(slots)}' has {len(slots)} core card{'' if len(slots) == 1 else 's'}; "
+            f"a meld needs at least {variant.min_meld}"
         )
     _check_deck(variant, slots)
     for slot in slots:

@@ -201,6 +201,7 @@ def test_a_hand_that_is_not_cards_is_refused_by_solve_and_hint(hand: object) -> 
         ([[19, 20, 99]], "card kind 99 in table meld 1 is out of range"),
         ([[19, True, 21]], "unknown card True in table meld 1"),
         ("3C 4C 5C | 7H 8H", "table meld 2: '7H 8H' has 2 core cards"),
+        ("3C 4C 5C | 7H", "table meld 2: '7H' has 1 core card; a meld needs at least 3"),
         (["3C 4C 5C", ["7H", "8X", "9H"]], "table meld 2: unknown suit 'X'"),
         ([["3C", "4C", "5C"], []], "table meld 2 is empty"),
         ([["3C", "4C", "5C"], None], "table meld 2 must be a string or a list of cards, got None"),
