@@ -4,8 +4,8 @@ The tile model relaxes the rules that depend on which start meld a card came fro
 judge rejects its best table, `rhine_repair` asks a strict model (witness cards no copy
 assignment reads otherwise) for a table at the relaxation's bound, solves a tighter relaxation
 (explicit witness melds for the broken joker melds), tries another layout of a rejected table
-before cutting it off, uses the strict and always-legal models (jokers kept whole) as floors,
-and last judges the tables its search passed on the way; ``optimal`` needs a proof.
+before cutting it off, keeps the jokers the judge names as refused (a restriction, a floor),
+uses the strict and always-legal models (jokers kept whole) as floors, and last judges the tables its search passed on the way; ``optimal`` needs a proof.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from rummyai.cards import Slot
-from rummyai.solvers.check import judged_legal
+from rummyai.solvers.check import judge, judged_legal
 from rummyai.solvers.position import Position, count_broken, score_key
 from rummyai.solvers.tile_decode import Assignment, decode, pooled_layouts
 from rummyai.solvers.tile_model import TileModel, solve_model
@@ -168,6 +168,30 @@ def _earlier_legal(
     return None
 
 
+def _keeping(
+    position: Position,
+    objective: str,
+    tm: TileModel,
+    culprit: int,
+    assumed: list[Any],
+    budget: _Budget,
+) -> tuple[list[int], list[tuple[Slot, ...]], tuple[int, int]] | None:
+    """The model's best table with the joker of start meld `culprit` not released, nor those of
+    the melds `assumed` already holds (one literal each, assumed for this solve only), if the
+    judge accepts it: its played cards, layout and score."""
+    literal = tm.model.new_bool_var(f"keep{culprit}")
+    tm.model.add(tm.released[culprit] == 0).only_enforce_if(literal)
+    assumed.append(literal)
+    tm.model.add_assumptions(assumed)
+    found, status = budget.solve(tm)
+    tm.model.clear_assumptions()
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    played = decode(tm, found)[0]
+    melds = _legal_table(position, tm, found, budget.deadline)
+    return None if melds is None else (played, melds, score_key(position, objective, played))
+
+
 def _table_key(melds: list[tuple[Slot, ...]]) -> tuple[str, ...]:
     """A table's melds as one value, the same for the same melds in any order."""
     return tuple(sorted(" ".join(map(str, meld)) for meld in melds))
@@ -180,20 +204,33 @@ def _legal_table(
     deadline: float | None,
     decoded: list[tuple[Slot, ...]] | None = None,
 ) -> list[tuple[Slot, ...]] | None:
-    """A judged-legal layout of the model's current assignment, or None: the decoded table
-    (`decoded` when the caller has it), the same melds without wild-free melds merged onto joker
-    melds, then (pooled jokers) up to `LAYOUTS` tables with the jokers in other melds' copies of
-    the cards they stand for."""
+    """A judged-legal layout of the model's current assignment, or None (`_judged_layout`)."""
+    return _judged_layout(position, tm, solver, deadline, decoded)[0]
+
+
+def _judged_layout(
+    position: Position,
+    tm: TileModel,
+    solver: Assignment,
+    deadline: float | None,
+    decoded: list[tuple[Slot, ...]] | None = None,
+) -> tuple[list[tuple[Slot, ...]] | None, int | None]:
+    """A judged-legal layout of the model's current assignment: the decoded table (`decoded`
+    when the caller has it), the same melds without wild-free melds merged onto joker melds,
+    then (pooled jokers) up to `LAYOUTS` tables with the jokers in other melds' copies of the
+    cards they stand for. Else None, with the start meld whose joker the judge named in refusing
+    the decoded table (Rhine R4), if it named one."""
     melds = decode(tm, solver)[1] if decoded is None else decoded
-    if judged_legal(position, melds, deadline):
-        return melds
+    verdict = judge(position, melds, deadline)
+    if verdict.legal:
+        return melds, None
     plain = decode(tm, solver, merge=False)[1]
     if plain != melds and judged_legal(position, plain, deadline):
-        return plain
+        return plain, None
     for other in pooled_layouts(tm, solver, LAYOUTS):
         if other not in (melds, plain) and judged_legal(position, other, deadline):
-            return other
-    return None
+            return other, None
+    return None, verdict.start_meld
 
 
 def rhine_repair(
@@ -216,9 +253,11 @@ def rhine_repair(
        optimal. Else its own best judged-legal table is the floor the search must beat.
     1. The witness model (`TileModel` with `witnesses`) on the primary objective alone, required
        to beat the best legal answer so far, is searched: a judged-legal answer raises the bar, a
-       rejected one is cut off (no-good over every variable, after trying the unmerged layout
-       and the strict model at the same value; in Rhine every later cut forbids the rejected
-       table's played cards and joker places, `cut(wide=True)`). Its first optimum, before any cut, is a valid
+       rejected one is cut off (no-good over every variable, after trying the unmerged layout,
+       the strict model at the same value and, where the judge names the start meld whose
+       joker it refused under R4, the best table keeping that joker and those named before,
+       `_keeping`; in Rhine every later cut forbids the rejected table's played cards and
+       joker places, `cut(wide=True)`). Its first optimum, before any cut, is a valid
        bound (tighter than `bound`, the first model's), and nothing better than the best legal
        answer before any cut proves it too.
     2. After `SAFE_AFTER` rejections (or at the end) two always-legal models (table jokers kept
@@ -274,6 +313,8 @@ def rhine_repair(
     cuts = 0
     safe_done = False
     max_cuts = RHINE_CUTS if strict else MAX_CUTS
+    kept_tried: set[int] = set()
+    assumed: list[Any] = []
     while not proven and budget.left() > 0 and cuts <= max_cuts:
         if cuts >= SAFE_AFTER and not safe_done:
             safe_done = True
@@ -296,7 +337,7 @@ def rhine_repair(
         score = score_key(position, objective, played)
         if status == cp_model.OPTIMAL and cuts == 0 and (bound is None or score < bound):
             bound = score  # the witness model's optimum: a tighter relaxation bound
-        melds_ok = _legal_table(position, search, found, budget.deadline)
+        melds_ok, culprit = _judged_layout(position, search, found, budget.deadline)
         if melds_ok is not None:
             best_played, best_melds, best = played, melds_ok, score
             proven = bound is not None and score == bound
@@ -308,6 +349,15 @@ def rhine_repair(
             if other is not None:
                 best_played, best_melds, best = other[0], other[1], score
                 proven = bound is not None and score == bound
+                continue
+        if strict and culprit is not None and culprit not in kept_tried and culprit in search.released:
+            # the judge refused the joker of start meld `culprit` (R4): the best table keeping
+            # it and every joker refused before (a restriction: a floor, proven at the bound)
+            kept_tried.add(culprit)
+            keeping = _keeping(position, objective, search, culprit, assumed, budget)
+            if keeping is not None and keeping[2] > best:
+                best_played, best_melds, best = keeping
+                proven = bound is not None and best == bound
                 continue
         # Rhine: a refused joker plan is usually refused however the other melds are laid out,
         # and full no-goods only walk through those layouts; so after the first cut, forbid the

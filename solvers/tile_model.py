@@ -175,6 +175,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         self.runs: list[_Run] = []
         self.groups: list[_Group] = []
         self.kept: dict[int, _Kept] = {}
+        self.released: dict[int, IntVar] = {}  # Rhine: start joker meld -> its joker released
         self.retrievals: list[_Retrieval] = []
         self.witnesses: list[_Witness] = []  # Rhine R4 witness melds
         # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag,

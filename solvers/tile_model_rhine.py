@@ -54,6 +54,7 @@ class RhineReleases:
             outside = sum(self.table_counts[c] for c in kinds) - inside
             hand_part = [self.played_var(c) for c in kinds if self.hand_counts[c]]
             released = m.new_bool_var(f"rel{k}")
+            self.released[k] = released
             split = m.new_bool_var(f"split{k}")
             m.add(released + split + self.kept[k].keep == 1)
             m.add(outside + sum(hand_part) >= released)

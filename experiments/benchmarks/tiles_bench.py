@@ -132,6 +132,7 @@ class Phases:
         for module in (solve_mod, repair_mod):
             patch(module, "solve_model", "cp-sat")
             patch(module, "judged_legal", "judge")
+        patch(repair_mod, "judge", "judge")  # the repair's first judgement of a table, with its reasons
         patch(solve_mod, "rhine_repair", "repair")
         patch(locked_mod, "solve_dp_spent", "program")  # Tile Rummy's locked-joker program
         patch(locked_mod, "judged_legal", "judge")

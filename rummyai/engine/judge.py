@@ -47,7 +47,9 @@ class Judgement:
 
     `new_table` is the judged table with every wild's meaning written (legal plays only);
     `opening` the melds that open for a player who had not opened (legal plays only: the hint
-    lays them first, and in Rhine they may be only part of a new meld, §1.4).
+    lays them first, and in Rhine they may be only part of a new meld, §1.4). `start_meld`, where
+    the broken rule names one (Rhine R4), is the start meld whose joker broke it, by its index in
+    the table as given: the solver's repair tries keeping that joker.
     """
 
     legal: bool
@@ -56,6 +58,7 @@ class Judgement:
     reason: str | None = None
     new_table: list[list[str]] = field(default_factory=list)
     opening: list[list[str]] = field(default_factory=list)
+    start_meld: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The contract's output: ``{"legal": true, "played": [...]}`` or the rule and reason."""
@@ -110,14 +113,17 @@ def judge_play(
     if not fixed_order:
         return _judge_ordered(rules, hand_cards, start, final, opened, deadline)
     order = sorted(range(len(final)), key=lambda k: meld_sort_key(final[k]))
+    start_order = sorted(range(len(start)), key=lambda k: meld_sort_key(start[k]))
     verdict = _judge_ordered(
         rules,
         sorted(hand_cards, key=sort_key),
-        sorted(start, key=meld_sort_key),
+        [start[k] for k in start_order],
         [final[k] for k in order],
         opened,
         deadline,
     )
+    if verdict.start_meld is not None:
+        verdict = replace(verdict, start_meld=start_order[verdict.start_meld])
     if verdict.legal:  # one judged meld per new meld, in the order judged
         as_given: list[list[str]] = [[] for _ in order]
         for text, k in zip(verdict.new_table, order, strict=True):
@@ -187,7 +193,7 @@ def _judge_layouts(
             return _legal(rules, check)
         if first.rule == sec.opening:
             first = check.violation
-    return Judgement(False, rule=first.rule, reason=first.reason)
+    return Judgement(False, rule=first.rule, reason=first.reason, start_meld=first.meld)
 
 
 def _some_invalid(variant: Variant, new: tuple[TableMeld, ...]) -> bool:

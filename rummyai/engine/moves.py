@@ -38,10 +38,13 @@ class Play(Move):
 
 @dataclass(frozen=True)
 class Violation:
-    """The first rule a move breaks: `rule` cites the docs/rules section (e.g. ``"1.5 R5"``)."""
+    """The first rule a move breaks: `rule` cites the docs/rules section (e.g. ``"1.5 R5"``);
+    `meld`, where the rule names one, is the start meld whose joker broke it (its index in the
+    start table as judged)."""
 
     rule: str
     reason: str
+    meld: int | None = None
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.reason}"

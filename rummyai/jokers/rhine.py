@@ -30,14 +30,14 @@ class RhineJokers(JokerRules):
 
         deck = variant.deck
         where = locate(final)
-        released: list[tuple[int, Resolved]] = []
-        for m in start:
+        released: list[tuple[int, Resolved, int]] = []
+        for u, m in enumerate(start):
             for j in m.wild:
                 s = final[where[j]]
                 if not (kept(m, j, s) and s.naturals & m.naturals):
-                    released.append((j, m))
+                    released.append((j, m, u))
         options: list[list[int]] = []
-        for j, m in released:
+        for j, m, u in released:
             meaning = m.meaning_of(j)
             assert meaning is not None
             cands = [
@@ -52,10 +52,11 @@ class RhineJokers(JokerRules):
                     "1.5 R4",
                     f"the joker meaning {meaning} in '{m.text(deck)}' changed meaning or left its meld "
                     f"without {wanted(m.kind, meaning)} replacing it next to that meld's cards",
+                    meld=u,
                 )
             options.append(cands)
         movers = [j for j in played if j in final[where[j]].wild]
-        movers += [j for j, _ in released]
+        movers += [j for j, _, _ in released]
         first: Violation | None = None
         any_matching = False
         for replacements in replacement_sets(options):  # R5 reads the set of replacements only

@@ -234,3 +234,21 @@ def test_official_joker_taken_without_replacement_is_rejected() -> None:
     )
     assert not verdict.legal
     assert verdict.rule == "8.2"
+
+
+@pytest.mark.parametrize("fixed_order", [True, False])
+@pytest.mark.parametrize("joker_first", [True, False])
+def test_a_released_joker_refusal_names_its_start_meld(fixed_order: bool, joker_first: bool) -> None:
+    """Rhine R4: the verdict says which start meld's joker left without a replacement, by its
+    place in the table as given (the solver's repair keeps that joker next)."""
+    joker_meld, plain = "7S 7H 7D JK=7", "3C 4C 5C"
+    table = [joker_meld, plain] if joker_first else [plain, joker_meld]
+    refused = judge_play("rhine", "QS QH", table, [plain, "7S 7H 7D", "QS QH JK=Q"], fixed_order=fixed_order)
+    assert refused.rule == "1.5 R4"
+    assert refused.start_meld == table.index(joker_meld)
+    replaced = judge_play(
+        "rhine", "QS QH 7C", table, [plain, "7S 7H 7D 7C", "QS QH JK=Q"], fixed_order=fixed_order
+    )
+    assert replaced.legal and replaced.start_meld is None
+    joined = judge_play("rhine", "JK", [plain, "7S 7H 7D"], [plain, "7S 7H 7D JK=7"], fixed_order=fixed_order)
+    assert joined.rule == "1.5 R5" and joined.start_meld is None  # a hand joker names no start meld

@@ -240,3 +240,38 @@ def test_small_tables_the_repair_cannot_settle_get_the_exhaustive_answer(
     check_solution(position, sol)
     ref = reference_solve(position.variant, position.hand, [i.slots for i in position.table], opened=opened)
     assert len(ref.played) == cards
+
+
+# A mid-game position (`tiles_bench.py`, rhine #23): the relaxation's 14-card tables release the
+# joker of '4H JK=5H 6H' with a 5H read (§7.1) beside another meld's hearts, refused under R4,
+# while a 14-card table keeping that joker exists
+KEEPING_HAND = "AS 4S 5S AH 8H KH KH 5D QD QD 5C 6C 6C 8C"
+KEEPING_TABLE = (
+    "4H JK=5H 6H | 5S 6S 7S 8S 9S | 9S TS JS | 3H 4H 5H 6H 7H | TS JS JK=QS KS AS | 3H 3C JK=3 | "
+    "8H 9H TH | 2C 2D 2S 2H | JK=6D 7D 8D 9D TD | 7C 7H 7D 7S | 4D 5D 6D"
+)
+
+
+def test_the_repair_keeps_the_joker_the_judge_refused() -> None:
+    """`_keeping`: the witness model's best table with that joker kept, judged legal, and the
+    model left without assumptions for the search that goes on."""
+    from rummyai.solvers.check import judge
+    from rummyai.solvers.rhine_repair import _Budget, _keeping
+    from rummyai.solvers.tile_model import TileModel
+
+    position = make_position("rhine", KEEPING_HAND, KEEPING_TABLE)
+    model = TileModel(position, "cards", None, False, witnesses=True)
+    assumed: list[object] = []
+    found = _keeping(position, "cards", model, 0, assumed, _Budget(None, 0.0, 5.0))
+    assert found is not None
+    played, melds, score = found
+    assert len(played) == 14 and score[0] == 14
+    assert judge(position, melds).legal
+    assert any("JK=5H" in map(str, meld) for meld in melds)  # the joker still stands for the 5H
+    assert len(assumed) == 1 and not model.model.proto.assumptions
+
+
+def test_a_refused_joker_kept_proves_the_bound() -> None:
+    answer = solve("rhine", KEEPING_HAND, KEEPING_TABLE)
+    assert answer.status == "optimal" and answer.cards_played == 14
+    check_solution(make_position("rhine", KEEPING_HAND, KEEPING_TABLE), answer)
