@@ -56,13 +56,13 @@ variant; everything below holds for all seven.
 SPEED_TABLE = """
 | variant | one core, per CPU second | one core, per second | AsyncVectorEnv x2, per second | AsyncVectorEnv x2, per CPU second | target (one core) |
 | --- | --- | --- | --- | --- | --- |
-| rummikub | 281 / 201 | 278 / 201 | 268 / 226 | 200 / 163 | 2,000: not met |
-| rummy-board | 256 / 231 | 255 / 231 | 262 / 181 | 195 / 136 | 300: not met |
-| rummy-tiles | 97 / 63 | 97 / 63 | 90 / 70 | 71 / 55 | 300: not met |
-| rhine | 14 / 15 | 14 / 15 | 29 / 3 | 23 / 2 | 300: not met |
-| rummy-palace | 481 / 395 | 481 / 394 | 367 / 281 | 270 / 216 | 300: met |
-| standard | 477 / 454 | 476 / 454 | 357 / 328 | 264 / 247 | 300: met |
-| black-heart | 235 / 247 | 234 / 247 | 240 / 233 | 187 / 179 | 300: not met in this run (met in another, below) |
+| rummikub | 521 / 397 | 518 / 397 | 337 / 279 | 250 / 198 | 2,000: not met |
+| rummy-board | 474 / 364 | 474 / 364 | 348 / 246 | 256 / 173 | 300: met |
+| rummy-tiles | 124 / 78 | 124 / 78 | 125 / 106 | 97 / 83 | 300: not met |
+| rhine | 24 / 14 | 24 / 14 | 30 / 7 | 24 / 6 | 300: not met |
+| rummy-palace | 768 / 538 | 768 / 538 | 490 / 387 | 375 / 295 | 300: met |
+| standard | 670 / 482 | 670 / 481 | 478 / 409 | 356 / 301 | 300: met |
+| black-heart | 339 / 343 | 339 / 343 | 335 / 325 | 263 / 257 | 300: met |
 """
 
 
@@ -123,24 +123,26 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --se
 ```
 
 rummyai 0.2.0.dev0, Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1, ortools
-9.15.6755; one run of each command above, one after the other, load average 0.7-1.8 (the
+9.15.6755; one run of each command above, one after the other, load average 0.1-1.4 (the
 vector rows' own workers among it). Steps per CPU second and per second of wall time, learner
 against `random` / `greedy` opponents; the last column holds them against the project's targets
 (2,000 steps per CPU second on one core for rummikub, 300 for the others):
 
 {table}
 
-Rhine's rows cover 1-15 episodes, some positions taking CP-SAT and the judge's repair a second
+Rhine's rows cover 5-16 episodes, some positions taking CP-SAT and the judge's repair a second
 or more, so they vary widely with the seeds.
 
-Even steps per CPU second move by a third or more from one run to the next on this machine:
-`env_bench.py --clock cpu --seconds 5 --variants black-heart,standard --vector 0`, run just
-before the commands above at load average 0.7, gave black-heart 401 / 340 and standard 495 / 365
-steps per CPU second. To compare two versions of the code, play a fixed set of seeded episodes
-(`--episodes 60`) with both, one after the other.
+Even steps per CPU second move by a third or more from one run to the next on this machine
+(black-heart against random gives 235 to 401 in runs of the same command), and the vector rows
+most of all: their workers are not pinned and run at the lowest priority beside the machine's
+other jobs. Run alone at normal priority, `env_bench.py --seconds 10 --variants rummikub
+--opponents random` gave the two workers 620 rummikub steps per second (446 per CPU second),
+and 579 (427) with `--clock cpu`. To compare two versions of the code, play a fixed set of
+seeded episodes (`--episodes 60`) with both, one after the other.
 
 Where a step's time goes (`--breakdown`, CPU time per learner step with timers around each part,
-60 seeded episodes; rummyai 0.2.0.dev0, load average 1.4-1.8):
+60 seeded episodes; rummyai 0.2.0.dev0, load average 1.1-1.4):
 
 ```sh
 nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --episodes 60 \\
@@ -149,17 +151,19 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --breakdown --ep
 
 | part (CPU ms per learner step, share) | rummikub, random | rummikub, greedy | rummy-board, random | rummy-board, greedy |
 | --- | --- | --- | --- | --- |
-| the learner's candidates | 2.49 (74%) | 2.26 (53%) | 2.72 (74%) | 2.48 (48%) |
-| - solver calls | 1.36 (41%) | 0.83 (19%) | 1.11 (30%) | 1.11 (21%) |
-| - answers to engine plays | 0.42 (13%) | 0.68 (16%) | 0.67 (18%) | 0.44 (8%) |
-| - legal moves | 0.16 (5%) | 0.18 (4%) | 0.20 (6%) | 0.23 (5%) |
-| - ranking and features | 0.29 (9%) | 0.30 (7%) | 0.33 (9%) | 0.37 (7%) |
-| opponents' turns | 0.37 (11%) | 1.46 (34%) | 0.42 (11%) | 2.09 (40%) |
-| observation | 0.19 (6%) | 0.21 (5%) | 0.21 (6%) | 0.25 (5%) |
-| whole step | 3.35 | 4.25 | 3.68 | 5.20 |
+| the learner's candidates | 1.49 (74%) | 1.44 (50%) | 1.79 (71%) | 1.57 (49%) |
+| - solver calls | 0.75 (37%) | 0.70 (25%) | 0.81 (32%) | 0.74 (23%) |
+| - answers to engine plays | 0.28 (14%) | 0.23 (8%) | 0.43 (17%) | 0.27 (8%) |
+| - legal moves | 0.12 (6%) | 0.13 (4%) | 0.14 (6%) | 0.15 (5%) |
+| - ranking and features | 0.18 (9%) | 0.20 (7%) | 0.22 (9%) | 0.23 (7%) |
+| opponents' turns | 0.25 (12%) | 1.10 (38%) | 0.40 (16%) | 1.26 (40%) |
+| observation | 0.11 (5%) | 0.13 (5%) | 0.13 (5%) | 0.13 (4%) |
+| whole step | 2.02 | 2.87 | 2.53 | 3.17 |
+| the compiled search, wherever it runs | 0.43 (21%) | 0.59 (21%) | 0.45 (18%) | 0.65 (21%) |
+| CP-SAT, wherever it runs | 0.00 (0%) | 0.00 (0%) | 0.02 (1%) | 0.06 (2%) |
 
 Against `random`, the learner's candidate list is three quarters of the time and the solver
-calls two fifths of the step: about one fresh position per step, answered by the compiled
+calls over a third of the step: about one fresh position per step, answered by the compiled
 dynamic program (plus a most-points call where that can differ); turning its answers into
 engine plays (the engine's bridge and check) an eighth; ranking and features, the engine's legal moves, the random
 opponent's turn (its legal moves, the engine's apply) and the observation the rest. Against
@@ -171,14 +175,20 @@ play was already the proven best, where an unopened seat's playable cards cannot
 opening points, or (official-jokers Rummikub) where the dynamic program finds no play even with
 free jokers (Tile Rummy's own program makes that proof its first step).
 The positions left are new ones, so further speed needs cheaper solver calls and engine checks.
+The compiled search itself (the last rows; its calls from the learner's candidates and from a
+greedy opponent alike) takes 0.43 ms of a rummikub step against random: with nothing else in
+the step, about 2,300 steps per CPU second. The target of 2,000 would leave the rest of the step
+(the engine's moves and checks, the candidates' features, the observation) 0.07 ms, which no
+change that keeps the exact solver's candidates and the engine's checks in Python reaches.
 Rhine spends nearly all its time in CP-SAT: its melds (groups with repeated suits, aces high)
 and its joker rules are outside the dynamic program; most of it goes to opened turns with a
 joker in play, where the model's table must also pass the engine's judge. Rummy-tiles'
 opened turns are answered by the locked-joker program (`solvers/locked_dp.py`), about three
 compiled searches of a millisecond each per position, plus the engine's judge where a joker
-meld's cards have second copies on the table: 6.8 ms of solver calls in a 9.7 ms learner step
-against random (`--breakdown --episodes 20 --variants rummy-tiles --vector 0 --opponents
-random`, load average 0.9).
+meld's cards have second copies on the table: 7.1 ms of solver calls (2.6 ms of them the
+compiled search) in a 9.9 ms learner step against random, and Rhine's CP-SAT solves 22 ms of a
+34 ms step (`--breakdown --clock cpu --seconds 20 --vector 0 --opponents random` with
+`--variants rummy-tiles`, then `--variants rhine`, load average 0.3-0.6).
 """
 
 
