@@ -5,7 +5,8 @@ judge rejects its best table, `rhine_repair` asks a strict model (witness cards 
 assignment reads otherwise) for a table at the relaxation's bound, solves a tighter relaxation
 (explicit witness melds for the broken joker melds), tries another layout of a rejected table
 before cutting it off, keeps the jokers the judge names as refused (a restriction, a floor),
-uses the strict and always-legal models (jokers kept whole) as floors, and last judges the tables its search passed on the way; ``optimal`` needs a proof.
+uses the strict and always-legal models (jokers kept whole) as floors, and last judges the
+tables its search passed on the way; ``optimal`` needs a proof.
 """
 
 from __future__ import annotations
