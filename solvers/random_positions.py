@@ -105,3 +105,25 @@ def random_position(
         pool.remove(card)
         hand.append(card)
     return sorted(hand), table
+
+
+def joker_positions(
+    variant: Variant | str,
+    count: int,
+    seed: int,
+    tables: tuple[int, int] = (15, 45),
+    hands: tuple[int, int] = (8, 16),
+    joker_rate: float = 0.2,
+) -> list[tuple[list[int], list[tuple[Slot, ...]]]]:
+    """`count` seeded positions with a joker on the table (any table where the deck has none):
+    table and hand sizes drawn from `tables` and `hands`, hands drawn near the table
+    (`related` 0.7). The defaults are the mid-game positions of the solver benchmarks."""
+    rules = get_variant(variant)
+    rng = random.Random(seed)
+    out: list[tuple[list[int], list[tuple[Slot, ...]]]] = []
+    while len(out) < count:
+        s = rng.randrange(10**9)
+        hand, table = random_position(rules, s, rng.randint(*tables), rng.randint(*hands), joker_rate, 0.7)
+        if not rules.jokers or any(slot.card == JOKER for meld in table for slot in meld):
+            out.append((hand, table))
+    return out

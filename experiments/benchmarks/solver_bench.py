@@ -58,7 +58,7 @@ from rummyai.solvers.check import check_solution
 from rummyai.solvers.dp_native import kernels
 from rummyai.solvers.fast import solve_fast
 from rummyai.solvers.position import Position, Solution
-from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.random_positions import joker_positions, random_position
 from rummyai.variants import get_variant
 
 HERE = Path(__file__).resolve().parent
@@ -93,20 +93,6 @@ def positions(variant: str, count: int, seed: int) -> list[Case]:
         rng = random.Random(seed * 100_003 + i)
         table_size = 0 if rng.random() < 0.1 else rng.randint(3, 60)
         out.append(random_position(variant, seed * 100_003 + i, table_size, rng.randint(6, 20)))
-    return out
-
-
-def joker_positions(
-    variant: str, count: int, seed: int, tables: tuple[int, int], hands: tuple[int, int], jokers: float
-) -> list[Case]:
-    """Deterministic positions whose table holds at least one joker (mid-game and hard ones)."""
-    rng = random.Random(seed)
-    out: list[Case] = []
-    while len(out) < count:
-        s = rng.randrange(10**9)
-        hand, table = random_position(variant, s, rng.randint(*tables), rng.randint(*hands), jokers, 0.7)
-        if any(slot.card == JOKER for meld in table for slot in meld):
-            out.append((hand, table))
     return out
 
 

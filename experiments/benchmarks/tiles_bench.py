@@ -3,7 +3,7 @@ time, proofs, repairs, and where the time goes.
 
 Positions are seeded: tables of 15-45 cards dealt as random valid melds with jokers (joker rate
 0.2, at least one joker on the table), hands of 8-16 cards of which 70% fit next to the table's
-cards (`rummyai.solvers.random_positions.random_position`), the same recipe as the mid-game
+cards (`rummyai.solvers.random_positions.joker_positions`), the same recipe as the mid-game
 section of `solver_bench.py`; a variant's positions depend on `--seed` and its name only (`STREAMS`),
 not on the other variants asked for. Each position is solved warm with the default options
 (`objective="cards"`, `minimize_changes=True`, no limit; a variant's options follow its name
@@ -44,7 +44,6 @@ import argparse
 import hashlib
 import json
 import os
-import random
 import statistics
 import time
 import zlib
@@ -53,7 +52,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from rummyai.cards import JOKER, Slot
+from rummyai.cards import Slot
 from rummyai.solvers import locked_dp as locked_mod
 from rummyai.solvers import make_position, solve
 from rummyai.solvers import official_dp as official_mod
@@ -61,25 +60,13 @@ from rummyai.solvers import rhine_repair as repair_mod
 from rummyai.solvers import tile_model as model_mod
 from rummyai.solvers import tile_solve as solve_mod
 from rummyai.solvers.check import check_solution
-from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.random_positions import joker_positions
 from rummyai.variants import Variant, get_variant
 
 Case = tuple[list[int], list[tuple[Slot, ...]]]
 
 # the timer of the per-position figures (`--clock`); time limits are always wall time
 clock: Callable[[], float] = time.process_time
-
-
-def midgame_positions(variant: Variant, count: int, seed: int) -> list[Case]:
-    """Seeded mid-game positions whose table holds at least one joker."""
-    rng = random.Random(seed)
-    out: list[Case] = []
-    while len(out) < count:
-        s = rng.randrange(10**9)
-        hand, table = random_position(variant, s, rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7)
-        if any(slot.card == JOKER for meld in table for slot in meld):
-            out.append((hand, table))
-    return out
 
 
 #: Seed stream of each variant's positions, fixed so that a variant gets the same positions whichever
@@ -223,14 +210,7 @@ def hard_section(count: int, seed: int, limit: float) -> dict[str, Any]:
     """Large Rhine positions (a second pack, tables of 45-70 cards, joker rate 0.3, hands of
     10-20) solved with `time_limit=limit`: worst wall time against limit + 0.3 s."""
     rules = get_variant("rhine", ["extra_packs=1"])
-    rng = random.Random(seed)
-    cases: list[Case] = []
-    while len(cases) < count:
-        hand, table = random_position(
-            rules, rng.randrange(10**9), rng.randint(45, 70), rng.randint(10, 20), 0.3, 0.7
-        )
-        if any(slot.card == JOKER for meld in table for slot in meld):
-            cases.append((hand, table))
+    cases = joker_positions(rules, count, seed, (45, 70), (10, 20), 0.3)
     walls: list[float] = []
     statuses: list[str] = []
     for hand, table in cases:
@@ -352,7 +332,7 @@ def main() -> None:
     for name in ns.variants.split(",") if ns.count else []:
         base, *options = name.split("+")
         variant = get_variant(base, options)
-        cases = midgame_positions(variant, ns.count, ns.seed * 1000 + stream(name))
+        cases = joker_positions(variant, ns.count, ns.seed * 1000 + stream(name))
         fig = run_variant(name, variant, cases, ns)
         fig["load"] = [round(x, 2) for x in os.getloadavg()]
         print(

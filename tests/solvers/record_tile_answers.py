@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from pathlib import Path
 from typing import Any
 
-from rummyai.cards import JOKER, Slot, card_str
+from rummyai.cards import Slot, card_str
 from rummyai.solvers import make_position, solve
-from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.random_positions import joker_positions
 from rummyai.solvers.tile_model import TileModel
 from rummyai.variants import get_variant
 
@@ -46,18 +45,9 @@ OUT = Path(__file__).with_name("tile_answers.json")
 
 def positions(name: str, count: int, seed: int) -> list[tuple[list[int], list[tuple[Slot, ...]]]]:
     """Seeded mid-game positions with a joker on the table where the variant has jokers (the
-    recipe of `tiles_bench.py`)."""
+    recipe of `tiles_bench.py`, `joker_positions`)."""
     base, *options = name.split("+")
-    variant = get_variant(base, options)
-    rng = random.Random(seed)
-    out: list[tuple[list[int], list[tuple[Slot, ...]]]] = []
-    while len(out) < count:
-        hand, table = random_position(
-            variant, rng.randrange(10**9), rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7
-        )
-        if not variant.jokers or any(slot.card == JOKER for meld in table for slot in meld):
-            out.append((hand, table))
-    return out
+    return joker_positions(get_variant(base, options), count, seed)
 
 
 def model_hashes(name: str, hand: list[int], table: list[tuple[Slot, ...]]) -> list[str]:

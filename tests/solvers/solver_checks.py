@@ -1,21 +1,18 @@
 """Checks shared by the solver tests: draw-and-discard tables only grow, and the engine's judge;
-the steps the position strategies share (a table meld with wilds drawn in, a hand dealt); and
-seeded mid-game positions with a table joker."""
+and the steps the position strategies share (a table meld with wilds drawn in, a hand dealt)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from rummyai.cards import JOKER, Meaning, Slot
+from rummyai.cards import Meaning, Slot
 from rummyai.errors import MeldError
 from rummyai.melds import analyze_meld
 from rummyai.solvers.check import judge
 from rummyai.solvers.position import Position, make_position
-from rummyai.solvers.random_positions import random_position
 from rummyai.variants import Variant
 
 
@@ -82,18 +79,3 @@ def draw_hand(
             used[card] += 1
             hand.append(card)
     return sorted(hand)
-
-
-def midgame_positions(
-    variant: Variant, count: int, seed: int
-) -> list[tuple[list[int], list[tuple[Slot, ...]]]]:
-    """Seeded mid-game positions with a joker on the table (the recipe of `tiles_bench.py`)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        hand, table = random_position(
-            variant, rng.randrange(10**9), rng.randint(15, 45), rng.randint(8, 16), 0.2, 0.7
-        )
-        if any(slot.card == JOKER for meld in table for slot in meld):
-            out.append((hand, table))
-    return out

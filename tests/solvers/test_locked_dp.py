@@ -10,13 +10,13 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_checks import midgame_positions
 
+from rummyai.cards import JOKER
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp
 from rummyai.solvers.position import Solution, score_key
-from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.random_positions import joker_positions, random_position
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import get_variant
@@ -45,9 +45,9 @@ def test_matches_exhaustive_search(seed: int, objective: str, tidy: bool) -> Non
 
 
 @pytest.mark.parametrize("objective", ["cards", "points"])
-def test_matches_the_cp_sat_model_on_midgame_positions(objective: str) -> None:
+def test_matches_the_cp_sat_model_on_joker_positions(objective: str) -> None:
     answered = 0
-    for hand, table in midgame_positions(TILES, 25, 7 if objective == "cards" else 8):
+    for hand, table in joker_positions(TILES, 25, 7 if objective == "cards" else 8):
         position = make_position(TILES, hand, table)
         found = solve_locked_dp(position, objective)
         if found is None:
@@ -153,3 +153,14 @@ def test_a_passed_deadline_leaves_the_position_to_cp_sat() -> None:
     position = make_position(TILES, hand, table)
     assert solve_locked_dp(position, "cards") is not None
     assert solve_locked_dp(position, "cards", deadline=time.perf_counter() - 1) is None
+
+
+def test_joker_positions_hold_a_table_joker_and_repeat_with_their_seed() -> None:
+    """The mid-game recipe the tests above and the benchmarks share."""
+    cases = joker_positions(TILES, 12, 5)
+    assert len(cases) == 12 and cases == joker_positions(TILES, 12, 5)
+    for hand, table in cases:
+        assert any(slot.card == JOKER for meld in table for slot in meld)
+        assert 8 <= len(hand) <= 16 and 13 <= sum(len(meld) for meld in table) <= 45
+        make_position(TILES, hand, table)  # valid melds, copies within the deck
+    assert joker_positions("standard", 3, 5)  # a deck without jokers: any table

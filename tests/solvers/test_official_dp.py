@@ -10,14 +10,13 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_checks import midgame_positions
 
 from rummyai.cards import JOKER, Slot
 from rummyai.solvers import make_position, solve
 from rummyai.solvers.check import check_solution
 from rummyai.solvers.official_dp import official_dp_applies, solve_official_dp
 from rummyai.solvers.position import score_key
-from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.random_positions import joker_positions, random_position
 from rummyai.solvers.reference import reference_solve
 from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import get_variant
@@ -70,9 +69,9 @@ def test_answers_most_small_positions() -> None:
 
 
 @pytest.mark.parametrize("objective", ["cards", "points"])
-def test_matches_the_cp_sat_model_on_midgame_positions(objective: str) -> None:
+def test_matches_the_cp_sat_model_on_joker_positions(objective: str) -> None:
     answered = 0
-    for hand, table in midgame_positions(OFFICIAL, 20, 11 if objective == "cards" else 12):
+    for hand, table in joker_positions(OFFICIAL, 20, 11 if objective == "cards" else 12):
         position = make_position(OFFICIAL, hand, table)
         found = solve_official_dp(position, objective)
         if found is None:
