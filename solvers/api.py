@@ -192,15 +192,19 @@ def _dispatch(
 
     from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp  # numba on first use
     from rummyai.solvers.official_dp import official_dp_applies, solve_official_dp
+    from rummyai.solvers.rhine_dp import rhine_dp_applies
+    from rummyai.solvers.rhine_jokers import solve_rhine_jokers
 
     start = time.perf_counter()  # one deadline for the program, CP-SAT and Palace's openings
     deadline = None if time_limit is None else start + time_limit
     if not must and taken_card is None:
         # Tile Rummy's locked joker melds and official Rummikub's table jokers: the program
-        # proves most positions; CP-SAT the rest
+        # proves most positions; Rhine's meld program many (its table jokers' choices searched);
+        # CP-SAT the rest
         for applies, program in (
             (locked_dp_applies, solve_locked_dp),
             (official_dp_applies, solve_official_dp),
+            (rhine_dp_applies, solve_rhine_jokers),
         ):
             if applies(position, max_cards):
                 proven = program(position, objective, minimize_changes, deadline)

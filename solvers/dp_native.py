@@ -1,6 +1,7 @@
 """The dynamic program's kernels compiled ahead of time, so that a fresh process does not import numba.
 
-`kernels()` gives `search`, `playable` and `walk` (`rummyai.solvers.dp_kernels`). On first use it
+`kernels()` gives `search`, `playable` and `walk` (`rummyai.solvers.dp_kernels`) and `rhine_search`
+(`rummyai.solvers.rhine_kernels`). On first use it
 looks for an extension module built from the kernels' exact source for this Python and numpy
 (`tag`) in the cache folder (``$RUMMYAI_CACHE``, else ``~/.cache/rummyai``); if there is none it
 builds one with numba's ahead-of-time compiler in a child process (``python -m
@@ -30,7 +31,7 @@ import numpy as np
 
 MODULE = "rummyai_dp_kernels"
 HERE = Path(__file__).resolve().parent
-SOURCES = ("dp_kernels.py", "dp_layout.py")
+SOURCES = ("dp_kernels.py", "dp_layout.py", "rhine_kernels.py")
 BUILD_TIMEOUT = 900  # seconds; a build this slow is given up (numba's compiler serves instead)
 
 # Signatures of the exported kernels (C-contiguous arrays, as `run_dp` passes them).
@@ -41,6 +42,15 @@ SIGNATURES = {
     f"i8, i8, i8, {_A64}, i8)",
     "playable": f"{_A32}({_A32}, {_A32})",
     "walk": f"{_A32}({_A32}, {_A32}, i8, i8)",
+    "rhine_search": f"UniTuple(i8, 2)({_A32}, {_A32}, {_A64}, i8, i8, {_A64}, i8, b1, {_A32}, {_A32}, {_A32}, i4[:, ::1], {_A64}, {_A64}, {_A32}, {_A32}, "
+    f"{_A64}, {_A32}, {_A32})",
+}
+# The module each kernel is written in
+HOMES = {
+    "search": "dp_kernels",
+    "playable": "dp_kernels",
+    "walk": "dp_kernels",
+    "rhine_search": "rhine_kernels",
 }
 
 
@@ -50,6 +60,7 @@ class Kernels(NamedTuple):
     search: Callable[..., tuple[int, int]]
     playable: Callable[..., Any]
     walk: Callable[..., Any]
+    rhine_search: Callable[..., tuple[int, int]]
     origin: str
 
 
@@ -90,10 +101,17 @@ def kernels() -> Kernels:
     return _LOADED[0]
 
 
-def _jit() -> Kernels:
-    from rummyai.solvers import dp_kernels
+def rhine_kernels() -> Callable[..., tuple[int, int]]:
+    """Rhine's meld program (`rummyai.solvers.rhine_kernels.rhine_search`), as `kernels` loads it."""
+    return kernels().rhine_search
 
-    return Kernels(dp_kernels.search, dp_kernels.playable, dp_kernels.walk, "numba")
+
+def _jit() -> Kernels:
+    from rummyai.solvers import dp_kernels, rhine_kernels
+
+    return Kernels(
+        dp_kernels.search, dp_kernels.playable, dp_kernels.walk, rhine_kernels.rhine_search, "numba"
+    )
 
 
 def _native() -> Kernels | None:
@@ -119,7 +137,7 @@ def _native() -> Kernels | None:
         return None  # numba's compiler serves (the same functions, compiled in this process)
     if module is None:
         return None
-    return Kernels(module.search, module.playable, module.walk, "native")
+    return Kernels(module.search, module.playable, module.walk, module.rhine_search, "native")
 
 
 def _load(folder: Path) -> Any:
@@ -149,11 +167,10 @@ def _build_in_child(folder: Path) -> None:
 
 def build(folder: Path) -> Path:
     """Compile the kernels ahead of time into `folder` (written whole, then moved in place)."""
+    import importlib
     import warnings
 
     from numba.pycc import CC
-
-    from rummyai.solvers import dp_kernels
 
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder) as work, warnings.catch_warnings():
@@ -163,7 +180,8 @@ def build(folder: Path) -> Path:
         cc.verbose = False
         cc.target_cpu = "host"  # as numba's just-in-time compiler does
         for name, signature in SIGNATURES.items():
-            cc.export(name, signature)(getattr(dp_kernels, name).py_func)
+            home = importlib.import_module(f"rummyai.solvers.{HOMES[name]}")
+            cc.export(name, signature)(getattr(home, name).py_func)
         cc.compile()
         (built,) = list(Path(work).glob(f"{MODULE}*"))
         target = folder / built.name

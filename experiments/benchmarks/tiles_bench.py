@@ -11,8 +11,8 @@ after `+`, as in `rummikub+official_jokers`) and every answer is checked by `che
 (the engine's judge included). Printed per variant: wall ms median / p90 / max,
 answers proven optimal, answers the judge refused before repair (`rhine_repair` calls), the
 cards and points played in all, and the share of time spent in the compiled program's runs
-(inside Tile Rummy's and official Rummikub's joker searches, `rummyai.solvers.locked_dp` and
-`rummyai.solvers.official_dp`), building models, in CP-SAT, in the judge and in the repair, and the same shares with the CP-SAT solves per position for the
+(inside Tile Rummy's, official Rummikub's and Rhine's joker searches, `rummyai.solvers.locked_dp`,
+`rummyai.solvers.official_dp` and `rummyai.solvers.rhine_jokers`), building models, in CP-SAT, in the judge and in the repair, and the same shares with the CP-SAT solves per position for the
 slowest tenth of the positions.
 
 `--games N` plays N seeded four-player `holdback` games of `rummy-tiles` (the agents call the
@@ -20,9 +20,9 @@ solver under their deterministic work limit, as in the studies) and prints the C
 moves per CPU second and a SHA-256 of every move chosen: two code versions that print the
 same digest chose the same moves.
 
-`--ties` compares, on the positions Tile Rummy's locked-joker program or official Rummikub's
-table-joker program answers, the start melds its answer breaks with the CP-SAT model's exact
-fewest-broken tie-break (same cards and points).
+`--ties` compares, on the positions Tile Rummy's locked-joker program, official Rummikub's
+table-joker program or Rhine's program answers, the start melds its answer breaks with the
+CP-SAT model's exact fewest-broken tie-break (same cards and points).
 
 `--clock cpu` (default) times with `time.process_time` (this process's CPU time, which the
 load of other processes barely moves; CP-SAT runs single-threaded here); `--clock wall` with
@@ -56,6 +56,7 @@ from rummyai.cards import Slot
 from rummyai.solvers import locked_dp as locked_mod
 from rummyai.solvers import make_position, solve
 from rummyai.solvers import official_dp as official_mod
+from rummyai.solvers import rhine_jokers as rhine_jokers_mod
 from rummyai.solvers import rhine_repair as repair_mod
 from rummyai.solvers import tile_model as model_mod
 from rummyai.solvers import tile_solve as solve_mod
@@ -125,6 +126,8 @@ class Phases:
         patch(locked_mod, "judged_legal", "judge")
         patch(official_mod, "solve_dp_spent", "program")  # official Rummikub's joker program
         patch(official_mod, "judged_legal", "judge")
+        patch(rhine_jokers_mod, "relaxed_play", "program")  # Rhine's program
+        patch(rhine_jokers_mod, "judge", "judge")
         try:
             yield
         finally:
@@ -268,11 +271,14 @@ def games_section(count: int, seed: int) -> dict[str, Any]:
 
 def ties_section(name: str, variant: Variant, cases: list[Case]) -> dict[str, Any]:
     """The joker programs' fewest-broken tie-break (Tile Rummy's locked-joker program, official
-    Rummikub's table-joker program) against the CP-SAT model's exact one, on the positions the
-    program answers (same cards and points asserted, or more where CP-SAT's answer is unproven)."""
+    Rummikub's table-joker program, Rhine's program) against the CP-SAT model's exact one, on the
+    positions the program answers (same cards and points asserted, or more where CP-SAT's answer
+    is unproven)."""
     from rummyai.solvers.locked_dp import locked_dp_applies, solve_locked_dp
     from rummyai.solvers.official_dp import official_dp_applies, solve_official_dp
     from rummyai.solvers.position import score_key
+    from rummyai.solvers.rhine_dp import rhine_dp_applies
+    from rummyai.solvers.rhine_jokers import solve_rhine_jokers
     from rummyai.solvers.tile_solve import solve_tile
 
     answered = more = fewer = extra = broken = exact_broken = 0
@@ -282,6 +288,8 @@ def ties_section(name: str, variant: Variant, cases: list[Case]) -> dict[str, An
             found = solve_locked_dp(position, "cards")
         elif official_dp_applies(position, None):
             found = solve_official_dp(position, "cards")
+        elif rhine_dp_applies(position, None):
+            found = solve_rhine_jokers(position, "cards")
         else:
             continue
         if found is None:

@@ -198,14 +198,15 @@ def test_judge_past_its_deadline_refuses_under_rule_time() -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "hand", "table"),
-    [("rhine", "5H 6H 7H 2C", "8S 9S TS"), ("rummy-palace", "5H 6H 7H 2C", "8S 9S TS")],
+    ("variant", "hand", "table", "opened"),
+    [("rhine", "5H 6H 7H 2C", "8S 9S TS", False), ("rummy-palace", "5H 6H 7H 2C", "8S 9S TS", True)],
 )
 def test_a_search_the_limit_stops_before_any_play_goes_on_a_little(
-    monkeypatch: pytest.MonkeyPatch, variant: str, hand: str, table: str
+    monkeypatch: pytest.MonkeyPatch, variant: str, hand: str, table: str, opened: bool
 ) -> None:
     """A limit that comes before the search finds any play (a short limit, a slow first build)
-    gives the search a little longer past it (`late_search_time`) rather than answer no play."""
+    gives the search a little longer past it (`late_search_time`) rather than answer no play.
+    (Rhine's qualifying turn: its opened turns go to the compiled program first.)"""
     from ortools.sat.python import cp_model
 
     from rummyai.solvers import tile_solve
@@ -222,6 +223,6 @@ def test_a_search_the_limit_stops_before_any_play_goes_on_a_little(
         return real(tm, limit, work, first=first)
 
     monkeypatch.setattr(tile_solve, "solve_model", cut_the_first)
-    answer = solve(variant, hand, table, time_limit=2.0)
+    answer = solve(variant, hand, table, opened=opened, time_limit=2.0)
     assert answer.cards_played == 3
     assert len(calls) >= 2 and calls[1] is not None and calls[1] <= 2.0 + 0.1
