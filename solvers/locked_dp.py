@@ -176,7 +176,7 @@ def _search(
                     heapq.heappush(heap, (_neg(found[0]), depth, takes, 0, order, combo, found[1]))
                 continue
             full = -depth == len(jokered)
-            if full or _kept_whole(locked, play[1]):  # a relaxed play may keep every joker meld
+            if full or kept_whole(locked, play[1]):  # a relaxed play may keep every joker meld
                 chosen = _settle(position, locked, play, tidy, partial(solve, combo, True), deadline)
                 if chosen is not None:
                     return chosen
@@ -335,18 +335,18 @@ def _legal(
         return True  # no play: the start table stands
     if any(sum(s.card == JOKER for s in meld) > 1 for meld in melds):
         return False
-    if _kept_whole(locked, melds) and _single_copies(position, locked):
+    if kept_whole(locked, melds) and single_copies(position, locked):
         return True
     return judge and judged_legal(position, melds, deadline)
 
 
-def _single_copies(position: Position, locked: list[MeldInfo]) -> bool:
+def single_copies(position: Position, locked: list[MeldInfo]) -> bool:
     """Whether the start table holds one copy only of each natural of the joker melds."""
     counts = position.table_counts()
     return all(counts[s.card] == 1 for info in locked for s in info.slots if s.card != JOKER)
 
 
-def _kept_whole(locked: list[MeldInfo], melds: list[tuple[Slot, ...]]) -> bool:
+def kept_whole(locked: list[MeldInfo], melds: list[tuple[Slot, ...]]) -> bool:
     """Whether each start joker meld lies whole in its own new meld whose one joker keeps its
     meaning (the same card in a run, the same rank in a group)."""
     used: set[int] = set()
@@ -376,7 +376,7 @@ def _observed(info: MeldInfo, choices: list[_Choice], melds: list[tuple[Slot, ..
     its joker keeping its meaning, plus exactly that choice's added naturals."""
     own = Counter(s.card for s in info.slots if s.card != JOKER)
     for meld in melds:
-        if _kept_whole([info], [meld]):
+        if kept_whole([info], [meld]):
             added = Counter(s.card for s in meld if s.card != JOKER) - own
             return next((c for c in choices if not c.taken and Counter(c.added) == added), None)
     return None

@@ -238,9 +238,14 @@ class _Search:
         search = rhine_kernels()
         weight = self.weight
         unit = self.unit * weight
-        most = _high_aces(self.table + self.naturals).tolist()
+        have = self.table + self.naturals
+        most = _high_aces(have).tolist()
         deals = sorted(
-            itertools.product(*(range(m + 1) for m in most)),
+            (
+                deal
+                for deal in itertools.product(*(range(m + 1) for m in most))
+                if sum(_wilds_wanted(have, suit, r) for suit, r in enumerate(deal)) <= self.jokers
+            ),
             key=lambda deal: (
                 sum(abs(a - min(b, m)) for a, b, m in zip(deal, first, most, strict=True)),
                 deal,
@@ -342,12 +347,18 @@ def _shape(position: Position) -> I32:
 def _high_aces(have: I32) -> I32:
     """Per suit, the most aces runs may end high with: each such run holds a queen and a king,
     one of them at most a wild."""
-    wild = int(have[JOKER] > 0)
     out = np.zeros(SUITS, dtype=np.int32)
     for suit in range(SUITS):
         ace, queen, king = (int(have[suit * 13 + index]) for index in (0, 11, 12))
-        out[suit] = min(ace, queen + wild, king + wild, queen + king)
+        out[suit] = min(ace, queen + king)
     return out
+
+
+def _wilds_wanted(have: I32, suit: int, runs: int) -> int:
+    """The wilds `runs` runs of a suit ending with the high ace need at least: a queen or a king
+    for each run the naturals at hand leave without one."""
+    queen, king = int(have[suit * 13 + 11]), int(have[suit * 13 + 12])
+    return max(0, runs - queen) + max(0, runs - king)
 
 
 def _aces_high(position: Position) -> tuple[int, ...]:

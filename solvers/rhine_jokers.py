@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from rummyai.cards import JOKER, Meaning, Slot
 from rummyai.engine.judge import Judgement
 from rummyai.solvers.check import judge
+from rummyai.solvers.locked_dp import kept_whole, single_copies
 from rummyai.solvers.position import Position, Solution, check_objective, proven_solution
 from rummyai.solvers.rhine_dp import (
     NOTHING_FIXED,
@@ -90,6 +91,7 @@ def solve_rhine_jokers(
     if not rhine_dp_applies(position, None):
         return None
     jokers = _jokers(position)
+    joker_melds = [position.table[k] for k in sorted({joker.meld for joker in jokers})]
     unit = _units(position, objective)
     states = 0
     counter = 0
@@ -139,6 +141,15 @@ def solve_rhine_jokers(
         melds = _with_kept_jokers(found.melds, jokers, combo)
         if melds is not None and minimize_changes:
             melds = tidy_groups(position, melds)
+        if (
+            melds is not None
+            and JOKER not in played
+            and kept_whole(joker_melds, melds)
+            and single_copies(position, joker_melds)
+        ):
+            # every joker meld whole around its joker, its naturals single on the start table, no
+            # hand joker: each table joker is kept on any copy reading (R3), so nothing is asked
+            return proven_solution(position, objective, played, melds, start)
         verdict = None
         if melds is not None:
             table = tuple(melds)

@@ -174,6 +174,8 @@ def rhine_search(
             pair_hi[a * (a + 1) // 2 + b] = a
             pair_lo[a * (a + 1) // 2 + b] = b
     dominators = _dominators()
+    moves = np.zeros((28, MOVES * MOVES, 5), dtype=np.int64)
+    move_count = np.zeros(28, dtype=np.int64)
     cap = keys.shape[0]
     mask = hashed.shape[0] - 1
     limit = hashed.shape[0] // 2
@@ -202,22 +204,12 @@ def rhine_search(
             next1 = table[suit * 13 + (place + 1) % 13] + hand[suit * 13 + (place + 1) % 13]
         if place + 2 < PLACES:
             next2 = table[suit * 13 + (place + 2) % 13] + hand[suit * 13 + (place + 2) % 13]
-        start = bounds[cell]
-        end = bounds[cell + 1]
-        slack = after[cell] - owed - threshold
-        for i in range(start, end):
-            key = keys[i]
-            score = scores[i]
-            digit = (key >> shift) & 127
-            pair = digit // 3
-            kept = digit % 3
+        # every slot pair's moves at this cell, worked out once: (new pair, naturals, wilds, the
+        # tie-break's points, the moves' code)
+        for pair in range(28):
             x = pair_hi[pair]
             y = pair_lo[pair]
-            grouped = (key >> GROUP_SHIFT) & 15
-            placed = (key >> JOKER_SHIFT) & 7
-            rest = key & ~(
-                (np.int64(127) << shift) | (np.int64(15) << GROUP_SHIFT) | (np.int64(7) << JOKER_SHIFT)
-            )
+            n = 0
             for da in range(MOVES):
                 nx = _moved(x, da)
                 if nx < 0 or not _wild_ok(x, da, next1, next2):
@@ -228,74 +220,103 @@ def rhine_search(
                     ny = _moved(y, db)
                     if ny < 0 or not _wild_ok(y, db, next1, next2):
                         continue
+                    if place == PLACES - 1:
+                        lx = _slot_len(nx)
+                        ly = _slot_len(ny)
+                        if lx == 1 or lx == 2 or ly == 1 or ly == 2:
+                            continue  # every run ends at the high ace
                     nat = (da == 1 or da == 3) + (db == 1 or db == 3)
                     wild = (da == 2 or da == 4) + (db == 2 or db == 4)
                     going_on = (x > 0 and (da == 1 or da == 2)) + (y > 0 and (db == 1 or db == 2))
-                    tie = min(nat, shape[cell, 0]) + min(going_on, shape[cell, 2]) + min(wild, shape[cell, 3])
-                    used = placed + wild
-                    if used > jokers:
+                    moves[pair, n, 0] = _pair(nx, ny)
+                    moves[pair, n, 1] = nat
+                    moves[pair, n, 2] = wild
+                    moves[pair, n, 3] = (
+                        min(nat, shape[cell, 0]) + min(going_on, shape[cell, 2]) + min(wild, shape[cell, 3])
+                    )
+                    moves[pair, n, 4] = da * MOVES + db
+                    n += 1
+            move_count[pair] = n
+        start = bounds[cell]
+        end = bounds[cell + 1]
+        slack = after[cell] - owed - threshold
+        for i in range(start, end):
+            key = keys[i]
+            score = scores[i]
+            digit = (key >> shift) & 127
+            pair = digit // 3
+            kept = digit % 3
+            grouped = (key >> GROUP_SHIFT) & 15
+            placed = (key >> JOKER_SHIFT) & 7
+            rest = key & ~(
+                (np.int64(127) << shift) | (np.int64(15) << GROUP_SHIFT) | (np.int64(7) << JOKER_SHIFT)
+            )
+            for m in range(move_count[pair]):
+                new_pair = moves[pair, m, 0]
+                nat = moves[pair, m, 1]
+                wild = moves[pair, m, 2]
+                tie = moves[pair, m, 3]
+                code = moves[pair, m, 4]
+                used = placed + wild
+                if used > jokers:
+                    continue
+                if place == PLACES - 1:
+                    if nat != kept:
+                        continue  # the high ace: exactly the aces kept for it
+                    options_k = 0
+                else:
+                    options_k = avail - nat
+                    if options_k < 0:
                         continue
-                    if place == PLACES - 1:
-                        # the high ace: exactly the aces kept for it; every run ends here
-                        lx = _slot_len(nx)
-                        ly = _slot_len(ny)
-                        if nat != kept or lx == 1 or lx == 2 or ly == 1 or ly == 2:
-                            continue
-                        options_k = 0
-                    else:
-                        options_k = avail - nat
-                        if options_k < 0:
-                            continue
-                    new_pair = _pair(nx, ny)
-                    for k in range(grouped_min[card] if place < PLACES - 1 else 0, options_k + 1):
-                        r = high_aces[suit] if place == 0 else 0
-                        if r <= avail - nat - k:
-                            if place == PLACES - 1:
-                                gain = 0
-                                new_digit = 0
-                            else:
-                                taken = nat + k + r
-                                if taken < t:
-                                    continue
-                                gain = (taken - t) * unit[card]
-                                new_digit = new_pair * 3 + (r if place == 0 else kept)
-                            base = score + gain + wild * joker_unit + tie + min(k, shape[cell, 1])
-                            group_n = grouped + k
-                            top_g = 0
-                            if closing:
-                                top_g = min(group_n // 2, jokers - used)
-                            for g in range(wilds_min[place] if closing else 0, top_g + 1):
-                                if closing and not _groups_ok(group_n, g):
-                                    continue
-                                new_score = base + g * joker_unit + min(g, shape[cell, 4])
-                                new_used = used + g
-                                if new_score + (jokers - new_used) * joker_unit + slack < 0:
-                                    continue
-                                new_key = (
-                                    rest
-                                    | (np.int64(new_digit) << shift)
-                                    | (np.int64(0 if closing else group_n) << GROUP_SHIFT)
-                                    | (np.int64(new_used) << JOKER_SHIFT)
-                                )
-                                s = _home(new_key, keys, hashed, mask)
-                                j = hashed[s]
-                                if j >= 0:
-                                    if new_score > scores[j]:
-                                        scores[j] = new_score
-                                        parents[j] = i
-                                        choices[j] = (((da * MOVES + db) * 9 + k) * 3 + r) * 8 + g
-                                    continue
-                                if top >= cap or top - end >= limit:
-                                    for q in range(end, top):
-                                        hashed[where[q]] = -1
-                                    return -1, -2
-                                hashed[s] = top
-                                where[top] = s
-                                keys[top] = new_key
-                                scores[top] = new_score
-                                parents[top] = i
-                                choices[top] = (((da * MOVES + db) * 9 + k) * 3 + r) * 8 + g
-                                top += 1
+                for k in range(grouped_min[card] if place < PLACES - 1 else 0, options_k + 1):
+                    r = high_aces[suit] if place == 0 else 0
+                    if r <= avail - nat - k:
+                        if place == PLACES - 1:
+                            gain = 0
+                            new_digit = 0
+                        else:
+                            taken = nat + k + r
+                            if taken < t:
+                                continue
+                            gain = (taken - t) * unit[card]
+                            new_digit = new_pair * 3 + (r if place == 0 else kept)
+                        base = score + gain + wild * joker_unit + tie + min(k, shape[cell, 1])
+                        group_n = grouped + k
+                        top_g = 0
+                        if closing:
+                            top_g = min(group_n // 2, jokers - used)
+                        for g in range(wilds_min[place] if closing else 0, top_g + 1):
+                            if closing and not _groups_ok(group_n, g):
+                                continue
+                            new_score = base + g * joker_unit + min(g, shape[cell, 4])
+                            new_used = used + g
+                            if new_score + (jokers - new_used) * joker_unit + slack < 0:
+                                continue
+                            new_key = (
+                                rest
+                                | (np.int64(new_digit) << shift)
+                                | (np.int64(0 if closing else group_n) << GROUP_SHIFT)
+                                | (np.int64(new_used) << JOKER_SHIFT)
+                            )
+                            s = _home(new_key, keys, hashed, mask)
+                            j = hashed[s]
+                            if j >= 0:
+                                if new_score > scores[j]:
+                                    scores[j] = new_score
+                                    parents[j] = i
+                                    choices[j] = ((code * 9 + k) * 3 + r) * 8 + g
+                                continue
+                            if top >= cap or top - end >= limit:
+                                for q in range(end, top):
+                                    hashed[where[q]] = -1
+                                return -1, -2
+                            hashed[s] = top
+                            where[top] = s
+                            keys[top] = new_key
+                            scores[top] = new_score
+                            parents[top] = i
+                            choices[top] = ((code * 9 + k) * 3 + r) * 8 + g
+                            top += 1
         # drop the states another state matches with at least the score and, in one suit (the
         # one just expanded, or any once the rank's groups are closed), a slot pair that can do
         # whatever theirs can (the same aces kept) and, without `strict`, no more jokers placed

@@ -86,3 +86,16 @@ def test_rules_it_covers() -> None:
     assert rhine_dp_applies(make_position(RHINE, hand, table), None)
     assert not rhine_dp_applies(make_position(RHINE, hand, table, opened=False), None)
     assert not rhine_dp_applies(make_position(RHINE, hand, table), 2)
+
+
+def test_two_runs_of_a_suit_end_with_the_high_ace() -> None:
+    """Both club aces end runs high, one beside its table meld's wild and one with the hand's:
+    `JC QC JK=KC AC | QC JK=KC AC` (found by the search at 47 points against the reference)."""
+    hand, table = parse_cards("KS 3H 7D AC QC JK"), parse_table("JC QC JK=KC AC | 7D JK=8D 9D TD | 3H 4H 5H")
+    position = make_position(FREE, hand, table)
+    exact = reference_solve(FREE, hand, table, objective="points")
+    found = relaxed_play(position, "points")
+    assert found is not None
+    _check_melds(FREE, hand, table, (found.played, found.melds))
+    assert score_key(position, "points", found.played) == score_key(position, "points", list(exact.played))
+    assert sorted(found.played) == sorted(parse_cards("AC QC JK"))

@@ -105,3 +105,17 @@ def test_segments_are_the_irreducible_runs() -> None:
     assert (6, 3) in spans and (5, 3) in spans and (7, 3) in spans  # 6H JK 8H, 5H 6H JK, JK 8H 9H
     assert (1, 7) not in spans  # AH..7H: AH 2H 3H could be laid apart
     assert all(length <= 7 for _, length in spans)
+
+
+def test_a_second_run_ending_with_the_high_ace() -> None:
+    """The hand's `QC JK AC` end a second club run high beside the table's `JC QC JK=KC AC`: 47
+    points, as the exhaustive search finds."""
+    hand, table = parse_cards("KS 3H 7D AC QC JK"), parse_table("JC QC JK=KC AC | 7D JK=8D 9D TD | 3H 4H 5H")
+    position = make_position(RHINE, hand, table)
+    found = solve_rhine_jokers(position, "points")
+    assert found is not None and found.status == "optimal"
+    check_solution(position, found)
+    exact = reference_solve(RHINE, hand, table, objective="points")
+    assert score_key(position, "points", list(found.played)) == score_key(
+        position, "points", list(exact.played)
+    )
