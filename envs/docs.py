@@ -58,8 +58,8 @@ SPEED_TABLE = """
 | --- | --- | --- | --- | --- | --- |
 | rummikub | 521 / 397 | 518 / 397 | 337 / 279 | 250 / 198 | 2,000: not met |
 | rummy-board | 474 / 364 | 474 / 364 | 348 / 246 | 256 / 173 | 300: met |
-| rummy-tiles | 124 / 78 | 124 / 78 | 125 / 106 | 97 / 83 | 300: not met |
-| rhine | 24 / 14 | 24 / 14 | 30 / 7 | 24 / 6 | 300: not met |
+| rummy-tiles | 89 / 66 | 88 / 66 | 81 / 62 | 64 / 49 | 300: not met |
+| rhine | 14 / 24 | 14 / 24 | 29 / 30 | 26 / 25 | 300: not met |
 | rummy-palace | 768 / 538 | 768 / 538 | 490 / 387 | 375 / 295 | 300: met |
 | standard | 670 / 482 | 670 / 481 | 478 / 409 | 356 / 301 | 300: met |
 | black-heart | 339 / 343 | 339 / 343 | 335 / 325 | 263 / 257 | 300: met |
@@ -123,15 +123,20 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --se
 ```
 
 rummyai 0.2.0.dev0, Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1, ortools
-9.15.6755; one run of each command above, one after the other, load average 0.1-1.4 (the
-vector rows' own workers among it). Steps per CPU second and per second of wall time, learner
+9.15.6755; one run of each command above, load average 0.1-1.4 (the second command's run
+1.3-1.7; the vector rows' own workers among it). Steps per CPU second and per second of wall time, learner
 against `random` / `greedy` opponents; the last column holds them against the project's targets
 (2,000 steps per CPU second on one core for rummikub, 300 for the others):
 
 {table}
 
-Rhine's rows cover 5-16 episodes, some positions taking CP-SAT and the judge's repair a second
-or more, so they vary widely with the seeds.
+Rhine's rows cover 4-20 episodes, some positions taking CP-SAT and the judge's repair a second
+or more, so they vary widely with the seeds. Twelve seeded episodes played with Rhine's program
+and without it (`--clock cpu --episodes 12 --variants rhine --vector 0`, the program switched
+off in the second run, load average about 1): against `greedy` 25 learner steps per CPU second
+with it, 12 without; against `random` 17 both ways, where the learner's random plays leave
+large tables with many jokers that the program hands to CP-SAT more often (48 of 205 solver
+calls in four such episodes).
 
 Even steps per CPU second move by a third or more from one run to the next on this machine
 (black-heart against random gives 235 to 401 in runs of the same command), and the vector rows
@@ -180,15 +185,16 @@ greedy opponent alike) takes 0.43 ms of a rummikub step against random: with not
 the step, about 2,300 steps per CPU second. The target of 2,000 would leave the rest of the step
 (the engine's moves and checks, the candidates' features, the observation) 0.07 ms, which no
 change that keeps the exact solver's candidates and the engine's checks in Python reaches.
-Rhine spends nearly all its time in CP-SAT: its melds (groups with repeated suits, aces high)
-and its joker rules are outside the dynamic program; most of it goes to opened turns with a
-joker in play, where the model's table must also pass the engine's judge. Rummy-tiles'
+Rhine's opened turns go first to its own program (`solvers/rhine_jokers.py`: Rhine's melds and a
+search over the table jokers' choices); the turns it cannot prove, and the qualifying turns, go
+to CP-SAT, whose table must also pass the engine's judge, and those still take most of the time. Rummy-tiles'
 opened turns are answered by the locked-joker program (`solvers/locked_dp.py`), about three
 compiled searches of a millisecond each per position, plus the engine's judge where a joker
 meld's cards have second copies on the table: 7.1 ms of solver calls (2.6 ms of them the
-compiled search) in a 9.9 ms learner step against random, and Rhine's CP-SAT solves 22 ms of a
-34 ms step (`--breakdown --clock cpu --seconds 20 --vector 0 --opponents random` with
-`--variants rummy-tiles`, then `--variants rhine`, load average 0.3-0.6).
+compiled search) in a 9.9 ms learner step against random (`--breakdown --clock cpu --seconds 20
+--vector 0 --opponents random --variants rummy-tiles`, load average 0.3-0.6); Rhine's solver
+calls 52 ms of a 55 ms step, CP-SAT 22 ms of them (`--breakdown --clock cpu --episodes 12
+--variants rhine --vector 0 --opponents random`, load average 1.0).
 """
 
 
