@@ -5,7 +5,7 @@ The program lays the table's cards and any hand cards as Rhine melds (§1.3: run
 or high, groups of any size with repeated suits, one wild per meld) without the jokers' history
 (R3-R5b): every legal turn's final table is one of its partitions, so its best play bounds the
 answer. `Fixed` lays some melds first and adds the joker search's rules (a joker kept in its
-rank's groups, a replacement the play must lay). Passes at falling thresholds find the best play
+rank's groups or laid as a natural of its card, a replacement the play must lay). Passes at falling thresholds find the best play
 (`_Search`); jokers are placed where the search wants a stand-in, and the others join melds with
 room at the end, table jokers first where they keep their meaning (else a second pass places
 every joker itself). The layout keeps start groups whole where the cards allow (`tidy_groups`,

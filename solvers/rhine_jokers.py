@@ -8,9 +8,11 @@ a choice per joker, relaxed so that every legal turn is a play of some combinati
 
 * kept in a group: the rank's groups hold one more wild, and the start meld's natural when only
   one kind of it can witness (`Fixed.group_wilds`, `Fixed.grouped`);
-* kept in a run: the joker's new run, written out. Only *irreducible* runs are listed: a part of
-  three or more cards at an end that leaves the joker and a natural of its start meld behind is a
-  run the program can lay itself;
+* kept in a run: first *pending*, the joker laid as a natural of its card (a bound on every run
+  it may keep, and the answer when a run holding it and a natural of its start meld can take it
+  back as the joker); then, when refused, each of its new runs written out. Only *irreducible*
+  runs are listed: a part of three or more cards at an end that leaves the joker and a natural of
+  its start meld behind is a run the program can lay itself;
 * released: the joker is free; a replacement from the hand is laid when it is the only kind
   there and none lies on the table outside the start meld; no combination releases a joker no
   replacement exists for.
@@ -18,7 +20,9 @@ a choice per joker, relaxed so that every legal turn is a play of some combinati
 A best-first branch-and-bound: the root leaves every joker free (the program's plain
 relaxation); a node whose play the judge refuses is split on the joker the judge names (Rhine
 R4's `Judgement.start_meld`), else the first one not yet chosen. The first play the judge accepts
-at the best bound is the answer, proven. A refused play with every joker chosen cannot be split:
+at the best bound is the answer, proven: judged, or by its shape where every joker meld stays
+whole around its joker (as Tile Rummy's program reads it). A child whose choice the parent's play
+already makes reuses that play. A refused play with every joker chosen cannot be split:
 a play accepted later is proven only when it scores as much. Otherwise, or when the searches
 keep more than `MAX_STATES` states or the deadline passes, `solve_rhine_jokers` returns None and
 the CP-SAT model answers.
@@ -166,7 +170,7 @@ def solve_rhine_jokers(
             unsettled = -bound if unsettled is None else unsettled
             continue
         named = [j for j in open_jokers if verdict is not None and jokers[j].meld == verdict.start_meld]
-        pending = [j for j in open_jokers if combo[j] is not None]
+        pending = [j for j in open_jokers if combo[j] is not None]  # pending keeps
         k = (named or (pending if melds is None else []) or open_jokers)[0]
         for choice in _choices(position, jokers[k], combo[k] is not None):
             if not push((*combo[:k], choice, *combo[k + 1 :]), found, k):
@@ -177,7 +181,7 @@ def solve_rhine_jokers(
 def _makes(
     found: Relaxed,
     joker: _Joker,
-    combo: tuple[_Choice | None, ...],
+    combo: Combo,
     k: int,
     jokers: list[_Joker],
     fixed: Fixed,
@@ -212,7 +216,7 @@ def _rank(meld: tuple[Slot, ...]) -> int:
 
 
 def _with_kept_jokers(
-    melds: list[tuple[Slot, ...]], jokers: list[_Joker], combo: tuple[_Choice | None, ...]
+    melds: list[tuple[Slot, ...]], jokers: list[_Joker], combo: Combo
 ) -> list[tuple[Slot, ...]] | None:
     """The play with each pending joker laid back as a joker in place of its card, in a run that
     holds a natural of its start meld and no wild; None when one has no such run."""
@@ -319,7 +323,7 @@ def _segments(joker: _Joker, have: Counter[int]) -> list[tuple[Slot, ...]]:
     return out
 
 
-def _fixed(position: Position, jokers: list[_Joker], combo: tuple[_Choice | None, ...]) -> Fixed | None:
+def _fixed(position: Position, jokers: list[_Joker], combo: Combo) -> Fixed | None:
     """The program's `Fixed` for a combination; None when its kept runs want more cards than the
     table and the hand hold."""
     if all(choice is None for choice in combo):

@@ -33,12 +33,13 @@ def _case(seed: int) -> tuple[list[int], list[tuple[Slot, ...]]]:
     return hand + [JOKER] * min(jokers_left, rng.choice((0, 0, 1, 2))), table
 
 
-def _check_melds(variant: object, hand: list[int], table: list[tuple[Slot, ...]], found: tuple) -> None:
-    """The melds are valid and hold the table's cards and the played ones, nothing else."""
-    played, melds = found
-    rules = make_position(FREE, hand, table).variant
+def _check_melds(
+    hand: list[int], table: list[tuple[Slot, ...]], played: list[int], melds: list[tuple[Slot, ...]]
+) -> None:
+    """The melds are valid Rhine melds and hold the table's cards and the played ones, nothing
+    else."""
     for meld in melds:
-        assert is_valid_meld(rules, meld), meld
+        assert is_valid_meld(FREE, meld), meld
     laid = Counter(slot.card for meld in melds for slot in meld)
     assert laid == Counter(slot.card for meld in table for slot in meld) + Counter(played)
     assert not Counter(played) - Counter(hand)
@@ -52,7 +53,7 @@ def test_matches_exhaustive_search(seed: int, objective: str) -> None:
     exact = reference_solve(FREE, hand, table, objective=objective)
     found = relaxed_play(position, objective)
     assert found is not None
-    _check_melds(FREE, hand, table, (found.played, found.melds))
+    _check_melds(hand, table, found.played, found.melds)
     assert score_key(position, objective, found.played) == score_key(position, objective, list(exact.played))
 
 
@@ -63,7 +64,7 @@ def test_aces_at_both_ends_and_wilds_one_per_meld() -> None:
     table = parse_table("4S 5S 6S 7S 8S 9S TS JS")
     found = relaxed_play(make_position(FREE, hand, table), "cards")
     assert found is not None and sorted(found.played) == sorted(hand)
-    _check_melds(FREE, hand, table, (found.played, found.melds))
+    _check_melds(hand, table, found.played, found.melds)
 
 
 def test_playable_drops_cards_that_fit_no_meld() -> None:
@@ -96,6 +97,6 @@ def test_two_runs_of_a_suit_end_with_the_high_ace() -> None:
     exact = reference_solve(FREE, hand, table, objective="points")
     found = relaxed_play(position, "points")
     assert found is not None
-    _check_melds(FREE, hand, table, (found.played, found.melds))
+    _check_melds(hand, table, found.played, found.melds)
     assert score_key(position, "points", found.played) == score_key(position, "points", list(exact.played))
     assert sorted(found.played) == sorted(parse_cards("AC QC JK"))
