@@ -297,7 +297,7 @@ def _holds(meld: tuple[Slot, ...], kinds: set[int]) -> bool:
 def _joker_places(meld: tuple[Slot, ...]) -> list[tuple[Slot, ...]]:
     """A meld of naturals with a joker added at each place it could take: either end of a run,
     or the rank of a group."""
-    if not _is_run(meld):
+    if not is_run(meld):
         return [(*meld, Slot(JOKER, Meaning(meld[0].card % RANKS + 1)))]
     suit = meld[0].card // RANKS
     low, high = meld[0].card % RANKS + 1, meld[-1].card % RANKS + 1
@@ -360,7 +360,7 @@ def kept_whole(locked: list[MeldInfo], melds: list[tuple[Slot, ...]]) -> bool:
                 continue
             if info.kind == "run" and wild[0].suit != joker.suit:
                 continue
-            if info.kind != "run" and _is_run(meld):
+            if info.kind != "run" and is_run(meld):
                 continue
             have = Counter(s.card for s in meld if s.card != JOKER)
             if all(have[c] >= n for c, n in naturals.items()):
@@ -382,8 +382,9 @@ def _observed(info: MeldInfo, choices: list[_Choice], melds: list[tuple[Slot, ..
     return None
 
 
-def _is_run(meld: tuple[Slot, ...]) -> bool:
-    """Whether a valid meld of at most one joker is a run (two naturals of one rank: a group)."""
+def is_run(meld: tuple[Slot, ...]) -> bool:
+    """Whether a valid meld of at most one joker is a run: its naturals hold two ranks (a group's
+    hold one)."""
     ranks = {s.card % RANKS for s in meld if s.card != JOKER}
     return len(ranks) > 1
 

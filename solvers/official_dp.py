@@ -39,7 +39,7 @@ from rummyai.melds import MeldInfo
 from rummyai.solvers.candidate_search import twin
 from rummyai.solvers.check import judged_legal
 from rummyai.solvers.fast import fast_path_ok, tidy_layout
-from rummyai.solvers.locked_dp import one_joker_moved
+from rummyai.solvers.locked_dp import is_run, one_joker_moved
 from rummyai.solvers.position import Position, Solution, count_broken, proven_solution, score_key
 from rummyai.solvers.run_dp import NoArrangement, dp_supported, solve_dp_spent, warm
 from rummyai.variants import RunRule, Variant
@@ -465,7 +465,7 @@ def _observed(joker: _Joker, choices: list[_Choice], solved: _Solved) -> _Choice
 
 def _same(joker: _Joker, meld: tuple[Slot, ...], meaning: Meaning) -> bool:
     """Whether a joker laid as `meaning` in `meld` keeps `joker`'s meaning."""
-    if joker.run != _is_run(meld) or meaning.rank != joker.meaning.rank:
+    if joker.run != is_run(meld) or meaning.rank != joker.meaning.rank:
         return False
     return not joker.run or meaning.suit == joker.meaning.suit
 
@@ -473,7 +473,7 @@ def _same(joker: _Joker, meld: tuple[Slot, ...], meaning: Meaning) -> bool:
 def _holds(meld: tuple[Slot, ...], part: tuple[Slot, ...]) -> bool:
     """Whether `part` is a group's own tiles, or a piece of a run whose tiles before and after it
     are runs too (none, or three or more with a natural)."""
-    if not _is_run(meld):
+    if not is_run(meld):
         return Counter(meld) == Counter(part)
     n = len(part)
     for i in range(len(meld) - n + 1):
@@ -485,8 +485,3 @@ def _holds(meld: tuple[Slot, ...], part: tuple[Slot, ...]) -> bool:
 def _rest_ok(rest: tuple[Slot, ...]) -> bool:
     """Whether tiles cut off a run are a run of their own (or none)."""
     return not rest or (len(rest) >= 3 and any(s.card != JOKER for s in rest))
-
-
-def _is_run(meld: tuple[Slot, ...]) -> bool:
-    """Whether a valid meld is a run (its naturals hold two numbers)."""
-    return len({rank_of(s.card) for s in meld if s.card != JOKER}) > 1

@@ -421,7 +421,7 @@ def _with_wild(meld: tuple[Slot, ...]) -> list[tuple[Slot, ...]]:
     holds one already or is a run of thirteen."""
     if any(slot.card == JOKER for slot in meld):
         return []
-    rank = _group_rank(meld)
+    rank = group_rank(meld)
     if rank is not None:
         return [(*meld, Slot(JOKER, Meaning(rank)))]
     if len(meld) >= 13:
@@ -571,7 +571,7 @@ def tidy_groups(position: Position, melds: list[tuple[Slot, ...]]) -> list[tuple
     out: list[tuple[Slot, ...]] = []
     by_rank: dict[int, Counter[int]] = {}
     for meld in melds:
-        rank = _group_rank(meld)
+        rank = group_rank(meld)
         if rank in wanted:
             by_rank.setdefault(rank, Counter()).update(slot.card for slot in meld)
         else:
@@ -605,7 +605,7 @@ def _groups_ok(naturals: int, wilds: int) -> bool:
     return wilds == 0 if naturals == 0 else naturals >= 2 * wilds and naturals + wilds >= 3
 
 
-def _group_rank(meld: tuple[Slot, ...]) -> int | None:
+def group_rank(meld: tuple[Slot, ...]) -> int | None:
     """The rank of a group as this module writes it, else None."""
     if any(slot.card == JOKER and (slot.meaning is None or slot.meaning.suit is not None) for slot in meld):
         return None

@@ -38,13 +38,14 @@ from dataclasses import dataclass
 from rummyai.cards import JOKER, Meaning, Slot
 from rummyai.engine.judge import Judgement
 from rummyai.solvers.check import judge
-from rummyai.solvers.locked_dp import kept_whole, single_copies
+from rummyai.solvers.locked_dp import is_run, kept_whole, single_copies
 from rummyai.solvers.position import Position, Solution, check_objective, proven_solution
 from rummyai.solvers.rhine_dp import (
     NOTHING_FIXED,
     Fixed,
     Relaxed,
     Unarranged,
+    group_rank,
     relaxed_play,
     rhine_dp_applies,
     tidy_groups,
@@ -96,6 +97,7 @@ def solve_rhine_jokers(
         return None
     jokers = _jokers(position)
     joker_melds = [position.table[k] for k in sorted({joker.meld for joker in jokers})]
+    single = single_copies(position, joker_melds)
     unit = _units(position, objective)
     states = 0
     counter = 0
@@ -145,12 +147,7 @@ def solve_rhine_jokers(
         melds = _with_kept_jokers(found.melds, jokers, combo)
         if melds is not None and minimize_changes:
             melds = tidy_groups(position, melds)
-        if (
-            melds is not None
-            and JOKER not in played
-            and kept_whole(joker_melds, melds)
-            and single_copies(position, joker_melds)
-        ):
+        if melds is not None and JOKER not in played and single and kept_whole(joker_melds, melds):
             # every joker meld whole around its joker, its naturals single on the start table, no
             # hand joker: each table joker is kept on any copy reading (R3), so nothing is asked
             return proven_solution(position, objective, played, melds, start)
@@ -195,7 +192,6 @@ def _makes(
     assert choice is not None
     if not choice.kept:
         return not Counter(fixed.must_play) - Counter(found.played)
-    groups = [meld for meld in found.melds if not _is_run(meld)]
     if not joker.run:
         rank = joker.meaning.rank
         wanted = sum(
@@ -203,16 +199,11 @@ def _makes(
             for other, c in zip(jokers, combo, strict=True)
             if c is not None and c.kept and not other.run and other.meaning.rank == rank
         )
-        in_groups = [slot.card for meld in groups if _rank(meld) == rank for slot in meld]
+        in_groups = [slot.card for meld in found.melds if group_rank(meld) == rank for slot in meld]
         if in_groups.count(JOKER) < wanted:
             return False
         return not Counter(fixed.grouped) - Counter(c for c in in_groups if c != JOKER)
     return False
-
-
-def _rank(meld: tuple[Slot, ...]) -> int:
-    """The rank of a group as the program writes it."""
-    return next(slot.card % 13 + 1 for slot in meld if slot.card != JOKER)
 
 
 def _with_kept_jokers(
@@ -228,18 +219,13 @@ def _with_kept_jokers(
         for index, meld in enumerate(out):
             cards = [slot.card for slot in meld]
             witnessed = any(c in joker.naturals for c in cards if c != card)
-            if card in cards and witnessed and JOKER not in cards and _is_run(meld):
+            if card in cards and witnessed and JOKER not in cards and is_run(meld):
                 at = cards.index(card)
                 out[index] = (*meld[:at], Slot(JOKER, joker.meaning), *meld[at + 1 :])
                 break
         else:
             return None
     return out
-
-
-def _is_run(meld: tuple[Slot, ...]) -> bool:
-    """Whether a meld as the program writes it is a run (naturals of more than one rank)."""
-    return len({slot.card % 13 for slot in meld if slot.card != JOKER}) > 1
 
 
 def _jokers(position: Position) -> list[_Joker]:
