@@ -431,9 +431,9 @@ def _with_wild(meld: tuple[Slot, ...]) -> list[tuple[Slot, ...]]:
     high = low + len(meld) - 1
     out = []
     if high < PLACES - 1:
-        out.append((*meld, Slot(JOKER, Meaning(1 if high + 1 == PLACES - 1 else high + 2, suit))))
+        out.append((*meld, Slot(JOKER, Meaning(place_rank(high + 1), suit))))
     if low > 0:
-        out.append((Slot(JOKER, Meaning(low, suit)), *meld))
+        out.append((Slot(JOKER, Meaning(place_rank(low - 1), suit)), *meld))
     return out
 
 
@@ -461,7 +461,7 @@ def _fits(have: I32, suit: int, index: int, wild: bool) -> bool:
     rank_total = int(sum(have[s * 13 + index] for s in range(SUITS)))
     if rank_total >= 3 or (wild and rank_total >= 2):
         return True
-    row = [int(have[suit * 13 + (p % 13)]) > 0 for p in range(PLACES)]  # place 13: the ace again
+    row = [int(have[place_card(suit, p)]) > 0 for p in range(PLACES)]
     places = (0, 13) if index == 0 else (index,)
     for place in places:
         for low in range(max(0, place - 2), min(place, PLACES - 3) + 1):
@@ -471,6 +471,16 @@ def _fits(have: I32, suit: int, index: int, wild: bool) -> bool:
     return False
 
 
+def place_rank(place: int) -> int:
+    """The rank (1..13) at a place of a suit's row: the ace at both ends."""
+    return 1 if place in (0, PLACES - 1) else place + 1
+
+
+def place_card(suit: int, place: int) -> int:
+    """The card kind at a place of a suit's row (the high ace is the ace)."""
+    return suit * 13 + place_rank(place) - 1
+
+
 def _after(naturals: I32, unit: I64) -> I64:
     """Per cell, the most the hand's naturals of the later cells can score (an ace counts at its
     low place, where it is dealt)."""
@@ -478,7 +488,7 @@ def _after(naturals: I32, unit: I64) -> I64:
     for cell in range(CELLS):
         place, suit = divmod(cell, SUITS)
         if place < PLACES - 1:
-            card = suit * 13 + place
+            card = place_card(suit, place)
             per_cell[cell] = int(naturals[card]) * int(unit[card])
     suffix = np.cumsum(per_cell[::-1])[::-1]
     return np.concatenate((suffix[1:], [0])).astype(np.int64)
@@ -514,8 +524,8 @@ def _replay(path: list[int]) -> list[tuple[Slot, ...]]:
         rest, _kept_high = divmod(rest, 3)
         moves, k = divmod(rest, 9)
         da, db = divmod(moves, MOVES)
-        rank = 1 if place in (0, PLACES - 1) else place + 1
-        card = suit * 13 + rank - 1
+        rank = place_rank(place)
+        card = place_card(suit, place)
         slots = runs[suit]
         if _code(slots[0]) < _code(slots[1]):
             slots.reverse()  # the kernel's pair: the higher code first

@@ -46,6 +46,7 @@ from rummyai.solvers.rhine_dp import (
     Relaxed,
     Unarranged,
     group_rank,
+    place_card,
     relaxed_play,
     rhine_dp_applies,
     tidy_groups,
@@ -215,7 +216,7 @@ def _with_kept_jokers(
     for joker, choice in zip(jokers, combo, strict=True):
         if choice is None or not choice.pending:
             continue
-        card = _card(joker.meaning.suit or 0, joker.place)
+        card = place_card(joker.meaning.suit or 0, joker.place)
         for index, meld in enumerate(out):
             cards = [slot.card for slot in meld]
             witnessed = any(c in joker.naturals for c in cards if c != card)
@@ -264,15 +265,11 @@ def _choices(position: Position, joker: _Joker, expand: bool = False) -> list[_C
         out.append(_Choice(False))
     if not joker.run:
         out.append(_Choice(True))
-    elif (table + hand)[_card(joker.meaning.suit or 0, joker.place)] < 2:
+    elif (table + hand)[place_card(joker.meaning.suit or 0, joker.place)] < 2:
         out.append(_PENDING)
     else:
         out.extend(_Choice(True, segment) for segment in _segments(joker, table + hand))
     return out
-
-
-def _card(suit: int, place: int) -> int:
-    return suit * 13 + (0 if place == PLACES - 1 else place)
 
 
 def _segments(joker: _Joker, have: Counter[int]) -> list[tuple[Slot, ...]]:
@@ -282,7 +279,7 @@ def _segments(joker: _Joker, have: Counter[int]) -> list[tuple[Slot, ...]]:
     suit = joker.meaning.suit
     assert suit is not None
     witnesses = {
-        place for place in range(PLACES) if place != joker.place and _card(suit, place) in joker.naturals
+        place for place in range(PLACES) if place != joker.place and place_card(suit, place) in joker.naturals
     }
     p = joker.place
 
@@ -298,11 +295,11 @@ def _segments(joker: _Joker, have: Counter[int]) -> list[tuple[Slot, ...]]:
                 core(lo, hi - cut) for cut in range(3, hi - lo + 1)
             ):
                 continue
-            need = Counter(_card(suit, place) for place in range(lo, hi + 1) if place != p)
+            need = Counter(place_card(suit, place) for place in range(lo, hi + 1) if place != p)
             if need - have:
                 continue
             slots = [
-                Slot(JOKER, joker.meaning) if place == p else Slot(_card(suit, place))
+                Slot(JOKER, joker.meaning) if place == p else Slot(place_card(suit, place))
                 for place in range(lo, hi + 1)
             ]
             out.append(tuple(slots))
@@ -329,7 +326,7 @@ def _fixed(position: Position, jokers: list[_Joker], combo: Combo) -> Fixed | No
         if choice.pending:
             table[JOKER] -= 1
             from_table.append(JOKER)
-            as_natural.append(_card(joker.meaning.suit or 0, joker.place))
+            as_natural.append(place_card(joker.meaning.suit or 0, joker.place))
         elif choice.kept and not joker.run:
             group_wilds.append(joker.meaning.rank)
             if len(set(joker.naturals)) == 1:

@@ -8,16 +8,26 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummyai.cards import JOKER, Meaning, Slot, parse_cards, parse_table
-from rummyai.solvers import make_position, solve
+from rummyai.solvers import make_position, rhine_jokers, solve
 from rummyai.solvers.check import check_solution, judged_legal
 from rummyai.solvers.position import score_key
 from rummyai.solvers.random_positions import joker_positions, random_position
 from rummyai.solvers.reference import reference_solve
-from rummyai.solvers.rhine_jokers import _Joker, _segments, solve_rhine_jokers
+from rummyai.solvers.rhine_dp import Relaxed
+from rummyai.solvers.rhine_jokers import (
+    _Choice,
+    _fixed,
+    _Joker,
+    _jokers,
+    _makes,
+    _segments,
+    solve_rhine_jokers,
+)
 from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import get_variant
 
@@ -119,3 +129,48 @@ def test_a_second_run_ending_with_the_high_ace() -> None:
     assert score_key(position, "points", list(found.played)) == score_key(
         position, "points", list(exact.played)
     )
+
+
+def test_hands_over_when_the_states_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no states to spend the search declines (None), and `solve` still answers the same
+    cards through the CP-SAT model."""
+    hand, table = parse_cards("4H 5H 9C 2S 3S 4S"), parse_table("6H JK=7H 8H | 9S 9D 9H | 5C JK=6C 7C")
+    position = make_position(RHINE, hand, table)
+    full = solve_rhine_jokers(position, "cards")
+    assert full is not None
+    monkeypatch.setattr(rhine_jokers, "MAX_STATES", 0)
+    assert solve_rhine_jokers(position, "cards") is None
+    answer = solve(RHINE, hand, table)
+    check_solution(position, answer)
+    assert answer.status == "optimal" and answer.cards_played == full.cards_played
+
+
+def test_joker_melds_kept_whole_need_no_judgement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play keeps the joker's meld whole around it, its naturals single on the table and no
+    joker from the hand: legal on any copy reading, proven without asking the judge."""
+    hand, table = parse_cards("9C 2S 3S 4S"), parse_table("6H JK=7H 8H | 9S 9D 9H")
+    position = make_position(RHINE, hand, table)
+
+    def no_judge(*_: object) -> None:
+        raise AssertionError("the judge was asked")
+
+    monkeypatch.setattr(rhine_jokers, "judge", no_judge)
+    found = solve_rhine_jokers(position, "cards")
+    monkeypatch.undo()
+    assert found is not None and found.status == "optimal" and found.cards_played == 4
+    assert judged_legal(position, found.melds)
+
+
+def test_a_release_reuses_a_play_laying_its_replacement() -> None:
+    """Releasing the 7H joker asks for the hand's 7H (no other on the table): a parent play that
+    lays it already makes the choice, one that does not must be searched again."""
+    position = make_position(RHINE, parse_cards("7H 5C"), parse_table("6H JK=7H 8H | 5S 5D 5H"))
+    jokers = _jokers(position)
+    combo = (_Choice(False),)
+    fixed = _fixed(position, jokers, combo)
+    assert fixed is not None and fixed.must_play == tuple(parse_cards("7H"))
+    melds = parse_table("6H 7H 8H | 5S 5D 5H 5C JK=5")
+    laid = Relaxed(sorted(parse_cards("7H 5C")), [tuple(m) for m in melds])
+    assert _makes(laid, jokers[0], combo, 0, jokers, fixed)
+    kept = Relaxed(parse_cards("5C"), [tuple(m) for m in parse_table("6H JK=7H 8H | 5S 5D 5H 5C")])
+    assert not _makes(kept, jokers[0], combo, 0, jokers, fixed)
