@@ -162,9 +162,10 @@ def solve_rhine_jokers(
                 return proven_solution(position, objective, played, melds, start)
         open_jokers = [j for j, choice in enumerate(combo) if choice is None or choice.pending]
         if not open_jokers:
-            # every joker chosen and the play refused (on the copy reading of §7.1, mostly): its
-            # combination may still hold a legal play at its bound, so a legal play found later
-            # is proven only when it scores as much
+            # every joker chosen and the play refused (on the copy reading of §7.1, or a release
+            # whose replacement lies away from its start meld's naturals): its combination may
+            # still hold a legal play at its bound, so a legal play found later is proven only
+            # when it scores as much
             unsettled = -bound if unsettled is None else unsettled
             continue
         named = [j for j in open_jokers if verdict is not None and jokers[j].meld == verdict.start_meld]

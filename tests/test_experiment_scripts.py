@@ -89,3 +89,34 @@ def test_the_instruction_count_benchmark_refuses_a_count_below_one(tmp_path: Pat
     assert_refused(
         BENCHMARKS / "solve_instructions.py", ["--rounds", "0"], tmp_path, "--rounds must be at least 1"
     )
+
+
+def test_tiles_bench_names_why_rhines_program_hands_positions_over() -> None:
+    """`tiles_bench.py --refusals`: every position counted once, as answered or under one of the
+    named causes, and the judge put back afterwards."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import tiles_bench
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    from rummyai.solvers import rhine_jokers
+    from rummyai.solvers.random_positions import joker_positions
+    from rummyai.variants import get_variant
+
+    rhine = get_variant("rhine")
+    judge = rhine_jokers.judge
+    cases = joker_positions(rhine, 8, 2000)
+    figures = tiles_bench.refusals_section("rhine", rhine, cases)
+    assert rhine_jokers.judge is judge
+    counts = {key: value for key, value in figures.items() if key != "section"}
+    causes = {
+        "answered",
+        "states ran out, nothing refused",
+        "R4, joker kept",
+        "R4, released, replacement beside",
+        "R4, released, no replacement beside",
+        "1.5 R5",
+        "1.5 R5b",
+    }
+    assert set(counts) <= causes and sum(counts.values()) == len(cases)
+    assert counts.get("answered", 0) < len(cases)  # these seeds include hand-overs

@@ -24,6 +24,10 @@ same digest chose the same moves.
 table-joker program or Rhine's program answers, the start melds its answer breaks with the
 CP-SAT model's exact fewest-broken tie-break (same cards and points).
 
+`--refusals` tells, for the Rhine positions its program hands to CP-SAT, which rule the last
+play its search's judge refused broke, and for R4 whether that play kept the named joker, laid
+a replacement beside its start meld's natural (refused on §7.1's copy reading) or none.
+
 `--clock cpu` (default) times with `time.process_time` (this process's CPU time, which the
 load of other processes barely moves; CP-SAT runs single-threaded here); `--clock wall` with
 `time.perf_counter`.
@@ -52,7 +56,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from rummyai.cards import Slot
+from rummyai.cards import JOKER, Slot
 from rummyai.solvers import locked_dp as locked_mod
 from rummyai.solvers import make_position, solve
 from rummyai.solvers import official_dp as official_mod
@@ -316,6 +320,65 @@ def ties_section(name: str, variant: Variant, cases: list[Case]) -> dict[str, An
     }
 
 
+def refusals_section(name: str, variant: Variant, cases: list[Case]) -> dict[str, Any]:
+    """Rhine's program on the positions it hands to CP-SAT: the last play its judge refused,
+    by the rule broken. An R4 refusal is split by what the play does with the named start meld's
+    joker, read on card kinds: kept (its meaning, beside a natural of its start meld), released
+    with a replacement beside such a natural (so the copy reading of §7.1 refused it), or released
+    with none beside one (the program's relaxation asks only that a replacement exists)."""
+    from rummyai.solvers.rhine_dp import rhine_dp_applies
+
+    refused: list[tuple[Any, list[tuple[Slot, ...]]]] = []
+    real = rhine_jokers_mod.judge
+
+    def judge(position: Any, melds: list[tuple[Slot, ...]], deadline: float | None = None) -> Any:
+        verdict = real(position, melds, deadline)
+        if not verdict.legal:
+            refused.append((verdict, melds))
+        return verdict
+
+    counts: dict[str, int] = defaultdict(int)
+    rhine_jokers_mod.judge = judge
+    try:
+        for hand, table in cases:
+            position = make_position(variant, hand, table)
+            if not rhine_dp_applies(position, None):
+                continue
+            refused.clear()
+            if rhine_jokers_mod.solve_rhine_jokers(position, "cards") is not None:
+                counts["answered"] += 1
+            elif not refused:
+                counts["states ran out, nothing refused"] += 1
+            else:
+                counts[_refusal(position, *refused[-1])] += 1
+    finally:
+        rhine_jokers_mod.judge = real
+    return {"section": f"{name} hand-overs", **dict(sorted(counts.items()))}
+
+
+def _refusal(position: Any, verdict: Any, melds: list[tuple[Slot, ...]]) -> str:
+    """How a refused play treats the joker of the start meld the judge named (`refusals_section`)."""
+    if verdict.rule != "1.5 R4" or verdict.start_meld is None:
+        return str(verdict.rule)
+    start = position.table[verdict.start_meld]
+    naturals = {slot.card for slot, wild in zip(start.slots, start.as_wild, strict=True) if not wild}
+    meaning = next(slot.meaning for slot, wild in zip(start.slots, start.as_wild, strict=True) if wild)
+    if meaning.suit is None:
+        kinds = {suit * 13 + meaning.rank - 1 for suit in range(4)}
+    else:
+        kinds = {meaning.suit * 13 + meaning.rank - 1}
+    for meld in melds:
+        cards = [slot.card for slot in meld]
+        if Slot(JOKER, meaning) in meld and naturals & set(cards):
+            return "R4, joker kept"
+    for meld in melds:
+        cards = [slot.card for slot in meld]
+        witness = naturals & set(cards)
+        if any(c in kinds and (witness - {c} or cards.count(c) > 1) for c in cards) and witness:
+            return "R4, released, replacement beside"
+    return "R4, released, no replacement beside"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -330,6 +393,9 @@ def main() -> None:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument(
         "--ties", action="store_true", help="compare the joker programs' tie-break with CP-SAT's"
+    )
+    parser.add_argument(
+        "--refusals", action="store_true", help="why Rhine's program hands positions to CP-SAT"
     )
     parser.add_argument("--out", default="", help="append each variant's figures as a JSON line")
     parser.add_argument("-v", "--verbose", action="store_true")
@@ -357,6 +423,8 @@ def main() -> None:
                 fh.write(json.dumps(fig) + "\n")
         if ns.ties:
             print(json.dumps(ties_section(name, variant, cases)), flush=True)
+        if ns.refusals and base == "rhine":
+            print(json.dumps(refusals_section(name, variant, cases)), flush=True)
     if ns.hard:
         fig = hard_section(ns.hard, ns.seed * 1000 + 7, ns.hard_limit)
         fig["load"] = [round(x, 2) for x in os.getloadavg()]
