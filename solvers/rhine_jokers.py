@@ -15,7 +15,9 @@ a choice per joker, relaxed so that every legal turn is a play of some combinati
   its start meld behind is a run the program can lay itself;
 * released: the joker is free; a replacement from the hand is laid when it is the only kind
   there and none lies on the table outside the start meld; no combination releases a joker no
-  replacement exists for.
+  replacement exists for. A group joker's release, once the judge refuses it, splits by the
+  replacement's kind: the rank's groups hold a copy of that kind beyond its start meld's
+  (`_group_replacements`).
 
 A best-first branch-and-bound: the root leaves every joker free (the program's plain
 relaxation); a node whose play the judge refuses is split on the joker the judge names (Rhine
@@ -76,11 +78,13 @@ class _Joker:
 @dataclass(frozen=True)
 class _Choice:
     """Kept (in its rank's groups, in the run `segment`, or, `pending`, in some run: the joker laid
-    as a natural of its card, a bound on every segment) or released."""
+    as a natural of its card, a bound on every segment) or released (a group joker's with the
+    `replacement` kind in its rank's groups, once split)."""
 
     kept: bool
     segment: tuple[Slot, ...] = ()
     pending: bool = False
+    replacement: int = -1  # a released group joker: its replacement's kind, once split
 
 
 _PENDING = _Choice(True, pending=True)
@@ -160,6 +164,18 @@ def solve_rhine_jokers(
                 verdict = judged[table] = judge(position, melds, deadline)
             if verdict.legal:
                 return proven_solution(position, objective, played, melds, start)
+        refused = [
+            j
+            for j in _unsplit_releases(jokers, combo)
+            if verdict is not None and jokers[j].meld == verdict.start_meld
+        ]
+        if refused:
+            # the judge refused a group joker's release: one child per replacement kind
+            k = refused[0]
+            for choice in _group_replacements(position, jokers[k]):
+                if not push((*combo[:k], choice, *combo[k + 1 :]), found, k):
+                    return None
+            continue
         open_jokers = [j for j, choice in enumerate(combo) if choice is None or choice.pending]
         if not open_jokers:
             # every joker chosen and the play refused (on the copy reading of §7.1, or a release
@@ -192,6 +208,10 @@ def _makes(
     joker as a natural of its card, which a parent's play does not)."""
     choice = combo[k]
     assert choice is not None
+    if not choice.kept and choice.replacement >= 0:
+        rank = joker.meaning.rank
+        in_groups = [slot.card for meld in found.melds if group_rank(meld) == rank for slot in meld]
+        return in_groups.count(choice.replacement) > joker.naturals.count(choice.replacement)
     if not choice.kept:
         return not Counter(fixed.must_play) - Counter(found.played)
     if not joker.run:
@@ -321,6 +341,7 @@ def _fixed(position: Position, jokers: list[_Joker], combo: Combo) -> Fixed | No
     group_wilds: list[int] = []
     grouped: list[int] = []
     as_natural: list[int] = []
+    replacements: Counter[int] = Counter()  # copies released group jokers want in their groups
     for joker, choice in zip(jokers, combo, strict=True):
         if choice is None:
             continue
@@ -343,6 +364,9 @@ def _fixed(position: Position, jokers: list[_Joker], combo: Combo) -> Fixed | No
                     from_hand.append(slot.card)
                 else:
                     return None
+        elif choice.replacement >= 0:
+            wanted = joker.naturals.count(choice.replacement) + 1
+            replacements[choice.replacement] = max(replacements[choice.replacement], wanted)
         else:
             own = Counter(joker.naturals)
             kinds = _replacements(joker)
@@ -351,6 +375,12 @@ def _fixed(position: Position, jokers: list[_Joker], combo: Combo) -> Fixed | No
             if not on_table and len(in_hand) == 1:
                 hand[in_hand[0]] -= 1
                 must_play.append(in_hand[0])
+    if replacements:
+        # at least as many as each asks (one copy may witness a kept joker and replace another)
+        demanded = Counter(grouped) | replacements
+        if demanded - _cards(position):
+            return None
+        grouped = sorted(demanded.elements())
     return Fixed(
         tuple(melds),
         tuple(from_table),
@@ -360,3 +390,35 @@ def _fixed(position: Position, jokers: list[_Joker], combo: Combo) -> Fixed | No
         tuple(grouped),
         tuple(as_natural),
     )
+
+
+def _unsplit_releases(jokers: list[_Joker], combo: Combo) -> list[int]:
+    """The group jokers released with no replacement kind chosen yet."""
+    return [
+        j
+        for j, (joker, choice) in enumerate(zip(jokers, combo, strict=True))
+        if choice is not None and not choice.kept and not joker.run and choice.replacement < 0
+    ]
+
+
+def _group_replacements(position: Position, joker: _Joker) -> list[_Choice]:
+    """A group joker's release split by its replacement's kind: one child per suit of its rank
+    with a copy beyond its start meld's, whose rank's groups hold one copy more than the start
+    meld does.
+
+    Every legal play releasing it is in a child (two copies of a card at most). Its replacement
+    lies in a group beside a natural of the start meld. Were no kind in the rank's groups held
+    beyond the start meld's count, the start meld's copy of each kind that group takes from
+    elsewhere would lie in a run, and trading those copies would keep strictly more pairs of
+    start-meld cards together: §7.1's canonical reading would not be that play's."""
+    have = _cards(position)
+    return [
+        _Choice(False, replacement=card)
+        for card in _replacements(joker)
+        if have[card] > joker.naturals.count(card)
+    ]
+
+
+def _cards(position: Position) -> Counter[int]:
+    """The card kinds of the table and the hand."""
+    return Counter(slot.card for info in position.table for slot in info.slots) + Counter(position.hand)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -174,3 +175,41 @@ def test_a_release_reuses_a_play_laying_its_replacement() -> None:
     assert _makes(laid, jokers[0], combo, 0, jokers, fixed)
     kept = Relaxed(parse_cards("5C"), [tuple(m) for m in parse_table("6H JK=7H 8H | 5S 5D 5H 5C")])
     assert not _makes(kept, jokers[0], combo, 0, jokers, fixed)
+
+
+def test_a_refused_group_release_splits_by_its_replacement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first play lays the hand's TC in a club run and leaves the T group its own three
+    naturals: the released joker has no replacement beside them (R4). The release splits by
+    replacement kind, and the child with a second TC in the T groups holds the answer, as good
+    as the exhaustive search's."""
+    hand = parse_cards("7D 8D 5C 8C TC QC")
+    table = parse_table("TC TD JK=T TH | 8D 9D TD JD QD | JK=4H 5H 6H 7H")
+    position = make_position(RHINE, hand, table)
+    splits: list[int] = []
+    real = rhine_jokers._group_replacements
+
+    def counted(*args: Any) -> list[_Choice]:
+        splits.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(rhine_jokers, "_group_replacements", counted)
+    found = solve_rhine_jokers(position, "cards")
+    assert splits and found is not None and found.status == "optimal"
+    check_solution(position, found)
+    assert judged_legal(position, found.melds)
+    exact = reference_solve(RHINE, hand, table)
+    assert score_key(position, "cards", list(found.played)) == score_key(
+        position, "cards", list(exact.played)
+    )
+
+
+def test_group_replacements_are_the_kinds_with_a_copy_beyond_the_start_meld() -> None:
+    """`TC TD JK=T TH` with a second TD on the table and a TS in hand: the replacement may be a
+    TD (two in the T groups) or a TS; no TC or TH lies beyond the start meld's own copies."""
+    position = make_position(RHINE, parse_cards("TS 2C"), parse_table("TC TD JK=T TH | 8D 9D TD JD"))
+    (joker,) = _jokers(position)
+    children = rhine_jokers._group_replacements(position, joker)
+    assert {child.replacement for child in children} == set(parse_cards("TS TD"))
+    assert all(not child.kept for child in children)
+    fixed = _fixed(position, [joker], (next(c for c in children if c.replacement == parse_cards("TD")[0]),))
+    assert fixed is not None and Counter(fixed.grouped)[parse_cards("TD")[0]] == 2
