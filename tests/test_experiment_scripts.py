@@ -93,7 +93,7 @@ def test_the_instruction_count_benchmark_refuses_a_count_below_one(tmp_path: Pat
 
 def test_tiles_bench_names_why_rhines_program_hands_positions_over() -> None:
     """`tiles_bench.py --refusals`: every position counted once, as answered or under one of the
-    named causes, and the judge put back afterwards."""
+    named causes, and the judge and the budget put back afterwards."""
     sys.path.insert(0, str(BENCHMARKS))
     try:
         import tiles_bench
@@ -104,13 +104,14 @@ def test_tiles_bench_names_why_rhines_program_hands_positions_over() -> None:
     from rummyai.variants import get_variant
 
     rhine = get_variant("rhine")
-    judge = rhine_jokers.judge
+    judge, states = rhine_jokers.judge, rhine_jokers.MAX_STATES
     cases = joker_positions(rhine, 8, 2000)
     figures = tiles_bench.refusals_section("rhine", rhine, cases)
-    assert rhine_jokers.judge is judge
+    assert rhine_jokers.judge is judge and rhine_jokers.MAX_STATES == states
     counts = {key: value for key, value in figures.items() if key != "section"}
     causes = {
         "answered",
+        f"answered with {tiles_bench.MORE_STATES} times the states",
         "states ran out, nothing refused",
         "R4, joker kept",
         "R4, released, replacement beside",

@@ -24,9 +24,10 @@ same digest chose the same moves.
 table-joker program or Rhine's program answers, the start melds its answer breaks with the
 CP-SAT model's exact fewest-broken tie-break (same cards and points).
 
-`--refusals` tells, for the Rhine positions its program hands to CP-SAT, which rule the last
-play its search's judge refused broke, and for R4 whether that play kept the named joker, laid
-a replacement beside its start meld's natural (refused on §7.1's copy reading) or none.
+`--refusals` searches the Rhine positions its program hands to CP-SAT again with twenty times
+its budget of states and tells which it answers then, and for the others which rule the last
+play its search's judge refused broke (for R4: whether that play kept the named joker, laid a
+replacement beside its start meld's natural and was refused on §7.1's copy reading, or none).
 
 `--clock cpu` (default) times with `time.process_time` (this process's CPU time, which the
 load of other processes barely moves; CP-SAT runs single-threaded here); `--clock wall` with
@@ -77,6 +78,9 @@ clock: Callable[[], float] = time.process_time
 #: Seed stream of each variant's positions, fixed so that a variant gets the same positions whichever
 #: `--variants` list it is in (rummy-tiles and rhine as in section 2 of `solver_bench.py`).
 STREAMS = {"rummy-tiles": 1, "rhine": 2, "rummikub+official_jokers": 3}
+
+#: `--refusals` searches a position Rhine's program hands over again with this many times its states
+MORE_STATES = 20
 
 
 def stream(name: str) -> int:
@@ -321,15 +325,18 @@ def ties_section(name: str, variant: Variant, cases: list[Case]) -> dict[str, An
 
 
 def refusals_section(name: str, variant: Variant, cases: list[Case]) -> dict[str, Any]:
-    """Rhine's program on the positions it hands to CP-SAT: the last play its judge refused,
-    by the rule broken. An R4 refusal is split by what the play does with the named start meld's
-    joker, read on card kinds: kept (its meaning, beside a natural of its start meld), released
-    with a replacement beside such a natural (so the copy reading of §7.1 refused it), or released
-    with none beside one (the program's relaxation asks only that a replacement exists)."""
+    """Rhine's program on the positions it hands to CP-SAT, searched again with `MORE_STATES`
+    times its budget of states: answered then, its states still run out with no play refused, or
+    the last play its judge refused, by the rule broken. An R4 refusal is split by what the play
+    does with the named start meld's joker, read on card kinds: kept (its meaning, beside a
+    natural of its start meld), released with a replacement beside such a natural (so the copy
+    reading of §7.1 refused it), or released with none beside one (the program's relaxation asks
+    only that a replacement exists)."""
     from rummyai.solvers.rhine_dp import rhine_dp_applies
 
     refused: list[tuple[Any, list[tuple[Slot, ...]]]] = []
     real = rhine_jokers_mod.judge
+    budget = rhine_jokers_mod.MAX_STATES
 
     def judge(position: Any, melds: list[tuple[Slot, ...]], deadline: float | None = None) -> Any:
         verdict = real(position, melds, deadline)
@@ -344,9 +351,17 @@ def refusals_section(name: str, variant: Variant, cases: list[Case]) -> dict[str
             position = make_position(variant, hand, table)
             if not rhine_dp_applies(position, None):
                 continue
-            refused.clear()
             if rhine_jokers_mod.solve_rhine_jokers(position, "cards") is not None:
                 counts["answered"] += 1
+                continue
+            refused.clear()
+            rhine_jokers_mod.MAX_STATES = budget * MORE_STATES
+            try:
+                found = rhine_jokers_mod.solve_rhine_jokers(position, "cards")
+            finally:
+                rhine_jokers_mod.MAX_STATES = budget
+            if found is not None:
+                counts[f"answered with {MORE_STATES} times the states"] += 1
             elif not refused:
                 counts["states ran out, nothing refused"] += 1
             else:
