@@ -58,8 +58,8 @@ SPEED_TABLE = """
 | --- | --- | --- | --- | --- | --- |
 | rummikub | 521 / 397 | 518 / 397 | 337 / 279 | 250 / 198 | 2,000: not met |
 | rummy-board | 474 / 364 | 474 / 364 | 348 / 246 | 256 / 173 | 300: met |
-| rummy-tiles | 89 / 66 | 88 / 66 | 81 / 62 | 64 / 49 | 300: not met |
-| rhine | 14 / 24 | 14 / 24 | 29 / 30 | 26 / 25 | 300: not met |
+| rummy-tiles | 77 / 62 | 76 / 62 | 85 / 62 | 68 / 49 | 300: not met |
+| rhine | 14 / 29 | 14 / 29 | 33 / 29 | 29 / 25 | 300: not met |
 | rummy-palace | 768 / 538 | 768 / 538 | 490 / 387 | 375 / 295 | 300: met |
 | standard | 670 / 482 | 670 / 481 | 478 / 409 | 356 / 301 | 300: met |
 | black-heart | 339 / 343 | 339 / 343 | 335 / 325 | 263 / 257 | 300: met |
@@ -124,13 +124,13 @@ nice -n 19 .venv/bin/python experiments/benchmarks/env_bench.py --clock cpu --se
 
 rummyai 0.2.0.dev0, Python 3.11.7, gymnasium 1.4.0, numpy 2.4.6, numba 0.68.1, ortools
 9.15.6755; one run of each command above, load average 0.1-1.4 (the second command's run
-1.3-1.7; the vector rows' own workers among it). Steps per CPU second and per second of wall time, learner
+1.0-1.2; the vector rows' own workers among it). Steps per CPU second and per second of wall time, learner
 against `random` / `greedy` opponents; the last column holds them against the project's targets
 (2,000 steps per CPU second on one core for rummikub, 300 for the others):
 
 {table}
 
-Rhine's rows cover 4-20 episodes, some positions taking CP-SAT and the judge's repair a second
+Rhine's rows cover 4-21 episodes, some positions taking CP-SAT and the judge's repair a second
 or more, so they vary widely with the seeds. Twelve seeded episodes played with Rhine's program
 and without it (`--clock cpu --episodes 12 --variants rhine --vector 0`, the program switched
 off in the second run, load average about 1): against `greedy` 25 learner steps per CPU second
