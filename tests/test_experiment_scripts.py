@@ -107,7 +107,7 @@ def test_tiles_bench_names_why_rhines_program_hands_positions_over() -> None:
     judge, states = rhine_jokers.judge, rhine_jokers.MAX_STATES
     cases = joker_positions(rhine, 8, 2000)
     figures = tiles_bench.refusals_section("rhine", rhine, cases)
-    assert rhine_jokers.judge is judge and rhine_jokers.MAX_STATES == states
+    assert rhine_jokers.judge is judge and states == rhine_jokers.MAX_STATES
     counts = {key: value for key, value in figures.items() if key != "section"}
     causes = {
         "answered",
