@@ -276,20 +276,18 @@ def _choices(position: Position, joker: _Joker, expand: bool = False) -> list[_C
     """Released (when a replacement exists outside the start meld), then kept: in its rank's
     groups, or in a run, pending (when its card has fewer than two copies at hand: the program
     encodes two) or, `expand`ing a pending choice, in each irreducible run around it."""
-    table = Counter(slot.card for info in position.table for slot in info.slots)
-    hand = Counter(position.hand)
+    have = _cards(position)
     if expand:
-        return [_Choice(True, segment) for segment in _segments(joker, table + hand)]
+        return [_Choice(True, segment) for segment in _segments(joker, have)]
     out = []
-    own = Counter(joker.naturals)
-    if any(table[c] - own[c] + hand[c] > 0 for c in _replacements(joker)):
+    if any(have[c] > joker.naturals.count(c) for c in _replacements(joker)):
         out.append(_Choice(False))
     if not joker.run:
         out.append(_Choice(True))
-    elif (table + hand)[place_card(joker.meaning.suit or 0, joker.place)] < 2:
+    elif have[place_card(joker.meaning.suit or 0, joker.place)] < 2:
         out.append(_PENDING)
     else:
-        out.extend(_Choice(True, segment) for segment in _segments(joker, table + hand))
+        out.extend(_Choice(True, segment) for segment in _segments(joker, have))
     return out
 
 
