@@ -164,11 +164,8 @@ def solve_rhine_jokers(
                 verdict = judged[table] = judge(position, melds, deadline)
             if verdict.legal:
                 return proven_solution(position, objective, played, melds, start)
-        refused = [
-            j
-            for j in _unsplit_releases(jokers, combo)
-            if verdict is not None and jokers[j].meld == verdict.start_meld
-        ]
+        culprit = None if verdict is None else verdict.start_meld  # the start meld R4 names
+        refused = [j for j in _unsplit_releases(jokers, combo) if jokers[j].meld == culprit]
         if refused:
             # the judge refused a group joker's release: one child per replacement kind
             k = refused[0]
@@ -184,7 +181,7 @@ def solve_rhine_jokers(
             # when it scores as much
             unsettled = -bound if unsettled is None else unsettled
             continue
-        named = [j for j in open_jokers if verdict is not None and jokers[j].meld == verdict.start_meld]
+        named = [j for j in open_jokers if jokers[j].meld == culprit]
         pending = [j for j in open_jokers if combo[j] is not None]  # pending keeps
         k = (named or (pending if melds is None else []) or open_jokers)[0]
         for choice in _choices(position, jokers[k], combo[k] is not None):
@@ -203,14 +200,14 @@ def _makes(
 ) -> bool:
     """Whether a parent's play already makes the choice `combo[k]` for `joker` (the rest of
     `combo` it makes by construction), so that it is the child's best play too: a release whose
-    replacement from the hand it lays, a group keep with a wild (and the start meld's natural,
-    when one is asked for) in the rank's groups. A run keep is always searched (its play lays the
-    joker as a natural of its card, which a parent's play does not)."""
+    replacement from the hand it lays, or whose replacement kind its rank's groups hold beyond the
+    start meld's copies; a group keep with a wild (and the start meld's natural, when one is
+    asked for) in the rank's groups. A run keep is always searched (its play lays the joker as a
+    natural of its card, which a parent's play does not)."""
     choice = combo[k]
     assert choice is not None
     if not choice.kept and choice.replacement >= 0:
-        rank = joker.meaning.rank
-        in_groups = [slot.card for meld in found.melds if group_rank(meld) == rank for slot in meld]
+        in_groups = _in_groups(found, joker.meaning.rank)
         return in_groups.count(choice.replacement) > joker.naturals.count(choice.replacement)
     if not choice.kept:
         return not Counter(fixed.must_play) - Counter(found.played)
@@ -221,7 +218,7 @@ def _makes(
             for other, c in zip(jokers, combo, strict=True)
             if c is not None and c.kept and not other.run and other.meaning.rank == rank
         )
-        in_groups = [slot.card for meld in found.melds if group_rank(meld) == rank for slot in meld]
+        in_groups = _in_groups(found, rank)
         if in_groups.count(JOKER) < wanted:
             return False
         return not Counter(fixed.grouped) - Counter(c for c in in_groups if c != JOKER)
@@ -280,7 +277,7 @@ def _choices(position: Position, joker: _Joker, expand: bool = False) -> list[_C
     if expand:
         return [_Choice(True, segment) for segment in _segments(joker, have)]
     out = []
-    if any(have[c] > joker.naturals.count(c) for c in _replacements(joker)):
+    if _spare(joker, have):
         out.append(_Choice(False))
     if not joker.run:
         out.append(_Choice(True))
@@ -374,11 +371,10 @@ def _fixed(position: Position, jokers: list[_Joker], combo: Combo) -> Fixed | No
                 hand[in_hand[0]] -= 1
                 must_play.append(in_hand[0])
     if replacements:
-        # at least as many as each asks (one copy may witness a kept joker and replace another)
-        demanded = Counter(grouped) | replacements
-        if demanded - _cards(position):
-            return None
-        grouped = sorted(demanded.elements())
+        # at least as many as each asks (one copy may witness a kept joker and replace another);
+        # never more than the cards hold: each kept witness is its own start meld's copy, and a
+        # replacement kind is split on only where a copy lies beyond its start meld's
+        grouped = sorted((Counter(grouped) | replacements).elements())
     return Fixed(
         tuple(melds),
         tuple(from_table),
@@ -409,12 +405,17 @@ def _group_replacements(position: Position, joker: _Joker) -> list[_Choice]:
     beyond the start meld's count, the start meld's copy of each kind that group takes from
     elsewhere would lie in a run, and trading those copies would keep strictly more pairs of
     start-meld cards together: §7.1's canonical reading would not be that play's."""
-    have = _cards(position)
-    return [
-        _Choice(False, replacement=card)
-        for card in _replacements(joker)
-        if have[card] > joker.naturals.count(card)
-    ]
+    return [_Choice(False, replacement=card) for card in _spare(joker, _cards(position))]
+
+
+def _spare(joker: _Joker, have: Counter[int]) -> list[int]:
+    """The kinds that can replace a joker (R4) with a copy among `have` beyond its start meld's."""
+    return [card for card in _replacements(joker) if have[card] > joker.naturals.count(card)]
+
+
+def _in_groups(found: Relaxed, rank: int) -> list[int]:
+    """The cards (jokers too) of a play's groups of `rank`."""
+    return [slot.card for meld in found.melds if group_rank(meld) == rank for slot in meld]
 
 
 def _cards(position: Position) -> Counter[int]:

@@ -213,3 +213,17 @@ def test_group_replacements_are_the_kinds_with_a_copy_beyond_the_start_meld() ->
     assert all(not child.kept for child in children)
     fixed = _fixed(position, [joker], (next(c for c in children if c.replacement == parse_cards("TD")[0]),))
     assert fixed is not None and Counter(fixed.grouped)[parse_cards("TD")[0]] == 2
+
+
+def test_a_replacement_child_reuses_a_play_whose_groups_hold_the_extra_copy() -> None:
+    """The child asking for a second TD in the T groups: a parent play holding both TDs there
+    already makes it; one holding the start meld's TD alone does not."""
+    position = make_position(RHINE, parse_cards("TS 2C"), parse_table("TC TD JK=T TH | 8D 9D TD JD"))
+    jokers = _jokers(position)
+    combo = (_Choice(False, replacement=parse_cards("TD")[0]),)
+    fixed = _fixed(position, jokers, combo)
+    assert fixed is not None
+    both = Relaxed([], [tuple(m) for m in parse_table("TC TD TD TH | 8D 9D JK=TD JD")])
+    assert _makes(both, jokers[0], combo, 0, jokers, fixed)
+    one = Relaxed([], [tuple(m) for m in parse_table("TC TD TH JK=T | 8D 9D TD JD")])
+    assert not _makes(one, jokers[0], combo, 0, jokers, fixed)
