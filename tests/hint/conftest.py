@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -65,3 +65,20 @@ def client(service_url: str) -> Iterator[httpx.Client]:
     """An HTTP client bound to the running service."""
     with httpx.Client(base_url=service_url, timeout=30) as http:
         yield http
+
+
+@pytest.fixture
+def post_hint(client: httpx.Client) -> Callable[[dict[str, Any]], httpx.Response]:
+    """POST /v1/hint as a polite caller does: a 503 with ``Retry-After`` (every worker busy, as
+    when a hard solve outruns its limit on a loaded machine) is asked again after that wait, up
+    to four times in all."""
+
+    def post(body: dict[str, Any]) -> httpx.Response:
+        for _ in range(3):
+            answer = client.post("/v1/hint", json=body)
+            if answer.status_code != 503 or "retry-after" not in answer.headers:
+                return answer
+            time.sleep(float(answer.headers["retry-after"]))
+        return client.post("/v1/hint", json=body)
+
+    return post

@@ -7,6 +7,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,11 @@ from fastapi import FastAPI
 
 
 def test_a_killed_worker_costs_its_request_only_and_is_replaced(
-    client: httpx.Client, service_url: str, service_app: FastAPI, rhine: dict[str, Any]
+    client: httpx.Client,
+    service_url: str,
+    service_app: FastAPI,
+    rhine: dict[str, Any],
+    post_hint: Callable[[dict[str, Any]], httpx.Response],
 ) -> None:
     pool = service_app.state.pool
     before = pool.status()["replacements"]
@@ -45,7 +50,7 @@ def test_a_killed_worker_costs_its_request_only_and_is_replaced(
         time.sleep(0.05)
     status = pool.status()
     assert status["workers_alive"] == 2 and status["replacements"] == before + 1
-    again = client.post("/v1/hint", json={**rhine, "time_limit": 0.5, "alternatives": 0})
+    again = post_hint({**rhine, "time_limit": 0.5, "alternatives": 0})
     assert again.status_code == 200 and again.json()["status"] in ("optimal", "feasible")
 
 
@@ -84,14 +89,14 @@ def _threads(pid: int) -> dict[int, tuple[int, int]]:
 
 
 def test_hard_jobs_run_in_a_nicer_thread_while_fast_jobs_keep_the_worker_priority(
-    client: httpx.Client, service_app: FastAPI, rhine: dict[str, Any]
+    service_app: FastAPI, rhine: dict[str, Any], post_hint: Callable[[dict[str, Any]], httpx.Response]
 ) -> None:
     pool = service_app.state.pool
     base = os.getpriority(os.PRIO_PROCESS, os.getpid())
     nicer = min(19, base + pool.limits.hard_nice)
     before = {pid: _threads(pid) for pid in pool.worker_pids()}
     for _ in range(3):
-        answer = client.post("/v1/hint", json={**rhine, "time_limit": 0.3, "alternatives": 0})
+        answer = post_hint({**rhine, "time_limit": 0.3, "alternatives": 0})
         assert answer.status_code == 200, answer.text
     after = {pid: _threads(pid) for pid in pool.worker_pids()}
     assert all(threads[pid][0] == base for pid, threads in after.items()), after  # main threads
