@@ -47,14 +47,9 @@ def cut(tm: TileModel, solver: cp_model.CpSolver, wide: bool = False) -> None:
     """Forbid the current assignment: a no-good over every variable, or (`wide`) over
     `TileModel.joker_vars` only, which also forbids every other table with the same played cards
     and jokers where they stood (the same joker plan laid out around other melds)."""
-    m = tm.model
-    differs = []
-    for var in tm.joker_vars() if wide else tm.decision_vars():
-        value = solver.value(var)
-        flag = m.new_bool_var("")
-        m.add(var != value).only_enforce_if(flag)
-        differs.append(flag)
-    m.add_bool_or(differs)
+    variables = tm.joker_vars() if wide else tm.decision_vars()
+    differs = [tm.differs(var, solver.value(var)) for var in variables]
+    tm.model.add_bool_or([d for d in differs if d is not None])
 
 
 def _lex(tm: TileModel, objective: str) -> LinearExpr:

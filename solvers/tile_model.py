@@ -178,6 +178,7 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         self.released: dict[int, IntVar] = {}  # Rhine: start joker meld -> its joker released
         self.retrievals: list[_Retrieval] = []
         self.witnesses: list[_Witness] = []  # Rhine R4 witness melds
+        self._differs: dict[tuple[int, int], Any] = {}  # `differs` literals, shared by every cut
         # their physical cards: (kind, from the joker's old meld or not, that meld, claim flag,
         # role: "replace", "beside" its old meld's natural, or "extra<meld>", its R5 natural)
         self.claims: list[tuple[int, bool, int, Any, str]] = []
@@ -401,6 +402,23 @@ class TileModel(LockedJokerMelds, RhineReleases, RhineQualifying, OfficialTakes,
         else:
             expr = self.points_expr * (max_cards * n_keep) + self.cards_expr * n_keep + keep
         self.model.maximize(expr)
+
+    def differs(self, var: IntVar, value: int) -> Any:
+        """A literal true only when `var` differs from `value`, or None when it cannot. The repair's
+        no-good cuts are clauses over these: a boolean's own literal, else one enforced literal per
+        variable and value, made once and shared by every later cut (a cut adds no variable then)."""
+        domain = var.proto.domain  # (a negative index reads this repeated field wrong)
+        low, high = domain[0], domain[len(domain) - 1]
+        if low == high:
+            return None
+        if (low, high) == (0, 1):
+            return var if value == 0 else ~var
+        key = (var.index, value)
+        if key not in self._differs:
+            flag = self.model.new_bool_var("")
+            self.model.add(var != value).only_enforce_if(flag)
+            self._differs[key] = flag
+        return self._differs[key]
 
     def decision_vars(self) -> list[IntVar]:
         """The variables that fix the decoded table (for no-good cuts)."""

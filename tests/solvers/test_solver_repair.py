@@ -157,6 +157,32 @@ def test_no_good_cut_removes_only_its_own_table() -> None:
     assert decode(tm, solver)[1] != first
 
 
+def test_cuts_share_their_literals_and_each_forbids_its_table() -> None:
+    """Every no-good is a clause over `TileModel.differs` literals: a boolean is its own, and an
+    integer's literal for a value is made once, so cutting the same values again adds no
+    variable; each cut table stays forbidden (the tables found after the cuts all differ)."""
+    position = make_position(FROM_TABLE, "6S 6D 7C 8C", "JK=6 6S 6C 6H | JK=5C 6C 7C 8C")
+    tm = TileModel(position, "points", 1, False, witnesses=True)
+    seven = parse_cards("7C")[0]
+    for card, var in tm.played.items():
+        tm.model.add(var == int(card == seven))
+    seen: list[list[int]] = []
+    for _ in range(3):
+        solver, status = solve_model(tm, None)
+        if status != cp_model.OPTIMAL:
+            break
+        values = [solver.value(v) for v in tm.decision_vars()]
+        assert values not in seen
+        seen.append(values)
+        cut(tm, solver)
+        size = len(tm.model.proto.variables)
+        cut(tm, solver)  # the same values again: only a clause
+        assert len(tm.model.proto.variables) == size
+    assert len(seen) >= 2
+    boolean = next(v for v in tm.decision_vars() if list(v.proto.domain) == [0, 1])
+    assert tm.differs(boolean, 0) is boolean and tm.differs(boolean, 1) is not boolean
+
+
 def test_joker_melds_trading_replacements_read_on_the_canonical_copies() -> None:
     """rhine+extra_packs=1, one card for points: 'AH 2H 3H 4H JK=5H | 4H 4C JK=4' would put 4C down
     if each joker's replacement came from the other joker meld, but the canonical copies (§7.1)
