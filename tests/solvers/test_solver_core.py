@@ -312,3 +312,31 @@ def test_ctrl_c_after_a_cp_sat_solve_still_raises_keyboard_interrupt() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout.strip()) == (0, "interrupted"), done.stderr
+
+
+@pytest.mark.parametrize("variant", ["rhine", "rummy-tiles", "rummikub+official_jokers", "black-heart"])
+def test_a_first_solve_imports_nothing_after_prepare(variant: str) -> None:
+    """`prepare` loads every module the solve's path imports, so a fresh process's first solve
+    under a short time limit spends it on the search, not on imports (no rummyai module is new
+    once the clock has started)."""
+    import subprocess
+    import sys
+
+    name, *options = variant.split("+")
+    script = (
+        "import sys, rummyai\n"
+        "import rummyai.solvers.api as api\n"
+        "from rummyai.variants import get_variant\n"
+        f"rules = get_variant({name!r}, {options!r})\n"
+        "seen = {}\n"
+        "dispatch = api._dispatch\n"
+        "def timed(*args, **kwargs):\n"
+        "    seen.setdefault('before', set(sys.modules))\n"
+        "    return dispatch(*args, **kwargs)\n"
+        "api._dispatch = timed\n"
+        "api.solve(rules, '5H 6H 7H 9C', '2S 3S 4S | 8S 8C 8H', time_limit=0.5)\n"
+        "print(sorted(m for m in set(sys.modules) - seen['before'] if m.startswith('rummyai')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
