@@ -395,12 +395,17 @@ def _kept_runs(
         return
     needs = [{rank_of(c) for c in j.naturals if suit_of(c) == suit} for j in kept]
     low, high = min(fixed), max(fixed)
+    held = [r > 0 and every[make_card(r, suit)] > 0 for r in range(RANKS + 1)]
+    gaps = 1 if spare_jokers > 0 else 0  # free ranks a run may lack (its spare joker's spot)
     for lo in range(1, low + 1):
         for hi in range(max(high, lo + 2), RANKS + 1):
             free = [r for r in range(lo, hi + 1) if r not in fixed]
-            for spot in [None, *(free if spare_jokers > 0 else [])]:
+            lacking = [r for r in free if not held[r]]
+            if len(lacking) > gaps:
+                break  # a longer run lacks them too
+            for spot in lacking or [None, *(free if spare_jokers > 0 else [])]:
                 naturals = [r for r in free if r != spot]
-                if not naturals or not all(every[make_card(r, suit)] for r in naturals):
+                if not naturals:
                     continue
                 if not _meets(needs, naturals) or _cuttable(lo, hi, fixed, needs, naturals):
                     continue
