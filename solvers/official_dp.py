@@ -403,7 +403,8 @@ def _kept_runs(
             lacking = [r for r in free if not held[r]]
             if len(lacking) > gaps:
                 break  # a longer run lacks them too
-            for spot in lacking or [None, *(free if spare_jokers > 0 else [])]:
+            spots: list[int | None] = [*lacking] if lacking else [None, *(free if spare_jokers > 0 else [])]
+            for spot in spots:
                 naturals = [r for r in free if r != spot]
                 if not naturals:
                     continue
