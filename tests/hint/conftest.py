@@ -68,17 +68,17 @@ def client(service_url: str) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture
-def post_hint(client: httpx.Client) -> Callable[[dict[str, Any]], httpx.Response]:
-    """POST /v1/hint as a polite caller does: a 503 with ``Retry-After`` (every worker busy, as
-    when a hard solve outruns its limit on a loaded machine) is asked again after that wait, up
-    to four times in all."""
+def post_hint(client: httpx.Client) -> Callable[..., httpx.Response]:
+    """POST a request (to /v1/hint unless `path` says otherwise) as a polite caller does: a 503
+    with ``Retry-After`` (every worker busy, as when a hard solve outruns its limit on a loaded
+    machine) is asked again after that wait, up to five times in all."""
 
-    def post(body: dict[str, Any]) -> httpx.Response:
-        for _ in range(3):
-            answer = client.post("/v1/hint", json=body)
+    def post(body: dict[str, Any], path: str = "/v1/hint") -> httpx.Response:
+        for _ in range(4):
+            answer = client.post(path, json=body)
             if answer.status_code != 503 or "retry-after" not in answer.headers:
                 return answer
             time.sleep(float(answer.headers["retry-after"]))
-        return client.post("/v1/hint", json=body)
+        return client.post(path, json=body)
 
     return post

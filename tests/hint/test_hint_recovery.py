@@ -20,7 +20,7 @@ def test_a_killed_worker_costs_its_request_only_and_is_replaced(
     service_url: str,
     service_app: FastAPI,
     rhine: dict[str, Any],
-    post_hint: Callable[[dict[str, Any]], httpx.Response],
+    post_hint: Callable[..., httpx.Response],
 ) -> None:
     pool = service_app.state.pool
     before = pool.status()["replacements"]
@@ -89,7 +89,7 @@ def _threads(pid: int) -> dict[int, tuple[int, int]]:
 
 
 def test_hard_jobs_run_in_a_nicer_thread_while_fast_jobs_keep_the_worker_priority(
-    service_app: FastAPI, rhine: dict[str, Any], post_hint: Callable[[dict[str, Any]], httpx.Response]
+    service_app: FastAPI, rhine: dict[str, Any], post_hint: Callable[..., httpx.Response]
 ) -> None:
     pool = service_app.state.pool
     base = os.getpriority(os.PRIO_PROCESS, os.getpid())
