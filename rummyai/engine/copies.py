@@ -24,16 +24,22 @@ from itertools import islice, product
 from math import comb
 from typing import Any
 
+import numpy as np
+
 from rummyai.cards import Meaning, card_str
 from rummyai.cpsat import cp_solver
 from rummyai.engine.state import TableMeld
 
-MAX_ALTERNATIVES = 32  # tied assignments kept per group of coupled card kinds
+# Tied assignments kept per group of coupled card kinds: CP-SAT lists at most this many (one solve
+# each); a group scored at once (`_scored`) keeps up to `MAX_TABLES`
+MAX_ALTERNATIVES = 32
 # Tied tables returned in all (each is judged): every combination of the groups' tied
 # assignments up to here, so that a verdict never depends on the order melds are written in
 # (ten independent two-way ties among melds with wilds are 1,024 tables)
 MAX_TABLES = 1_024
-MAX_COMBINATIONS = 2_000  # choices scored one by one in a group of coupled card kinds (CP-SAT past it)
+# A group of coupled card kinds is scored over every combination of its choices at once (numpy)
+# while combinations times the cells they touch stay below this (16 MB of counts), by CP-SAT past it
+MAX_SCORED = 1 << 22
 
 # Where a copy came from: (start meld index or HAND, its meaning there if it played as a wild).
 Label = tuple[int, Meaning | None]
@@ -178,10 +184,10 @@ def canonical_search(
 
     complete = True
     for group in _coupled(loose):
-        winners = _best(group, fixed)
+        winners, every_tie = _best(group, fixed)
         if wild_ties_only and not touches_a_wild(group):
             winners = winners[:1]
-        complete = complete and len(winners) < MAX_ALTERNATIVES
+        complete = complete and every_tie
         picks.append(winners)
     tables: list[tuple[TableMeld, ...]] = []
     for combo in islice(product(*picks), MAX_TABLES + 1):
@@ -422,48 +428,57 @@ def _coupled(loose: list[_Kind]) -> list[list[_Kind]]:
 
 def _best(
     group: list[_Kind], fixed: Counter[tuple[int, int]]
-) -> list[dict[int, tuple[tuple[Label, ...], ...]]]:
-    """The distributions of one group of coupled kinds that keep the most pairs together.
-
-    Scored over every combination while there are at most `MAX_COMBINATIONS`, past that solved
-    exactly by CP-SAT (large tables where one wild kind couples many duplicated cards).
-    """
+) -> tuple[list[dict[int, tuple[tuple[Label, ...], ...]]], bool]:
+    """The distributions of one group of coupled kinds that keep the most pairs together, and
+    whether they are all of them: every combination scored (`_scored`) while there are few
+    enough, else solved exactly by CP-SAT (large tables where one wild kind couples many
+    duplicated cards)."""
+    cells_of = [[_cells(k, o) for o in k.options] for k in group]
+    touched = sorted({cell for options in cells_of for cells in options for cell in cells})
+    base = Counter({cell: fixed[cell] for cell in touched})
     total = 1
     for k in group:
         total *= len(k.options)
-    cells_of = [[_cells(k, o) for o in k.options] for k in group]
-
-    touched = {cell for options in cells_of for cells in options for cell in cells}
-    base = Counter({cell: fixed[cell] for cell in touched})
-
-    def score(choice: Sequence[int]) -> int:
-        """Pairs kept in the cells this group can change (the others are the same for every choice)."""
-        cells = dict(base)  # every touched cell is a key
-        for n, c in enumerate(choice):
-            for cell, x in cells_of[n][c].items():
-                cells[cell] += x
-        return sum(x * (x - 1) // 2 for x in cells.values())
-
-    winners: list[tuple[int, ...]] = []
-    if total <= MAX_COMBINATIONS:
-        best = -1
-        for n, choice in enumerate(product(*(range(len(k.options)) for k in group))):
-            if n % 256 == 0:
-                _time_left()
-            s = score(choice)
-            if s > best:
-                best, winners = s, [choice]
-            elif s == best and len(winners) < MAX_ALTERNATIVES:
-                winners.append(choice)
+    _time_left()
+    if total * max(len(touched), 1) <= MAX_SCORED:
+        winners = _scored(cells_of, touched, base)
+        every_tie = len(winners) <= MAX_TABLES
     else:
         winners = _exact(cells_of, base)
-    return [{k.kind: k.options[c] for k, c in zip(group, choice, strict=True)} for choice in winners]
+        every_tie = len(winners) < MAX_ALTERNATIVES
+    chosen = [{k.kind: k.options[c] for k, c in zip(group, choice, strict=True)} for choice in winners]
+    return chosen[:MAX_TABLES], every_tie
+
+
+def _scored(
+    cells_of: list[list[Counter[tuple[int, int]]]],
+    touched: list[tuple[int, int]],
+    base: Counter[tuple[int, int]],
+) -> list[tuple[int, ...]]:
+    """Every combination of the kinds' choices scored at once: the copies per touched cell of each
+    combination (rows in `itertools.product` order), the pairs they keep, and the first
+    `MAX_TABLES` + 1 combinations that keep the most (one more than the caller keeps, to tell
+    whether it has them all; the cells no choice touches are the same for every combination)."""
+    if not touched:  # every combination keeps the same pairs
+        return list(islice(product(*(range(len(options)) for options in cells_of)), MAX_TABLES + 1))
+    column = {cell: n for n, cell in enumerate(touched)}
+    counts = np.array([[base[cell] for cell in touched]], dtype=np.int32)
+    for options in cells_of:
+        adds = np.zeros((len(options), len(touched)), dtype=np.int32)
+        for o, cells in enumerate(options):
+            for cell, x in cells.items():
+                adds[o, column[cell]] = x
+        counts = (counts[:, None, :] + adds[None, :, :]).reshape(-1, len(touched))
+    pairs = (counts * (counts - 1) // 2).sum(axis=1)
+    ties = np.flatnonzero(pairs == pairs.max())[: MAX_TABLES + 1]
+    picks = np.unravel_index(ties, [len(options) for options in cells_of])
+    return [tuple(int(axis[t]) for axis in picks) for t in range(len(ties))]
 
 
 def _exact(
     cells_of: list[list[Counter[tuple[int, int]]]], base: Counter[tuple[int, int]]
 ) -> list[tuple[int, ...]]:
-    """The best choices of a group too large to score one by one, found by CP-SAT: one option per
+    """The best choices of a group too large for `_scored`, found by CP-SAT: one option per
     kind, pairs per cell read from a table of C(x, 2); then every tied optimum (up to
     `MAX_ALTERNATIVES`)."""
     from ortools.sat.python import cp_model

@@ -101,17 +101,17 @@ def _brute_force(start: list[TableMeld], hand: list[int], final: list[TableMeld]
     return found
 
 
-@pytest.mark.parametrize("largest", [copies.MAX_COMBINATIONS, 1])
+@pytest.mark.parametrize("largest", [copies.MAX_SCORED, 0])
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 10**9))
 def test_canonical_assignments_are_exactly_the_best(seed: int, largest: int) -> None:
     start, hand, final = _position(seed)
-    saved = copies.MAX_COMBINATIONS
-    copies.MAX_COMBINATIONS = largest  # 1: every group of coupled kinds goes to CP-SAT
+    saved = copies.MAX_SCORED
+    copies.MAX_SCORED = largest  # 0: every group of coupled kinds goes to CP-SAT
     try:
         found = canonical_search(DECK, TILES.is_wild, start, hand, final)
     finally:
-        copies.MAX_COMBINATIONS = saved
+        copies.MAX_SCORED = saved
     assert not isinstance(found, ConservationProblem)
     tables, complete = found
     expected = _brute_force(start, hand, final)
