@@ -108,7 +108,8 @@ Deal = tuple[int, ...]  # per suit, the aces that end runs high
 
 @dataclass
 class Relaxed:
-    """A relaxed play and, per deal of the aces, a bound on the best play's `units` under it."""
+    """A relaxed play and, per deal of the whole table's aces (`_table_deals`), a bound on the best
+    play's `units` under it."""
 
     played: list[int]
     melds: list[tuple[Slot, ...]]
@@ -152,15 +153,28 @@ def relaxed_play(
     )
     # the program's scores leave out the fixed hand cards, and the jokers when not `strict`
     offset = units(search.unit, [*fixed.from_hand, *fixed.must_play])
+    # `bounds` and `ceilings` are per deal of the whole table (`_table_deals`), the program's
+    # own deals per deal of the cards it lays
+    aces_laid = _high_aces_laid(fixed.melds)
+    as_aces = tuple(sum(1 for card in fixed.as_natural if card == suit * 13) for suit in range(SUITS))
+    own: dict[Deal, int] | None = None  # `ceilings` per deal of the program's
+    if ceilings is not None:
+        top = max(ceilings.values())
+        own = {}
+        for deal in itertools.product(*(range(m + 1) for m in _high_aces(table + naturals).tolist())):
+            over = [ceilings[whole] for whole in _table_deals(deal, aces_laid, as_aces) if whole in ceilings]
+            own[deal] = max(over) if over else top
     bounds: dict[Deal, int] = {}
     for strict in (False, True):
         shift = offset + (0 if strict else int(hand[JOKER]) * int(search.unit[JOKER]))
-        known = None if ceilings is None else {deal: bound - shift for deal, bound in ceilings.items()}
+        known = None if own is None else {deal: bound - shift for deal, bound in own.items()}
         path = search.best(strict, _aces_high(position), fixed == NOTHING_FIXED, known, budget)
         if path is None:
             return None
         if not strict:
-            bounds = {deal: bound + shift for deal, bound in search.bounds.items()}
+            for deal, bound in search.bounds.items():
+                for whole in _table_deals(deal, aces_laid, as_aces):
+                    bounds[whole] = max(bounds.get(whole, bound + shift), bound + shift)
         if not path:
             return Relaxed([], [tuple(info.slots) for info in position.table], bounds, search.states)
         melds = _replay(path)
@@ -342,6 +356,33 @@ def _shape(position: Position) -> I32:
                 else:
                     shape[place * SUITS + slot.card // 13, 1] += 1
     return shape
+
+
+def _table_deals(deal: Deal, laid: Deal, as_aces: Deal) -> list[Deal]:
+    """The deals of the whole table a play with the program's `deal` may have: its fixed melds'
+    high aces (`laid`) more, and, per suit, up to as many fewer as the program dealt high of the
+    `as_aces` table jokers it lays as aces (a joker to a parent search, not a natural)."""
+    ranges = (range(min(n, d) + 1) for n, d in zip(as_aces, deal, strict=True))
+    return [
+        tuple(d + extra - k for d, extra, k in zip(deal, laid, ks, strict=True))
+        for ks in itertools.product(*ranges)
+    ]
+
+
+def _high_aces_laid(melds: Sequence[Sequence[Slot]]) -> Deal:
+    """Per suit, the natural aces that end runs of `melds` high (a king, or a wild for one,
+    before them)."""
+    out = [0] * SUITS
+    for meld in melds:
+        if len(meld) < 2 or meld[-1].card == JOKER or meld[-1].card % 13:
+            continue
+        before = meld[-2]
+        king = (
+            before.meaning.rank == 13 if before.card == JOKER and before.meaning else before.card % 13 == 12
+        )
+        if king:
+            out[meld[-1].card // 13] += 1
+    return tuple(out)
 
 
 def _high_aces(have: I32) -> I32:

@@ -68,6 +68,72 @@ def test_matches_exhaustive_search(seed: int, objective: str) -> None:
     assert score_key(position, objective, list(answer.played)) == exact
 
 
+def _near_aces(seed: int) -> tuple[list[int], list[tuple[Slot, ...]]]:
+    """A seeded Rhine position around the aces: one to three runs ending high (Q K A, J Q K A),
+    low (A 2 3) or near (T J Q), or an ace group, most with a joker, and a hand of two to five
+    aces, twos, threes and court cards, now and then a joker: the program's deals of the high
+    aces matter there."""
+    rng = random.Random(seed)
+    have: Counter[str] = Counter()
+    melds = []
+    for suit in rng.sample("SHDC", rng.randint(1, 3)):
+        ranks = rng.choice(["QKA", "JQKA", "A23", "TJQ", "group"])
+        meld = [f"A{s}" for s in rng.sample("SHDC", 3)] if ranks == "group" else [f"{r}{suit}" for r in ranks]
+        if any(have[card] == 2 for card in meld):
+            continue  # a third copy
+        have.update(meld)
+        if rng.random() < 0.7:
+            at = rng.randrange(len(meld))
+            meld[at] = "JK=A" if ranks == "group" else f"JK={meld[at]}"
+        melds.append(" ".join(meld))
+    pool = [f"{r}{s}" for r in "A23TJQK" for s in "SHDC" for _ in range(2)]
+    rng.shuffle(pool)
+    hand: list[str] = []
+    size = rng.randint(2, 5)
+    for card in pool:
+        if len(hand) == size:
+            break
+        if have[card] < 2:
+            have[card] += 1
+            hand.append(card)
+    if rng.random() < 0.2:
+        hand.append("JK")
+    return parse_cards(" ".join(hand)), parse_table(" | ".join(melds))
+
+
+def _matches_reference(hand: list[int], table: list[tuple[Slot, ...]], objective: str) -> None:
+    position = make_position(RHINE, hand, table)
+    exact = reference_solve(RHINE, hand, table, objective=objective)
+    found = solve_rhine_jokers(position, objective)
+    if found is not None:
+        check_solution(position, found)
+        assert score_key(position, objective, list(found.played)) == score_key(
+            position, objective, list(exact.played)
+        )
+
+
+@pytest.mark.parametrize("objective", ["cards", "points"])
+@pytest.mark.parametrize(
+    ("hand", "table"),
+    [
+        # a parent's bound for the deal without the diamond ace high capped the run keeping JK=AD
+        ("KH AH JD QC QC", "QD KD JK=AD | AC JK=2C 3C | JS QS KS AS"),
+        # jokers kept as high aces are laid as natural aces: wilds to the parent's deals
+        ("KD JH JK", "QC KC JK=AC | QH KH JK=AH"),
+    ],
+)
+def test_kept_jokers_near_the_high_aces_match_exhaustive_search(
+    hand: str, table: str, objective: str
+) -> None:
+    _matches_reference(parse_cards(hand), parse_table(table), objective)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**9), objective=st.sampled_from(["cards", "points"]))
+def test_matches_exhaustive_search_around_the_aces(seed: int, objective: str) -> None:
+    _matches_reference(*_near_aces(seed), objective)
+
+
 def test_answers_most_small_positions() -> None:
     """Not a stub that always hands over to CP-SAT: over 200 seeds it answers most small
     positions with a table joker (nine in ten when this was written)."""
@@ -103,6 +169,24 @@ def test_a_kept_joker_stays_beside_its_natural() -> None:
     assert sorted(found.played) == sorted(parse_cards("4H 5H 9C"))
     run = next(meld for meld in found.melds if any(slot.card == JOKER for slot in meld))
     assert Slot(JOKER, Meaning(7, 1)) in run and parse_cards("6H")[0] in [slot.card for slot in run]
+
+
+@pytest.mark.parametrize("objective", ["points", "cards"])
+def test_a_kept_run_ending_in_a_high_ace_is_not_capped_by_its_parents_deal(objective: str) -> None:
+    """The heart joker kept in `JK=JH QH KH AH` with the hand's AH at the high end: a fixed run,
+    so the program's own deal has no heart ace high; the parent's bound for that deal (where the
+    AH cannot be played) must not cap it. Best: AH there and 2C 3C after the table's AC, 20
+    points (the points objective once answered 5)."""
+    hand, table = parse_cards("KS AH JD 2C 3C"), parse_table("TC TS TH | JC QC JK=KC AC | JK=JH QH KH")
+    position = make_position(RHINE, hand, table)
+    found = solve_rhine_jokers(position, objective)
+    assert found is not None
+    check_solution(position, found)
+    exact = reference_solve(RHINE, hand, table, objective=objective)
+    assert score_key(position, objective, list(found.played)) == score_key(
+        position, objective, list(exact.played)
+    )
+    assert sorted(found.played) == sorted(parse_cards("AH 2C 3C"))
 
 
 def test_segments_are_the_irreducible_runs() -> None:
