@@ -26,7 +26,7 @@ from rummyai.solvers.position import (
     time_left,
 )
 from rummyai.solvers.reference import ReferenceTimeout, reference_solve
-from rummyai.solvers.rhine_repair import VERIFY_GRACE, cut, rhine_repair
+from rummyai.solvers.rhine_repair import TIDY_TRIES, VERIFY_GRACE, cut, rhine_repair
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, single_meld_exact, solve_model
 
@@ -88,7 +88,12 @@ def solve_tile(
         raise RummyError(f"the solver does not support {rules.id} yet (escorts, Royale, opening chart)")
     if rules.opening_single_meld and rules.opening == "points" and not single_meld_exact(rules):
         raise RummyError(f"the solver does not support this single-meld points opening in {rules.id}")
-    tm = TileModel(position, objective, max_cards, minimize_changes, opening, committed, taken)
+    relaxed = rules.joker_rules.model_relaxed
+    # where the judge may refuse the model's table of an opened turn, the tie-break (fewest start
+    # melds broken) waits until a table at the optimum is judged legal (`_fewest_broken`): most
+    # such tables are refused
+    later = relaxed and minimize_changes and position.opened
+    tm = TileModel(position, objective, max_cards, minimize_changes and not later, opening, committed, taken)
     solver, status = _solve_by_limit(tm, start, time_limit, work_limit)
     if status == cp_model.UNKNOWN and committed:
         # a limit cut the search before any play: playing nothing would leave the committed
@@ -107,7 +112,10 @@ def solve_tile(
         # judged by half the grace, so that a judgement the limit cuts leaves the other half to
         # the hand's melds and lay-offs (`_with_lay_offs`), whose judgement is quick
         deadline = None if time_limit is None else start + time_limit + VERIFY_GRACE / 2
-        if rules.joker_rules.model_relaxed and played and not judged_legal(position, melds, deadline):
+        if relaxed and played and judged_legal(position, melds, deadline):
+            if later:
+                melds = _fewest_broken(tm, played, melds, start, time_limit, work_limit, deadline)
+        elif relaxed and played:
             # under a time limit the hand's melds and lay-offs come first: a floor that the
             # repair, with what is left of the limit, may not reach
             floored = time_limit is not None and may_lay_off
@@ -167,6 +175,34 @@ def solve_tile(
     value = objective_value(position, objective, played)
     ms = (time.perf_counter() - start) * 1000
     return Solution(tuple(played), tuple(melds), label, objective, value, len(played), points, ms, broken)
+
+
+def _fewest_broken(
+    tm: TileModel,
+    played: list[int],
+    melds: list[tuple[Slot, ...]],
+    start: float,
+    time_limit: float | None,
+    work_limit: float | None,
+    deadline: float | None,
+) -> list[tuple[Slot, ...]]:
+    """The tie-break of a judged-legal table at the relaxed model's optimum: the model with the
+    fewest start melds broken and the played cards' count and points fixed, its table judged (a
+    refused one cut off, `TIDY_TRIES` tables at most); the table given when none is legal and
+    breaks fewer."""
+    position = tm.position
+    tidy = TileModel(position, tm.objective, tm.max_cards, True, tm.opening, tm.committed, tm.taken)
+    tidy.model.add(tidy.cards_expr == len(played))
+    tidy.model.add(tidy.points_expr == sum(position.variant.hand_values[c] for c in played))
+    for _ in range(TIDY_TRIES):
+        solver, status = solve_model(tidy, time_left(start, time_limit), work_limit)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        found = decode(tidy, solver)[1]
+        if judged_legal(position, found, deadline):
+            return found if count_broken(position, found) < count_broken(position, melds) else melds
+        cut(tidy, solver)
+    return melds
 
 
 def _solve_by_limit(

@@ -17,14 +17,15 @@ from solver_checks import judged_legal
 
 from rummyai.cards import parse_cards
 from rummyai.engine import judge_play
-from rummyai.solvers import make_position, official_dp, solve
+from rummyai.solvers import check, make_position, official_dp, solve
 from rummyai.solvers.check import check_solution
-from rummyai.solvers.position import Solution, score_key
-from rummyai.solvers.random_positions import random_position
+from rummyai.solvers.position import Solution, count_broken, score_key
+from rummyai.solvers.random_positions import joker_positions, random_position
 from rummyai.solvers.reference import ReferenceTimeout, candidate_melds, reference_solve
 from rummyai.solvers.rhine_repair import cut
 from rummyai.solvers.tile_decode import decode
 from rummyai.solvers.tile_model import TileModel, solve_model
+from rummyai.solvers.tile_solve import solve_tile
 from rummyai.variants import Variant, get_variant
 
 OFFICIAL = get_variant("rummikub", ["official_jokers"])
@@ -297,7 +298,7 @@ def test_a_cut_opening_turn_still_plays_the_hands_own_melds(seed: int) -> None:
     search before it finds a qualifying table, and the hand's own melds (a qualifying one among
     them) plus lay-offs are the answer instead of a pass, judged legal, the same on any machine."""
     hand, table = random_position("rhine", seed, 45, 22, 0.2, 0.7)
-    sol = solve("rhine", hand, table, opened=False, work_limit=0.005)
+    sol = solve("rhine", hand, table, opened=False, work_limit=0.002)
     assert sol.status == "feasible" and sol.cards_played >= 13
     check_solution(make_position("rhine", hand, table, False), sol)
 
@@ -445,3 +446,29 @@ def test_the_proof_model_is_a_relaxation(seed: int) -> None:
         sol = solve("rhine", hand, table, objective=objective)
         assert sol.status == "optimal"
         assert score_key(position, objective, sol.played) == best
+
+
+@pytest.mark.parametrize("name", ["rhine", "rummy-tiles", "rummikub+official_jokers"])
+def test_the_tie_break_after_a_legal_table_breaks_as_few_melds_as_the_full_model(name: str) -> None:
+    """Where the judge may refuse the model's table, CP-SAT first solves for cards and points
+    alone and breaks the tie (fewest start melds broken) only once that table is judged legal.
+    Whenever the full model's table (cards, points and the tie-break in one objective) is legal,
+    the answer scores the same and breaks no more start melds."""
+    base, *options = name.split("+")
+    variant = get_variant(base, options)
+    compared = 0
+    for hand, table in joker_positions(variant, 16, 77):
+        position = make_position(variant, hand, table)
+        full = TileModel(position, "cards", None, True)
+        solver, status = solve_model(full, None)
+        assert status == cp_model.OPTIMAL
+        played, melds, _ = decode(full, solver)
+        if not played or not check.judged_legal(position, melds):
+            continue
+        compared += 1
+        answer = solve_tile(position, "cards", None, None, minimize_changes=True)
+        check_solution(position, answer)
+        assert answer.status == "optimal"
+        assert score_key(position, "cards", list(answer.played)) == score_key(position, "cards", played)
+        assert answer.melds_broken <= count_broken(position, melds)
+    assert compared
