@@ -156,6 +156,7 @@ def relaxed_play(
     # `bounds` and `ceilings` are per deal of the whole table (`_table_deals`), the program's
     # own deals per deal of the cards it lays
     aces_laid = _high_aces_laid(fixed.melds)
+    first = _high_aces_laid([info.slots for info in position.table])  # the start table's deal
     as_aces = tuple(sum(1 for card in fixed.as_natural if card == suit * 13) for suit in range(SUITS))
     own: dict[Deal, int] | None = None  # `ceilings` per deal of the program's
     if ceilings is not None:
@@ -168,7 +169,7 @@ def relaxed_play(
     for strict in (False, True):
         shift = offset + (0 if strict else int(hand[JOKER]) * int(search.unit[JOKER]))
         known = None if own is None else {deal: bound - shift for deal, bound in own.items()}
-        path = search.best(strict, _aces_high(position), fixed == NOTHING_FIXED, known, budget)
+        path = search.best(strict, first, fixed == NOTHING_FIXED, known, budget)
         if path is None:
             return None
         if not strict:
@@ -400,16 +401,6 @@ def _wilds_wanted(have: I32, suit: int, runs: int) -> int:
     for each run the naturals at hand leave without one."""
     queen, king = int(have[suit * 13 + 11]), int(have[suit * 13 + 12])
     return max(0, runs - queen) + max(0, runs - king)
-
-
-def _aces_high(position: Position) -> tuple[int, ...]:
-    """Per suit, the start table's natural aces at a run's high end."""
-    out = [0] * SUITS
-    for info in position.table:
-        last = info.slots[-1]
-        if info.kind == "run" and last.card != JOKER and last.card % 13 == 0 and len(info.slots) > 1:
-            out[last.card // 13] += 1
-    return tuple(out)
 
 
 def _add_wilds(
